@@ -1,0 +1,26 @@
+// The registry of exchange algorithms. See algorithm_registry.h.
+#include "firmware/algorithm_registry.h"
+
+#include "hw/config_error.h"
+
+namespace meshmp {
+
+const std::vector<Algorithm>& algorithms() {
+  static const std::vector<Algorithm> all = [] {
+    std::vector<Algorithm> list;
+    for (auto& a : baseline_exchange_algorithms()) list.push_back(std::move(a));
+    return list;
+  }();
+  return all;
+}
+
+const Algorithm& find_algorithm(const std::string& name) {
+  std::string known;
+  for (const auto& a : algorithms()) {
+    if (a.name == name) return a;
+    known += (known.empty() ? "" : ", ") + a.name;
+  }
+  throw ConfigError("algorithm", name, "unknown algorithm; known: " + known);
+}
+
+}  // namespace meshmp

@@ -1,0 +1,33 @@
+// Exchange algorithms registered by name: each is node firmware written against the NodeApi, with the
+// paper section it implements and a check of the machines it supports. A new algorithm family is a new
+// file that returns its entries, plus one line in algorithm_registry.cpp.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "firmware/node_api.h"
+#include "hw/machine_config.h"
+#include "hw/topology.h"
+
+namespace meshmp {
+
+struct Algorithm {
+  std::string name;
+  std::string summary;
+  std::string source;  // paper file and section
+  // Empty when the algorithm runs on this machine; otherwise why not (field, value, rule).
+  std::function<std::optional<std::string>(const Topology&, const MachineConfig&)> supports;
+  std::function<void(NodeApi&)> firmware;
+};
+
+const std::vector<Algorithm>& algorithms();
+// Throws ConfigError("algorithm", name, "unknown ...; known: ...").
+const Algorithm& find_algorithm(const std::string& name);
+
+// Algorithm families (one file each).
+std::vector<Algorithm> baseline_exchange_algorithms();
+
+}  // namespace meshmp

@@ -1,0 +1,84 @@
+// The node API that every algorithm is written against (firmware runs unchanged at every level of
+// fidelity): who am I, send / receive / send-and-receive of a region of local memory, waiting for
+// completion, local copy charged at rho per byte (000 §3.3 cost model), barriers (a modelled hardware
+// barrier, and a software one made of null messages), the null-message signal of 001 §7.2, and step marks
+// for the per-step statistics.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "firmware/exchange_layout.h"
+#include "hw/topology.h"
+
+namespace meshmp {
+
+// A firmware mistake (bad address, unknown peer, ...): ends the run with this message.
+class FirmwareError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+using Handle = int;
+
+// Tags at or above this value are reserved for the runtime (software barrier).
+constexpr std::uint32_t kReservedTagBase = 0x80000000u;
+
+class NodeApi {
+ public:
+  virtual ~NodeApi() = default;
+
+  virtual int id() const = 0;
+  virtual const Topology& topology() const = 0;
+  int num_nodes() const { return topology().num_nodes(); }
+  int coordinate(int dimension) const { return topology().coordinate(id(), dimension); }
+  // Where the complete exchange keeps its blocks in local memory.
+  virtual const ExchangeLayout& layout() const = 0;
+
+  // Starts sending `length` bytes at local `address` to `peer`; charges the start-up t_s. `route`, when
+  // given, is the list of output ports the message takes (source routing).
+  virtual Handle send(int peer, std::uint32_t address, std::uint32_t length, std::uint32_t tag,
+                      const std::vector<int>& route = {}) = 0;
+  // Posts a receive of `length` bytes from `peer` with `tag` into local `address`.
+  virtual Handle receive(int peer, std::uint32_t address, std::uint32_t length, std::uint32_t tag) = 0;
+  // Waits until the descriptor completed: a send when its last flit left, a receive when its last byte
+  // is in memory.
+  virtual void wait(Handle handle) = 0;
+  // Waits for every descriptor this node started.
+  virtual void wait_all() = 0;
+
+  // Posts the receive, starts the send, waits for both.
+  void send_receive(int peer_to, std::uint32_t send_address, int peer_from, std::uint32_t receive_address,
+                    std::uint32_t length, std::uint32_t tag) {
+    Handle r = receive(peer_from, receive_address, length, tag);
+    Handle s = send(peer_to, send_address, length, tag);
+    wait(s);
+    wait(r);
+  }
+
+  // Copies within local memory; charges rho cycles per byte.
+  virtual void local_copy(std::uint32_t to, std::uint32_t from, std::uint32_t length) = 0;
+  // Spends `cycles` cycles computing.
+  virtual void compute(std::uint64_t cycles) = 0;
+
+  // The machine's hardware barrier (an AND tree with a fixed latency).
+  virtual void hardware_barrier() = 0;
+  // A dissemination barrier made of null messages: ceil(log2 N) rounds.
+  void software_barrier();
+  // 001 §7.2 local synchronization: a null message (header only) to `peer`, and the wait for one.
+  void signal(int peer, std::uint32_t tag) { wait(send(peer, 0, 0, tag)); }
+  void wait_signal(int peer, std::uint32_t tag) { wait(receive(peer, 0, 0, tag)); }
+
+  // Marks the start of algorithm step `step` (statistics count messages and bytes per step).
+  virtual void begin_step(int step) = 0;
+  // Cycles since the start of the run.
+  virtual std::uint64_t now_cycles() const = 0;
+
+ private:
+  std::uint32_t barrier_epoch_ = 0;
+};
+
+}  // namespace meshmp

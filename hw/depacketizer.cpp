@@ -1,0 +1,53 @@
+// Depacketizer of a node's ejection channels. See depacketizer.h.
+#include "hw/depacketizer.h"
+
+namespace meshmp {
+
+Depacketizer::Depacketizer(int channels, int vcs) : assemblies_(channels * vcs), vcs_(vcs) {}
+
+bool Depacketizer::accept(int channel, const Flit& flit, ReceivedPacket& packet, std::string& error) {
+  Assembly& a = assemblies_[channel * vcs_ + flit.vc];
+  const std::string where = "ejection channel " + std::to_string(channel) + " vc " + std::to_string(flit.vc) +
+                            ", packet " + std::to_string(flit.packet_id) + " (" + std::to_string(flit.src) +
+                            "->" + std::to_string(flit.dst) + ")";
+  if (flit.head) {
+    if (a.open) {
+      error = where + ": head flit arrived while packet " + std::to_string(a.packet.header.packet_id) +
+              " was still open";
+      return false;
+    }
+    a.open = true;
+    a.flits = 1;
+    a.packet.header = flit;
+    a.packet.payload.clear();
+  } else {
+    if (!a.open) {
+      error = where + ": body flit without a head";
+      return false;
+    }
+    if (flit.packet_id != a.packet.header.packet_id) {
+      error = where + ": flit interleaved into packet " + std::to_string(a.packet.header.packet_id);
+      return false;
+    }
+    ++a.flits;
+    a.packet.payload.insert(a.packet.payload.end(), flit.data.begin(), flit.data.begin() + flit.payload_bytes);
+  }
+  if (!flit.tail) return false;
+  a.open = false;
+  if (a.flits != a.packet.header.packet_flits) {
+    error = where + ": " + std::to_string(a.flits) + " flits received, header says " +
+            std::to_string(a.packet.header.packet_flits);
+    return false;
+  }
+  packet = std::move(a.packet);
+  a.packet = ReceivedPacket{};
+  return true;
+}
+
+int Depacketizer::partial_packets() const {
+  int n = 0;
+  for (const auto& a : assemblies_) n += a.open;
+  return n;
+}
+
+}  // namespace meshmp

@@ -1,0 +1,35 @@
+// Router input unit. See input_unit.h.
+#include "hw/input_unit.h"
+
+namespace meshmp {
+
+InputUnit::InputUnit(int vcs, int buffer_flits) : vcs_(vcs), capacity_(buffer_flits) {
+  for (auto& vc : vcs_) {
+    vc.slots.resize(buffer_flits);
+    vc.written.resize(buffer_flits);
+  }
+}
+
+bool InputUnit::write(const Flit& flit, std::uint64_t cycle) {
+  InputVirtualChannel& vc = vcs_[flit.vc];
+  if (vc.count == capacity_) return false;
+  int slot = (vc.front + vc.count) % capacity_;
+  vc.slots[slot] = flit;
+  vc.written[slot] = cycle;
+  ++vc.count;
+  ++buffered_;
+  if (flit.tail) ++vc.tails_buffered;
+  return true;
+}
+
+Flit InputUnit::pop(int v) {
+  InputVirtualChannel& vc = vcs_[v];
+  Flit flit = vc.slots[vc.front];
+  vc.front = (vc.front + 1) % capacity_;
+  --vc.count;
+  --buffered_;
+  if (flit.tail) --vc.tails_buffered;
+  return flit;
+}
+
+}  // namespace meshmp

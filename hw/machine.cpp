@@ -1,0 +1,131 @@
+// The machine assembled from its configuration, and one run of it. See machine.h.
+#include "hw/machine.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "hw/routing.h"
+
+namespace meshmp {
+
+Node::Node(sc_core::sc_module_name name, int id, Network& network, const ExchangeLayout& layout,
+           const ProcessorParams& params, HardwareBarrier& barrier, Firmware firmware,
+           std::function<void()> on_finish)
+    : sc_core::sc_module(name),
+      memory("memory", layout.memory_bytes()),
+      dma("dma", id, network, layout.memory_bytes()),
+      cpu("cpu", id, network.topology(), layout, params, network.clock_period(), barrier, dma.completion_irq(),
+          [this] { return dma.last_error(); }, std::move(firmware), std::move(on_finish)) {
+  cpu.dma_port.bind(dma.registers);
+  cpu.memory_port.bind(memory.cpu_port);
+  dma.memory_port.bind(memory.dma_port);
+}
+
+std::string to_string(RunStatus status) {
+  switch (status) {
+    case RunStatus::Completed: return "completed";
+    case RunStatus::NetworkFailure: return "network failure";
+    case RunStatus::FirmwareError: return "firmware error";
+    case RunStatus::Stalled: return "stalled";
+    case RunStatus::Timeout: return "cycle limit reached";
+  }
+  return "?";
+}
+
+Machine::Machine(sc_core::sc_module_name name, const MachineConfig& config, Firmware firmware)
+    : sc_core::sc_module(name),
+      config_(config),
+      topology_(Topology::parse(config.topology)),
+      layout_{topology_.num_nodes(), config.block_bytes},
+      period_(kClockPeriodNs, sc_core::SC_NS) {
+  network_ = std::make_unique<Network>("network", topology_, config.router, config.port_model,
+                                       find_routing_function(config.routing), period_, config.watchdog_cycles);
+  network_->on_failure([] { sc_core::sc_stop(); });
+  barrier_ = std::make_unique<HardwareBarrier>(topology_.num_nodes(),
+                                               period_ * static_cast<double>(config.barrier_latency_cycles));
+  for (int n = 0; n < topology_.num_nodes(); ++n)
+    nodes_.push_back(std::make_unique<Node>(("node" + std::to_string(n)).c_str(), n, *network_, layout_,
+                                            config.processor, *barrier_, firmware, [this] { node_finished(); }));
+}
+
+Machine::~Machine() {
+  if (waveform_) sc_core::sc_close_vcd_trace_file(waveform_);
+}
+
+void Machine::node_finished() {
+  ++finished_nodes_;
+  bool failed = false;
+  for (const auto& node : nodes_) failed |= !node->cpu.error().empty();
+  if (failed || finished_nodes_ == topology_.num_nodes()) sc_core::sc_stop();
+}
+
+void Machine::open_waveform(const std::string& path, const std::vector<int>& nodes) {
+  std::string base = path;
+  if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0) base.resize(base.size() - 4);
+  waveform_ = sc_core::sc_create_vcd_trace_file(base.c_str());
+  waveform_->set_time_unit(kClockPeriodNs, sc_core::SC_NS);
+  for (int n : nodes) {
+    Router& router = network_->router(n);
+    network_->keep_stepping(n);
+    const std::string r = "router" + std::to_string(n) + ".";
+    for (int p = 0; p < router.num_ports(); ++p) {
+      const OutputPortProbe& probe = router.probe(p);
+      const std::string o = r + "out" + std::to_string(p) + ".";
+      sc_core::sc_trace(waveform_, probe.flit_valid, o + "flit_valid");
+      sc_core::sc_trace(waveform_, probe.head, o + "head");
+      sc_core::sc_trace(waveform_, probe.tail, o + "tail");
+      sc_core::sc_trace(waveform_, probe.vc, o + "vc", 4);
+      sc_core::sc_trace(waveform_, probe.dst, o + "dst", 16);
+      const OutputUnit& out = router.output(p);
+      if (!out.unlimited_credits())
+        for (int v = 0; v < out.num_vcs(); ++v)
+          sc_core::sc_trace(waveform_, out.credit_counter(v), o + "credits_vc" + std::to_string(v), 11);
+    }
+    const DmaProbe& dma = nodes_[n]->dma.probe();
+    const std::string d = "dma" + std::to_string(n) + ".";
+    sc_core::sc_trace(waveform_, dma.busy, d + "busy");
+    sc_core::sc_trace(waveform_, dma.queued_sends, d + "queued_sends", 16);
+    sc_core::sc_trace(waveform_, dma.bytes_left, d + "bytes_left", 32);
+    sc_core::sc_trace(waveform_, dma.receives_pending, d + "receives_pending", 16);
+    sc_core::sc_trace(waveform_, dma.completed, d + "completed", 32);
+  }
+}
+
+RunResult Machine::run() {
+  RunResult result;
+  // sc_stop() ends every run on purpose; its info message is noise.
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  const auto start = std::chrono::steady_clock::now();
+  sc_core::sc_start(period_ * static_cast<double>(config_.max_cycles), sc_core::SC_EXIT_ON_STARVATION);
+  result.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  for (const auto& node : nodes_) result.completion_cycles = std::max(result.completion_cycles, node->cpu.finish_cycle());
+
+  if (network_->failed()) {
+    result.status = RunStatus::NetworkFailure;
+    result.message = network_->failure();
+    result.details = network_->blocked_channels();
+    return result;
+  }
+  for (const auto& node : nodes_)
+    if (!node->cpu.error().empty()) {
+      result.status = RunStatus::FirmwareError;
+      result.message = node->cpu.error();
+      return result;
+    }
+  if (finished_nodes_ == topology_.num_nodes()) return result;
+  const bool timed_out = sc_core::sc_time_stamp() >= period_ * static_cast<double>(config_.max_cycles);
+  result.status = timed_out ? RunStatus::Timeout : RunStatus::Stalled;
+  result.message = timed_out ? "the run reached run.max_cycles = " + std::to_string(config_.max_cycles)
+                             : "the firmware stopped making progress: " +
+                                   std::to_string(topology_.num_nodes() - finished_nodes_) +
+                                   " node(s) wait for messages that never come";
+  for (const auto& node : nodes_) {
+    if (node->cpu.finished()) continue;
+    result.details.push_back("node " + std::to_string(node->cpu.id()) + " waits for " +
+                             (node->cpu.waiting_for().empty() ? "nothing (running)" : node->cpu.waiting_for()));
+  }
+  result.completion_cycles = network_->current_cycle();
+  return result;
+}
+
+}  // namespace meshmp

@@ -1,0 +1,82 @@
+// The machine: a topology's worth of nodes (local memory, DMA engine / network interface, processor
+// running firmware) joined by the cycle-level network, assembled from a MachineConfig. run() starts the
+// SystemC kernel and returns how the run ended: completed, a network failure (deadlock with the blocked
+// channels, protocol error), a firmware error, a stall (every processor waits for something that will
+// never come) or the cycle limit.
+#pragma once
+
+#include <systemc>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "firmware/exchange_layout.h"
+#include "hw/hardware_barrier.h"
+#include "hw/machine_config.h"
+#include "hw/network.h"
+#include "hw/network_interface.h"
+#include "hw/processor.h"
+#include "hw/topology.h"
+#include "tlm/node_memory.h"
+
+namespace meshmp {
+
+class Node : public sc_core::sc_module {
+ public:
+  NodeMemory memory;
+  NetworkInterface dma;
+  Processor cpu;
+
+  Node(sc_core::sc_module_name name, int id, Network& network, const ExchangeLayout& layout,
+       const ProcessorParams& params, HardwareBarrier& barrier, Firmware firmware, std::function<void()> on_finish);
+};
+
+enum class RunStatus { Completed, NetworkFailure, FirmwareError, Stalled, Timeout };
+std::string to_string(RunStatus status);
+
+struct RunResult {
+  RunStatus status = RunStatus::Completed;
+  std::string message;
+  std::vector<std::string> details;   // blocked channels, or what each stalled node waits for
+  std::uint64_t completion_cycles = 0;
+  double host_seconds = 0;
+};
+
+class Machine : public sc_core::sc_module {
+ public:
+  static constexpr double kClockPeriodNs = 1.0;
+
+  // The config must be valid (MachineConfig::validate()).
+  Machine(sc_core::sc_module_name name, const MachineConfig& config, Firmware firmware);
+  ~Machine() override;
+
+  const MachineConfig& config() const { return config_; }
+  const Topology& topology() const { return topology_; }
+  const ExchangeLayout& layout() const { return layout_; }
+  Network& network() { return *network_; }
+  const Network& network() const { return *network_; }
+  Node& node(int id) { return *nodes_[id]; }
+  const Node& node(int id) const { return *nodes_[id]; }
+
+  // Opens the waveform file and adds the traced nodes' signals (before run()).
+  void open_waveform(const std::string& path, const std::vector<int>& nodes);
+  // Runs the SystemC kernel until the firmware on every node finished or the run failed.
+  RunResult run();
+
+ private:
+  void node_finished();
+
+  MachineConfig config_;
+  Topology topology_;
+  ExchangeLayout layout_;
+  sc_core::sc_time period_;
+  std::unique_ptr<Network> network_;
+  std::unique_ptr<HardwareBarrier> barrier_;
+  std::vector<std::unique_ptr<Node>> nodes_;
+  int finished_nodes_ = 0;
+  sc_core::sc_trace_file* waveform_ = nullptr;
+};
+
+}  // namespace meshmp

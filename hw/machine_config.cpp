@@ -1,0 +1,177 @@
+// Machine configuration: validation and JSON. See machine_config.h.
+#include "hw/machine_config.h"
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "hw/config_error.h"
+#include "hw/routing.h"
+
+namespace meshmp {
+
+std::optional<std::string> MachineConfig::validate() const {
+  std::optional<Topology> topo;
+  try {
+    topo = Topology::parse(topology);
+    find_routing_function(routing);
+  } catch (const ConfigError& e) {
+    return std::string(e.what());
+  }
+  if (auto error = router.validate(*topo)) return error;
+  auto bad = [](const std::string& field, const std::string& value, const std::string& rule) {
+    return std::optional<std::string>(ConfigError(field, value, rule).what());
+  };
+  if (block_bytes == 0) return bad("block_bytes", "0", "a block must hold at least one byte");
+  const std::uint64_t memory = 3ull * topo->num_nodes() * block_bytes;
+  if (memory > 0xffffffffull)
+    return bad("block_bytes", std::to_string(block_bytes),
+               "a node's memory (3 x nodes x block_bytes = " + std::to_string(memory) + " bytes) must fit 32-bit addresses");
+  if (memory * topo->num_nodes() > (8ull << 30))
+    return bad("block_bytes", std::to_string(block_bytes),
+               "the machine's memories (3 x nodes^2 x block_bytes = " + std::to_string(memory * topo->num_nodes()) +
+                   " bytes) exceed 8 GiB");
+  if (processor.copy_cycles_per_byte < 0 || processor.copy_cycles_per_byte > 1e6)
+    return bad("node.copy_cycles_per_byte", std::to_string(processor.copy_cycles_per_byte), "must be 0..1e6");
+  if (processor.startup_cycles > 100000000)
+    return bad("node.startup_cycles", std::to_string(processor.startup_cycles), "must be at most 1e8");
+  if (watchdog_cycles < 10) return bad("run.watchdog_cycles", std::to_string(watchdog_cycles), "must be at least 10");
+  if (max_cycles < 1) return bad("run.max_cycles", std::to_string(max_cycles), "must be at least 1");
+  for (int n : trace_nodes)
+    if (n < 0 || n >= topo->num_nodes())
+      return bad("output.trace_nodes", std::to_string(n),
+                 "not a node of " + topology + " (0.." + std::to_string(topo->num_nodes() - 1) + ")");
+  return std::nullopt;
+}
+
+namespace {
+
+// Reads one typed value, naming the field on a type mismatch.
+template <class T>
+T get(const nlohmann::json& json, const std::string& field, const char* type_name) {
+  try {
+    return json.get<T>();
+  } catch (const nlohmann::json::exception&) {
+    throw ConfigError(field, json.dump(), std::string("must be ") + type_name);
+  }
+}
+
+void check_keys(const nlohmann::json& json, const std::string& section, const std::set<std::string>& known) {
+  if (!json.is_object()) throw ConfigError(section.empty() ? "config" : section, json.dump(), "must be a JSON object");
+  for (const auto& item : json.items())
+    if (!known.count(item.key())) {
+      std::string list;
+      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+      throw ConfigError((section.empty() ? "" : section + ".") + item.key(), item.value().dump(),
+                        "unknown key; known keys here: " + list);
+    }
+}
+
+}  // namespace
+
+void MachineConfig::apply_json(const nlohmann::json& json) {
+  check_keys(json, "", {"topology", "algorithm", "block_bytes", "seed", "router", "node", "run", "output"});
+  auto uint = [](const nlohmann::json& j, const std::string& field) {
+    if (!j.is_number_unsigned()) throw ConfigError(field, j.dump(), "must be a non-negative whole number");
+    return j.get<std::uint64_t>();
+  };
+  auto small = [&](const nlohmann::json& j, const std::string& field) {
+    std::uint64_t v = uint(j, field);
+    if (v > 0x7fffffff) throw ConfigError(field, j.dump(), "is too large");
+    return static_cast<int>(v);
+  };
+  if (json.contains("topology")) topology = get<std::string>(json["topology"], "topology", "a string");
+  if (json.contains("algorithm")) algorithm = get<std::string>(json["algorithm"], "algorithm", "a string");
+  if (json.contains("block_bytes")) {
+    std::uint64_t v = uint(json["block_bytes"], "block_bytes");
+    if (v > 0xffffffffull) throw ConfigError("block_bytes", json["block_bytes"].dump(), "is too large");
+    block_bytes = static_cast<std::uint32_t>(v);
+  }
+  if (json.contains("seed")) seed = uint(json["seed"], "seed");
+  if (json.contains("router")) {
+    const auto& r = json["router"];
+    check_keys(r, "router", {"vcs", "buffer_flits", "pipeline_depth", "link_latency_cycles", "flit_bytes",
+                             "max_packet_payload_flits", "switching", "dateline", "routing"});
+    if (r.contains("vcs")) router.vcs = small(r["vcs"], "router.vcs");
+    if (r.contains("buffer_flits")) router.buffer_flits = small(r["buffer_flits"], "router.buffer_flits");
+    if (r.contains("pipeline_depth")) router.pipeline_depth = small(r["pipeline_depth"], "router.pipeline_depth");
+    if (r.contains("link_latency_cycles"))
+      router.link_latency_cycles = small(r["link_latency_cycles"], "router.link_latency_cycles");
+    if (r.contains("flit_bytes")) router.flit_bytes = small(r["flit_bytes"], "router.flit_bytes");
+    if (r.contains("max_packet_payload_flits"))
+      router.max_packet_payload_flits = small(r["max_packet_payload_flits"], "router.max_packet_payload_flits");
+    if (r.contains("switching"))
+      router.switching = parse_switching(get<std::string>(r["switching"], "router.switching", "a string"), "router.switching");
+    if (r.contains("dateline")) router.dateline = get<bool>(r["dateline"], "router.dateline", "true or false");
+    if (r.contains("routing")) routing = get<std::string>(r["routing"], "router.routing", "a string");
+  }
+  if (json.contains("node")) {
+    const auto& n = json["node"];
+    check_keys(n, "node", {"port_model", "startup_cycles", "copy_cycles_per_byte", "barrier_latency_cycles"});
+    if (n.contains("port_model"))
+      port_model = parse_port_model(get<std::string>(n["port_model"], "node.port_model", "a string"), "node.port_model");
+    if (n.contains("startup_cycles")) processor.startup_cycles = uint(n["startup_cycles"], "node.startup_cycles");
+    if (n.contains("copy_cycles_per_byte"))
+      processor.copy_cycles_per_byte = get<double>(n["copy_cycles_per_byte"], "node.copy_cycles_per_byte", "a number");
+    if (n.contains("barrier_latency_cycles"))
+      barrier_latency_cycles = uint(n["barrier_latency_cycles"], "node.barrier_latency_cycles");
+  }
+  if (json.contains("run")) {
+    const auto& r = json["run"];
+    check_keys(r, "run", {"watchdog_cycles", "max_cycles"});
+    if (r.contains("watchdog_cycles")) watchdog_cycles = uint(r["watchdog_cycles"], "run.watchdog_cycles");
+    if (r.contains("max_cycles")) max_cycles = uint(r["max_cycles"], "run.max_cycles");
+  }
+  if (json.contains("output")) {
+    const auto& o = json["output"];
+    check_keys(o, "output", {"stats_json", "vcd", "trace_nodes"});
+    if (o.contains("stats_json")) stats_json = get<std::string>(o["stats_json"], "output.stats_json", "a string");
+    if (o.contains("vcd")) vcd = get<std::string>(o["vcd"], "output.vcd", "a string");
+    if (o.contains("trace_nodes")) {
+      if (!o["trace_nodes"].is_array()) throw ConfigError("output.trace_nodes", o["trace_nodes"].dump(), "must be a list of node ids");
+      trace_nodes.clear();
+      for (const auto& v : o["trace_nodes"]) trace_nodes.push_back(small(v, "output.trace_nodes"));
+    }
+  }
+}
+
+nlohmann::json MachineConfig::to_json() const {
+  return {
+      {"topology", topology},
+      {"algorithm", algorithm},
+      {"block_bytes", block_bytes},
+      {"seed", seed},
+      {"router",
+       {{"vcs", router.vcs},
+        {"buffer_flits", router.buffer_flits},
+        {"pipeline_depth", router.pipeline_depth},
+        {"link_latency_cycles", router.link_latency_cycles},
+        {"flit_bytes", router.flit_bytes},
+        {"max_packet_payload_flits", router.max_packet_payload_flits},
+        {"switching", to_string(router.switching)},
+        {"dateline", router.dateline},
+        {"routing", routing}}},
+      {"node",
+       {{"port_model", to_string(port_model)},
+        {"startup_cycles", processor.startup_cycles},
+        {"copy_cycles_per_byte", processor.copy_cycles_per_byte},
+        {"barrier_latency_cycles", barrier_latency_cycles}}},
+      {"run", {{"watchdog_cycles", watchdog_cycles}, {"max_cycles", max_cycles}}},
+  };
+}
+
+void load_config_file(MachineConfig& config, const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw ConfigError("--config", path, "the file cannot be opened");
+  std::stringstream text;
+  text << in.rdbuf();
+  nlohmann::json json;
+  try {
+    json = nlohmann::json::parse(text.str());
+  } catch (const nlohmann::json::parse_error& e) {
+    throw ConfigError("--config", path, std::string("is not valid JSON: ") + e.what());
+  }
+  config.apply_json(json);
+}
+
+}  // namespace meshmp

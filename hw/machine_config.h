@@ -1,0 +1,46 @@
+// Everything that describes one run of the machine: topology, router, node and run parameters, the
+// algorithm and its block size, outputs. Plain data with defaults (the built-in default configuration),
+// validate(), and reading from a JSON config file with errors that name the field.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "hw/processor.h"
+#include "hw/router_params.h"
+
+namespace meshmp {
+
+struct MachineConfig {
+  std::string topology = "torus:8x8";
+  std::string algorithm = "direct";
+  std::uint32_t block_bytes = 64;
+  std::uint64_t seed = 1;
+  RouterParams router;
+  std::string routing = "dimension-order";
+  PortModel port_model = PortModel::OnePort;
+  ProcessorParams processor;
+  std::uint64_t barrier_latency_cycles = 10;
+  std::uint64_t watchdog_cycles = 20000;
+  std::uint64_t max_cycles = 200000000;
+  std::string stats_json;            // where to write statistics; empty = nowhere
+  std::string vcd;                   // waveform file; empty = no tracing
+  std::vector<int> trace_nodes{0};   // routers and DMA engines shown in the waveform
+
+  // Empty when valid; otherwise the first broken rule (field, value, rule). Checks the topology, router
+  // and node parameters; the algorithm checks its own requirements.
+  std::optional<std::string> validate() const;
+
+  // Overlays the keys present in `json` (a parsed config file). Throws ConfigError naming the key.
+  void apply_json(const nlohmann::json& json);
+  nlohmann::json to_json() const;
+};
+
+// Reads and applies a JSON config file. Throws ConfigError naming the file and what is wrong.
+void load_config_file(MachineConfig& config, const std::string& path);
+
+}  // namespace meshmp

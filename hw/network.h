@@ -1,0 +1,132 @@
+// The cycle-level interconnect: one router per node of the topology, full-duplex links between
+// neighbours (latency link_latency_cycles, one flit per cycle per direction, credits flowing back), and
+// the injection / ejection channels to each node's endpoint (latency 1).
+//
+// Clocking, chosen for speed: the whole network is one SystemC method process woken once per cycle by
+// its own event, not a signal per wire and a process per port. Links are a calendar of deliveries keyed
+// by arrival cycle, so a router with nothing buffered is not stepped at all, and when no flit, credit or
+// endpoint has work the clock stops until an endpoint calls wake(). A deadlock watchdog ends the run when
+// flits are in the network but none has moved for watchdog_cycles.
+#pragma once
+
+#include <systemc>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "hw/network_endpoint.h"
+#include "hw/router.h"
+#include "hw/router_params.h"
+#include "hw/routing.h"
+#include "hw/topology.h"
+
+namespace meshmp {
+
+struct LinkCount {
+  int src;
+  int dst;     // -1 for an ejection channel
+  int port;    // output port at src
+  std::uint64_t flits;
+};
+
+class Network : public sc_core::sc_module, public RouterEnvironment {
+ public:
+  SC_HAS_PROCESS(Network);
+  Network(sc_core::sc_module_name name, const Topology& topology, const RouterParams& params,
+          PortModel port_model, RoutingFunction routing, sc_core::sc_time clock_period,
+          std::uint64_t watchdog_cycles);
+
+  const Topology& topology() const { return topology_; }
+  const RouterParams& params() const { return params_; }
+  PortModel port_model() const { return port_model_; }
+  int num_injection_channels() const { return routers_.front()->num_local_ports(); }
+  Router& router(int node) { return *routers_[node]; }
+  const sc_core::sc_time& clock_period() const { return period_; }
+
+  void attach(int node, NetworkEndpoint* endpoint);
+  // An endpoint has new work: the clock runs from the next cycle boundary on.
+  void wake(int node);
+  std::uint64_t current_cycle() const;
+
+  // Called by endpoints during their step: the flit enters the router's injection channel next cycle.
+  void inject(int node, int channel, const Flit& flit, std::uint64_t cycle);
+
+  // Keeps a router stepped every cycle so its waveform probes are cleared (tracing only).
+  void keep_stepping(int node);
+
+  // Statistics.
+  std::uint64_t flits_in_network() const { return flits_in_network_; }
+  std::uint64_t flit_hops() const { return flit_hops_; }
+  std::uint64_t header_blocking_cycles() const;
+  std::vector<LinkCount> link_counts() const;
+  std::uint64_t cycles_stepped() const { return cycles_stepped_; }
+
+  // Set when the run must end: a deadlock (with blocked channels) or a protocol error.
+  bool failed() const { return !failure_.empty(); }
+  const std::string& failure() const { return failure_; }
+  const std::vector<std::string>& blocked_channels() const { return blocked_; }
+  // Ends the run with an error (deadlock, protocol or firmware error); the blocked channels are listed.
+  void report_failure(const std::string& what) { fail(what, now_cycle_); }
+  // Called when the network fails; the owner stops the simulation.
+  void on_failure(std::function<void()> callback) { on_failure_ = std::move(callback); }
+
+  // RouterEnvironment
+  void send_flit(int router, int out_port, const Flit& flit) override;
+  void send_credit(int router, int in_port, int vc) override;
+  void protocol_error(const std::string& what) override;
+
+ private:
+  struct FlitDelivery {
+    int node;
+    int port;  // input port of the router, or ejection channel of the endpoint
+    bool to_endpoint;
+    Flit flit;
+  };
+  struct CreditDelivery {
+    int node;
+    int port;  // output port of the router, or injection channel of the endpoint
+    int vc;
+    bool to_endpoint;
+  };
+
+  void clock_edge();
+  void step(std::uint64_t cycle);
+  void activate_router(int node);
+  bool busy() const;
+  void fail(const std::string& what, std::uint64_t cycle);
+
+  const Topology& topology_;
+  RouterParams params_;
+  PortModel port_model_;
+  sc_core::sc_time period_;
+  std::uint64_t watchdog_cycles_;
+  std::vector<std::unique_ptr<Router>> routers_;
+  std::vector<NetworkEndpoint*> endpoints_;
+
+  // Link calendar: deliveries by arrival cycle modulo its length.
+  std::vector<std::vector<FlitDelivery>> flit_calendar_;
+  std::vector<std::vector<CreditDelivery>> credit_calendar_;
+  std::size_t pending_deliveries_ = 0;
+
+  std::vector<int> active_routers_;
+  std::vector<char> router_active_;
+  std::vector<char> router_always_;
+  std::vector<int> active_endpoints_;
+  std::vector<char> endpoint_active_;
+
+  sc_core::sc_event tick_;
+  bool tick_scheduled_ = false;
+  std::uint64_t now_cycle_ = 0;
+  std::uint64_t cycles_stepped_ = 0;
+  std::uint64_t flits_in_network_ = 0;
+  std::uint64_t flit_hops_ = 0;
+  std::uint64_t last_progress_cycle_ = 0;
+  std::string failure_;
+  std::vector<std::string> blocked_;
+  std::function<void()> on_failure_;
+};
+
+}  // namespace meshmp

@@ -1,0 +1,314 @@
+// A node's network interface and DMA engine. See network_interface.h.
+#include "hw/network_interface.h"
+
+#include <cstring>
+
+#include "hw/routing.h"
+#include "tlm/dma_registers.h"
+
+namespace meshmp {
+
+NetworkInterface::NetworkInterface(sc_core::sc_module_name name, int node, Network& network,
+                                   std::size_t memory_bytes)
+    : sc_core::sc_module(name),
+      registers("registers"),
+      memory_port("memory_port"),
+      node_(node),
+      network_(network),
+      memory_bytes_(memory_bytes),
+      params_(network.params()),
+      depacketizer_(network.num_injection_channels(), network.params().vcs),
+      reg_route_(kMaxRouteHops, 0) {
+  registers.register_b_transport(this, &NetworkInterface::b_transport);
+  for (int c = 0; c < network.num_injection_channels(); ++c)
+    packetizers_.push_back(std::make_unique<Packetizer>(
+        params_, (static_cast<std::uint64_t>(node) << 32) | (static_cast<std::uint64_t>(c) << 24)));
+  network.attach(node, this);
+}
+
+// ---- Register file (TLM-2.0 target) ----
+
+void NetworkInterface::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {
+  bool ok = trans.is_write() ? write_register(trans.get_address(), trans.get_data_ptr(), trans.get_data_length())
+                             : read_register(trans.get_address(), trans.get_data_ptr(), trans.get_data_length());
+  trans.set_response_status(ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_GENERIC_ERROR_RESPONSE);
+}
+
+bool NetworkInterface::write_register(std::uint64_t address, const unsigned char* data, unsigned length) {
+  if (address >= dma::kRoute && address + length <= dma::kRoute + kMaxRouteHops) {
+    std::memcpy(reg_route_.data() + (address - dma::kRoute), data, length);
+    return true;
+  }
+  if (length != 4) return reject("register " + std::to_string(address) + " is 32 bits wide");
+  std::uint32_t value;
+  std::memcpy(&value, data, 4);
+  switch (address) {
+    case dma::kPeer: reg_peer_ = value; return true;
+    case dma::kLocalAddress: reg_address_ = value; return true;
+    case dma::kLength: reg_length_ = value; return true;
+    case dma::kTag: reg_tag_ = value; return true;
+    case dma::kChannel: reg_channel_ = value; return true;
+    case dma::kRouteLength: reg_route_length_ = value; return true;
+    case dma::kQuery: reg_query_ = value; return true;
+    case dma::kCommand:
+      if (value == dma::kCommandSend) return start_send();
+      if (value == dma::kCommandReceive) return start_receive();
+      return reject("COMMAND = " + std::to_string(value) + ": expected 1 (send) or 2 (receive)");
+    default: return reject("no writable register at offset " + std::to_string(address));
+  }
+}
+
+bool NetworkInterface::read_register(std::uint64_t address, unsigned char* data, unsigned length) {
+  if (length != 4) return reject("register " + std::to_string(address) + " is 32 bits wide");
+  std::uint32_t value;
+  switch (address) {
+    case dma::kDescriptorId: value = reg_descriptor_id_; break;
+    case dma::kStatus:
+      if (reg_query_ >= descriptors_.size()) return reject("QUERY = " + std::to_string(reg_query_) + ": no such descriptor");
+      value = descriptors_[reg_query_].done ? dma::kStatusDone : dma::kStatusPending;
+      break;
+    case dma::kCompleted: value = completed_; break;
+    case dma::kPeer: value = reg_peer_; break;
+    case dma::kLocalAddress: value = reg_address_; break;
+    case dma::kLength: value = reg_length_; break;
+    case dma::kTag: value = reg_tag_; break;
+    default: return reject("no readable register at offset " + std::to_string(address));
+  }
+  std::memcpy(data, &value, 4);
+  return true;
+}
+
+bool NetworkInterface::reject(const std::string& why) {
+  last_error_ = "node " + std::to_string(node_) + " DMA: " + why;
+  return false;
+}
+
+bool NetworkInterface::memory_access(tlm::tlm_command command, std::uint32_t address, std::uint8_t* data,
+                                     std::uint32_t length) {
+  if (length == 0) return true;
+  tlm::tlm_generic_payload trans;
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  trans.set_command(command);
+  trans.set_address(address);
+  trans.set_data_ptr(data);
+  trans.set_data_length(length);
+  trans.set_streaming_width(length);
+  memory_port->b_transport(trans, delay);
+  return trans.is_response_ok();
+}
+
+bool NetworkInterface::start_send() {
+  const Topology& topo = network_.topology();
+  const std::string what = "send to node " + std::to_string(reg_peer_) + " tag " + std::to_string(reg_tag_);
+  if (reg_peer_ >= static_cast<std::uint32_t>(topo.num_nodes()))
+    return reject(what + ": PEER = " + std::to_string(reg_peer_) + " is not a node (0.." +
+                  std::to_string(topo.num_nodes() - 1) + ")");
+  if (static_cast<std::uint64_t>(reg_address_) + reg_length_ > memory_bytes_)
+    return reject(what + ": LOCAL_ADDRESS + LENGTH = " + std::to_string(std::uint64_t{reg_address_} + reg_length_) +
+                  " exceeds the local memory of " + std::to_string(memory_bytes_) + " bytes");
+  if (reg_route_length_ > static_cast<std::uint32_t>(kMaxRouteHops))
+    return reject(what + ": ROUTE_LENGTH = " + std::to_string(reg_route_length_) + " exceeds " +
+                  std::to_string(kMaxRouteHops) + " hops");
+  OutgoingMessage msg;
+  msg.route.assign(reg_route_.begin(), reg_route_.begin() + reg_route_length_);
+  int at = node_;
+  for (std::uint8_t port : msg.route) {
+    int next = port < topo.num_ports() ? topo.neighbor(at, port) : -1;
+    if (next < 0)
+      return reject(what + ": source route port " + std::to_string(port) + " leads nowhere from node " +
+                    std::to_string(at));
+    at = next;
+  }
+  if (!msg.route.empty() && at != static_cast<int>(reg_peer_))
+    return reject(what + ": the source route ends at node " + std::to_string(at) + ", not at the peer");
+  int channel = 0;
+  if (reg_channel_ != dma::kAutoChannel) {
+    if (reg_channel_ >= packetizers_.size())
+      return reject(what + ": CHANNEL = " + std::to_string(reg_channel_) + " (this node has " +
+                    std::to_string(packetizers_.size()) + " injection channels)");
+    channel = static_cast<int>(reg_channel_);
+  } else if (packetizers_.size() > 1 && static_cast<int>(reg_peer_) != node_) {
+    channel = msg.route.empty() ? dimension_order_port(topo, node_, static_cast<int>(reg_peer_)) : msg.route[0];
+  }
+  msg.payload.resize(reg_length_);
+  if (!memory_access(tlm::TLM_READ_COMMAND, reg_address_, msg.payload.data(), reg_length_))
+    return reject(what + ": local memory read failed");
+  const std::uint64_t cycle = network_.current_cycle();
+  msg.src = node_;
+  msg.dst = static_cast<int>(reg_peer_);
+  msg.tag = reg_tag_;
+  msg.message_id = next_message_id_++;
+  msg.created_cycle = cycle;
+  msg.ready_cycle = cycle + 1;
+  msg.descriptor = static_cast<int>(descriptors_.size());
+  descriptors_.push_back({Kind::Send, msg.dst, reg_address_, reg_length_, reg_tag_});
+  descriptors_.back().created_cycle = cycle;
+  reg_descriptor_id_ = static_cast<std::uint32_t>(msg.descriptor);
+  packetizers_[channel]->enqueue(std::move(msg));
+  update_probe();
+  network_.wake(node_);
+  return true;
+}
+
+bool NetworkInterface::start_receive() {
+  const Topology& topo = network_.topology();
+  const std::string what = "receive from node " + std::to_string(reg_peer_) + " tag " + std::to_string(reg_tag_);
+  if (reg_peer_ >= static_cast<std::uint32_t>(topo.num_nodes()))
+    return reject(what + ": PEER = " + std::to_string(reg_peer_) + " is not a node (0.." +
+                  std::to_string(topo.num_nodes() - 1) + ")");
+  if (static_cast<std::uint64_t>(reg_address_) + reg_length_ > memory_bytes_)
+    return reject(what + ": LOCAL_ADDRESS + LENGTH = " + std::to_string(std::uint64_t{reg_address_} + reg_length_) +
+                  " exceeds the local memory of " + std::to_string(memory_bytes_) + " bytes");
+  const int id = static_cast<int>(descriptors_.size());
+  descriptors_.push_back({Kind::Receive, static_cast<int>(reg_peer_), reg_address_, reg_length_, reg_tag_});
+  reg_descriptor_id_ = static_cast<std::uint32_t>(id);
+  const SourceTag key{static_cast<int>(reg_peer_), reg_tag_};
+  auto waiting = unexpected_.find(key);
+  if (waiting == unexpected_.end() || waiting->second.empty()) {
+    posted_receives_[key].push_back(id);
+    update_probe();
+    return true;
+  }
+  // The message (or its first part) is already here: copy it from the interface's buffer.
+  UnexpectedMessage early = std::move(waiting->second.front());
+  waiting->second.pop_front();
+  if (waiting->second.empty()) unexpected_.erase(waiting);
+  Descriptor& d = descriptors_[id];
+  if (early.bytes.size() != d.length)
+    return reject(what + ": the message is " + std::to_string(early.bytes.size()) + " bytes, the receive LENGTH is " +
+                  std::to_string(d.length));
+  memory_access(tlm::TLM_WRITE_COMMAND, d.address, early.bytes.data(), d.length);
+  d.bytes_received = early.bytes_received;
+  if (d.bytes_received == d.length) complete(id, network_.current_cycle());
+  else message_to_descriptor_[{key.first, early.message_id}] = id;
+  update_probe();
+  return true;
+}
+
+// ---- Network side (called from the network's clock process) ----
+
+bool NetworkInterface::step(std::uint64_t cycle) {
+  bool busy = false;
+  for (std::size_t c = 0; c < packetizers_.size(); ++c) {
+    Packetizer& p = *packetizers_[c];
+    Flit flit;
+    if (p.next_flit(cycle, flit, [&](const OutgoingMessage& m) { complete(m.descriptor, cycle); }))
+      network_.inject(node_, static_cast<int>(c), flit, cycle);
+    busy |= !p.idle();
+  }
+  update_probe();
+  return busy;
+}
+
+void NetworkInterface::injection_credit(int channel, int vc) { packetizers_[channel]->return_credit(vc); }
+
+void NetworkInterface::eject(int channel, const Flit& flit, std::uint64_t cycle) {
+  if (flit.dst != node_) {
+    network_.report_failure("node " + std::to_string(node_) + " received packet " + std::to_string(flit.packet_id) +
+                            " addressed to node " + std::to_string(flit.dst));
+    return;
+  }
+  ReceivedPacket packet;
+  std::string error;
+  if (depacketizer_.accept(channel, flit, packet, error)) deliver(packet, cycle);
+  else if (!error.empty()) network_.report_failure("node " + std::to_string(node_) + ": " + error);
+}
+
+void NetworkInterface::deliver(const ReceivedPacket& packet, std::uint64_t cycle) {
+  const Flit& h = packet.header;
+  const auto n = static_cast<std::uint32_t>(packet.payload.size());
+  const SourceMessage message{h.src, h.message_id};
+  auto direct = message_to_descriptor_.find(message);
+  int id = direct != message_to_descriptor_.end() ? direct->second : -1;
+  const SourceTag key{h.src, h.tag};
+  UnexpectedMessage* early = nullptr;
+  if (id < 0) {
+    auto waiting = unexpected_.find(key);
+    if (waiting != unexpected_.end())
+      for (auto& m : waiting->second)
+        if (m.message_id == h.message_id) early = &m;
+  }
+  if (id < 0 && !early) {
+    // The first packet of a new message: match it to the oldest posted receive of (source, tag).
+    auto posted = posted_receives_.find(key);
+    if (posted != posted_receives_.end() && !posted->second.empty()) {
+      id = posted->second.front();
+      posted->second.pop_front();
+      if (posted->second.empty()) posted_receives_.erase(posted);
+      if (descriptors_[id].length != h.message_bytes) {
+        network_.report_failure("node " + std::to_string(node_) + ": the message from node " + std::to_string(h.src) +
+                                " tag " + std::to_string(h.tag) + " is " + std::to_string(h.message_bytes) +
+                                " bytes, the posted receive expects " + std::to_string(descriptors_[id].length));
+        return;
+      }
+      message_to_descriptor_[message] = id;
+    } else {
+      auto& list = unexpected_[key];
+      list.push_back({h.message_id, std::vector<std::uint8_t>(h.message_bytes), 0, 0, h.created_cycle});
+      early = &list.back();
+      ++unexpected_count_;
+    }
+  }
+  if (id >= 0) {
+    Descriptor& d = descriptors_[id];
+    memory_access(tlm::TLM_WRITE_COMMAND, d.address + h.message_offset, const_cast<std::uint8_t*>(packet.payload.data()), n);
+    d.bytes_received += n;
+    d.blocked_cycles += h.blocked_cycles;
+    if (d.bytes_received == d.length) {
+      message_to_descriptor_.erase(message);
+      record_arrival(h.src, h, d.blocked_cycles, cycle);
+      complete(id, cycle);
+    }
+  } else {
+    std::memcpy(early->bytes.data() + h.message_offset, packet.payload.data(), n);
+    early->bytes_received += n;
+    early->blocked_cycles += h.blocked_cycles;
+    if (early->bytes_received == early->bytes.size()) record_arrival(h.src, h, early->blocked_cycles, cycle);
+  }
+  update_probe();
+}
+
+void NetworkInterface::record_arrival(int src, const Flit& header, std::uint64_t blocked_cycles, std::uint64_t cycle) {
+  received_.push_back({src, header.message_bytes, cycle - header.created_cycle, blocked_cycles});
+}
+
+void NetworkInterface::complete(int descriptor, std::uint64_t) {
+  descriptors_[descriptor].done = true;
+  ++completed_;
+  completion_irq_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void NetworkInterface::update_probe() {
+  probe_.queued_sends = 0;
+  probe_.bytes_left = 0;
+  for (const auto& p : packetizers_) {
+    probe_.queued_sends += static_cast<unsigned>(p->queued_messages());
+    probe_.bytes_left += p->bytes_remaining();
+  }
+  probe_.busy = probe_.queued_sends > 0;
+  probe_.receives_pending = static_cast<unsigned>(message_to_descriptor_.size());
+  for (const auto& [key, list] : posted_receives_) probe_.receives_pending += static_cast<unsigned>(list.size());
+  probe_.completed = completed_;
+}
+
+std::vector<std::string> NetworkInterface::describe_pending() const {
+  std::vector<std::string> lines;
+  const std::string me = "node " + std::to_string(node_) + " DMA: ";
+  for (std::size_t c = 0; c < packetizers_.size(); ++c) {
+    const Packetizer& p = *packetizers_[c];
+    if (!p.idle())
+      lines.push_back(me + "injection channel " + std::to_string(c) + " holds " + std::to_string(p.queued_messages()) +
+                      " message(s), " + std::to_string(p.bytes_remaining()) + " bytes not yet injected");
+  }
+  for (const auto& [key, list] : posted_receives_)
+    for (int id : list)
+      lines.push_back(me + "receive from node " + std::to_string(key.first) + " tag " + std::to_string(key.second) +
+                      " (" + std::to_string(descriptors_[id].length) + " bytes) has no message yet");
+  for (const auto& [message, id] : message_to_descriptor_)
+    lines.push_back(me + "receive from node " + std::to_string(message.first) + " tag " +
+                    std::to_string(descriptors_[id].tag) + ": " + std::to_string(descriptors_[id].bytes_received) +
+                    " of " + std::to_string(descriptors_[id].length) + " bytes arrived");
+  return lines;
+}
+
+}  // namespace meshmp

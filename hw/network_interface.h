@@ -1,0 +1,128 @@
+// A node's network interface with its DMA engine: a register file reached by TLM-2.0 b_transport from the
+// processor (descriptors: peer, local address, length, tag, channel, optional source route), a DMA that
+// reads the message's real bytes from local memory and hands them to a packetizer per injection channel
+// (one-port: one channel; all-port: one per network direction), a depacketizer on the ejection channels,
+// and a receive engine that matches arriving messages to posted receives by (source, tag) and writes
+// their bytes into local memory through its TLM-2.0 initiator socket. Messages that arrive before their
+// receive is posted wait in the interface's own buffer. Completion of any descriptor raises an interrupt.
+#pragma once
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "hw/depacketizer.h"
+#include "hw/network.h"
+#include "hw/network_endpoint.h"
+#include "hw/packetizer.h"
+
+namespace meshmp {
+
+struct ReceivedMessageRecord {
+  int src;
+  std::uint32_t bytes;
+  std::uint64_t latency_cycles;    // from the sender's descriptor to the last byte in memory
+  std::uint64_t blocked_cycles;    // header blocking of its packets, summed
+};
+
+// Values a waveform shows for the DMA engine.
+struct DmaProbe {
+  bool busy = false;
+  unsigned queued_sends = 0;
+  unsigned bytes_left = 0;
+  unsigned receives_pending = 0;
+  unsigned completed = 0;
+};
+
+class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
+ public:
+  tlm_utils::simple_target_socket<NetworkInterface> registers;
+  tlm_utils::simple_initiator_socket<NetworkInterface> memory_port;
+
+  NetworkInterface(sc_core::sc_module_name name, int node, Network& network, std::size_t memory_bytes);
+
+  const sc_core::sc_event& completion_irq() const { return completion_irq_; }
+  // Why the last register access answered with an error response.
+  const std::string& last_error() const { return last_error_; }
+
+  // NetworkEndpoint
+  bool step(std::uint64_t cycle) override;
+  void eject(int channel, const Flit& flit, std::uint64_t cycle) override;
+  void injection_credit(int channel, int vc) override;
+  std::vector<std::string> describe_pending() const override;
+
+  const std::vector<ReceivedMessageRecord>& received_messages() const { return received_; }
+  std::uint64_t unexpected_messages() const { return unexpected_count_; }
+  const DmaProbe& probe() const { return probe_; }
+
+ private:
+  enum class Kind { Send, Receive };
+  struct Descriptor {
+    Kind kind;
+    int peer;
+    std::uint32_t address;
+    std::uint32_t length;
+    std::uint32_t tag;
+    bool done = false;
+    std::uint32_t bytes_received = 0;
+    std::uint64_t blocked_cycles = 0;
+    std::uint64_t created_cycle = 0;
+  };
+  // A message that arrived (or is arriving) before its receive was posted.
+  struct UnexpectedMessage {
+    std::uint32_t message_id;
+    std::vector<std::uint8_t> bytes;
+    std::uint32_t bytes_received = 0;
+    std::uint64_t blocked_cycles = 0;
+    std::uint64_t created_cycle = 0;
+  };
+  using SourceTag = std::pair<int, std::uint32_t>;
+  using SourceMessage = std::pair<int, std::uint32_t>;
+
+  void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  bool write_register(std::uint64_t address, const unsigned char* data, unsigned length);
+  bool read_register(std::uint64_t address, unsigned char* data, unsigned length);
+  bool start_send();
+  bool start_receive();
+  bool reject(const std::string& why);
+  bool memory_access(tlm::tlm_command command, std::uint32_t address, std::uint8_t* data, std::uint32_t length);
+  void deliver(const ReceivedPacket& packet, std::uint64_t cycle);
+  void record_arrival(int src, const Flit& header, std::uint64_t blocked_cycles, std::uint64_t cycle);
+  void complete(int descriptor, std::uint64_t cycle);
+  void update_probe();
+
+  int node_;
+  Network& network_;
+  std::size_t memory_bytes_;
+  RouterParams params_;
+  std::vector<std::unique_ptr<Packetizer>> packetizers_;
+  Depacketizer depacketizer_;
+  std::vector<Descriptor> descriptors_;
+  std::map<SourceTag, std::deque<int>> posted_receives_;
+  std::map<SourceTag, std::deque<UnexpectedMessage>> unexpected_;
+  std::map<SourceMessage, int> message_to_descriptor_;  // messages being written to a posted receive
+  std::uint32_t next_message_id_ = 0;
+  std::uint64_t unexpected_count_ = 0;
+  std::vector<ReceivedMessageRecord> received_;
+
+  // Register file.
+  std::uint32_t reg_peer_ = 0, reg_address_ = 0, reg_length_ = 0, reg_tag_ = 0;
+  std::uint32_t reg_channel_ = 0xffffffff, reg_route_length_ = 0, reg_descriptor_id_ = 0, reg_query_ = 0;
+  std::vector<std::uint8_t> reg_route_;
+  std::uint32_t completed_ = 0;
+  std::string last_error_;
+
+  sc_core::sc_event completion_irq_;
+  DmaProbe probe_;
+};
+
+}  // namespace meshmp

@@ -1,0 +1,57 @@
+// Packetizer of one injection channel: takes whole messages (real bytes), cuts them into packets of at
+// most max_packet_payload_flits payload flits behind a head flit, and injects one flit per cycle into the
+// router's injection channel, on a virtual channel chosen round-robin per packet, as credits allow.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <vector>
+
+#include "hw/flit.h"
+#include "hw/router_params.h"
+
+namespace meshmp {
+
+struct OutgoingMessage {
+  int src = 0;
+  int dst = 0;
+  std::uint32_t tag = 0;
+  std::uint32_t message_id = 0;
+  std::vector<std::uint8_t> payload;
+  std::vector<std::uint8_t> route;   // source route (output ports); empty = routed by the routers
+  std::uint64_t created_cycle = 0;   // when it was handed over (latency statistics)
+  std::uint64_t ready_cycle = 0;     // first cycle the channel may start it
+  int descriptor = -1;               // DMA descriptor to complete when the last flit is injected
+};
+
+class Packetizer {
+ public:
+  Packetizer(const RouterParams& params, std::uint64_t packet_id_base);
+
+  void enqueue(OutgoingMessage message) { queue_.push_back(std::move(message)); }
+  bool idle() const { return queue_.empty(); }
+  std::size_t queued_messages() const { return queue_.size(); }
+  std::uint32_t bytes_remaining() const;
+  int credits(int vc) const { return credits_[vc]; }
+  void return_credit(int vc) { ++credits_[vc]; }
+
+  // Produces the flit to inject this cycle, if any; `finished` receives the message whose last flit it
+  // is. Returns false when nothing could be injected.
+  bool next_flit(std::uint64_t cycle, Flit& flit, const std::function<void(const OutgoingMessage&)>& finished);
+
+ private:
+  const RouterParams& params_;
+  std::deque<OutgoingMessage> queue_;
+  std::vector<int> credits_;
+  std::uint64_t next_packet_id_;
+  // Packet in progress.
+  bool in_packet_ = false;
+  int packet_vc_ = 0;
+  int next_vc_ = 0;
+  std::uint32_t message_offset_ = 0;  // bytes of the front message already packed
+  std::uint32_t packet_end_ = 0;      // byte offset where the current packet ends
+  std::uint64_t packet_id_ = 0;
+};
+
+}  // namespace meshmp

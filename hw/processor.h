@@ -1,0 +1,100 @@
+// A node's processor: runs the node's firmware in an SC_THREAD and implements the node API on the
+// modelled hardware. Every message costs the start-up t_s (software + DMA set-up, 000 §3.3 / 001 §1
+// cost model) before its descriptor is written to the DMA engine's registers by TLM-2.0 b_transport;
+// local copies go through the memory's TLM socket and cost rho cycles per byte; waits sleep on the DMA
+// engine's completion interrupt.
+#pragma once
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "firmware/node_api.h"
+#include "hw/hardware_barrier.h"
+
+namespace meshmp {
+
+struct ProcessorParams {
+  std::uint64_t startup_cycles = 100;  // t_s per message
+  double copy_cycles_per_byte = 0.25;  // rho
+};
+
+struct StepCount {
+  std::uint64_t messages = 0;
+  std::uint64_t bytes = 0;
+};
+
+using Firmware = std::function<void(NodeApi&)>;
+
+class Processor : public sc_core::sc_module, public NodeApi {
+ public:
+  tlm_utils::simple_initiator_socket<Processor> dma_port;
+  tlm_utils::simple_initiator_socket<Processor> memory_port;
+
+  SC_HAS_PROCESS(Processor);
+  Processor(sc_core::sc_module_name name, int node, const Topology& topology, const ExchangeLayout& layout,
+            const ProcessorParams& params, sc_core::sc_time clock_period, HardwareBarrier& barrier,
+            const sc_core::sc_event& completion_irq, std::function<std::string()> dma_error_text,
+            Firmware firmware, std::function<void()> on_finish);
+
+  // NodeApi
+  int id() const override { return node_; }
+  const Topology& topology() const override { return topology_; }
+  const ExchangeLayout& layout() const override { return layout_; }
+  Handle send(int peer, std::uint32_t address, std::uint32_t length, std::uint32_t tag,
+              const std::vector<int>& route = {}) override;
+  Handle receive(int peer, std::uint32_t address, std::uint32_t length, std::uint32_t tag) override;
+  void wait(Handle handle) override;
+  void wait_all() override;
+  void local_copy(std::uint32_t to, std::uint32_t from, std::uint32_t length) override;
+  void compute(std::uint64_t cycles) override;
+  void hardware_barrier() override;
+  void begin_step(int step) override;
+  std::uint64_t now_cycles() const override;
+
+  // Results.
+  bool finished() const { return finished_; }
+  std::uint64_t finish_cycle() const { return finish_cycle_; }
+  const std::string& error() const { return error_; }
+  std::uint64_t startups() const { return startups_; }
+  const std::vector<StepCount>& steps() const { return steps_; }
+  // What the firmware is blocked on (stall reports).
+  const std::string& waiting_for() const { return waiting_for_; }
+
+ private:
+  void run();
+  void write_register(std::uint64_t address, std::uint32_t value);
+  std::uint32_t read_register(std::uint64_t address);
+  void register_access(tlm::tlm_command command, std::uint64_t address, unsigned char* data, unsigned length);
+  Handle issue(std::uint32_t command, int peer, std::uint32_t address, std::uint32_t length, std::uint32_t tag,
+               const std::vector<int>& route);
+  void wait_cycles(std::uint64_t cycles);
+
+  int node_;
+  const Topology& topology_;
+  ExchangeLayout layout_;
+  ProcessorParams params_;
+  sc_core::sc_time period_;
+  HardwareBarrier& barrier_;
+  const sc_core::sc_event& completion_irq_;
+  Firmware firmware_;
+  std::function<void()> on_finish_;
+  std::function<std::string()> dma_error_text_;  // why the DMA answered with an error response
+
+  std::vector<Handle> outstanding_;
+  std::vector<std::string> handle_text_;
+  bool finished_ = false;
+  std::uint64_t finish_cycle_ = 0;
+  std::string error_;
+  std::uint64_t startups_ = 0;
+  int current_step_ = 0;
+  std::vector<StepCount> steps_;
+  std::string waiting_for_;
+};
+
+}  // namespace meshmp

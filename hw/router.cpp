@@ -1,0 +1,179 @@
+// Cycle-level wormhole router: the order of the pipeline stages within one cycle. See router.h.
+#include "hw/router.h"
+
+namespace meshmp {
+
+namespace {
+std::string port_name(const Topology& topology, int port) {
+  if (port >= topology.num_ports()) return "local" + std::to_string(port - topology.num_ports());
+  const Port& p = topology.port(port);
+  if (topology.dimension(p.dimension).kind == DimensionKind::Complete)
+    return "d" + std::to_string(p.dimension) + "+" + std::to_string(p.offset);
+  return "d" + std::to_string(p.dimension) + (p.offset > 0 ? "+" : "-");
+}
+}  // namespace
+
+Router::Router(int node, const Topology& topology, const RouterParams& params, PortModel port_model,
+               RoutingFunction routing, RouterEnvironment* environment)
+    : node_(node),
+      topology_(topology),
+      params_(params),
+      net_ports_(topology.num_ports()),
+      local_ports_(port_model == PortModel::AllPort ? topology.num_ports() : 1),
+      env_(environment),
+      routing_unit_(node, topology, params, port_model, routing),
+      vc_allocator_(net_ports_ + local_ports_, (net_ports_ + local_ports_) * params.vcs),
+      switch_allocator_(net_ports_ + local_ports_, net_ports_ + local_ports_, params.vcs),
+      flits_sent_(net_ports_ + local_ports_, 0),
+      probes_(net_ports_ + local_ports_) {
+  for (int p = 0; p < num_ports(); ++p) {
+    inputs_.emplace_back(params.vcs, params.buffer_flits);
+    outputs_.emplace_back(params.vcs, params.buffer_flits, /*unlimited_credits=*/p >= net_ports_);
+  }
+}
+
+void Router::receive_flit(int in_port, const Flit& flit, std::uint64_t cycle) {
+  if (!inputs_[in_port].write(flit, cycle)) {
+    env_->protocol_error("router " + std::to_string(node_) + " input " + port_name(topology_, in_port) +
+                         " vc " + std::to_string(flit.vc) + ": buffer overflow (a flit arrived without a credit)");
+    return;
+  }
+  ++buffered_flits_;
+}
+
+void Router::receive_credit(int out_port, int vc) {
+  if (!outputs_[out_port].return_credit(vc))
+    env_->protocol_error("router " + std::to_string(node_) + " output " + port_name(topology_, out_port) +
+                         " vc " + std::to_string(vc) + ": credit returned beyond the buffer depth");
+}
+
+bool Router::front_ready(const InputVirtualChannel& vc, std::uint64_t cycle) const {
+  return vc.front_written() + params_.pipeline_depth - 1 <= cycle;
+}
+
+int Router::packet_credits_needed(const Flit& head) const {
+  return params_.switching == SwitchingMode::Wormhole ? 1 : head.packet_flits;
+}
+
+void Router::step(std::uint64_t cycle) {
+  if (probes_enabled_)
+    for (auto& p : probes_) p.flit_valid = false;
+  if (buffered_flits_ == 0) return;
+  const int vcs = params_.vcs;
+  const bool store_and_forward = params_.switching == SwitchingMode::StoreAndForward;
+
+  // Route computation for new heads, then VC allocation requests.
+  for (int in = 0; in < num_ports(); ++in) {
+    InputUnit& unit = inputs_[in];
+    if (unit.buffered_flits() == 0) continue;
+    for (int v = 0; v < vcs; ++v) {
+      InputVirtualChannel& vc = unit.vc(v);
+      if (vc.empty() || vc.state == VcState::Active || !front_ready(vc, cycle)) continue;
+      const Flit& front = vc.front_flit();
+      if (vc.state == VcState::Idle) {
+        if (!front.head) {
+          env_->protocol_error("router " + std::to_string(node_) + " input " + port_name(topology_, in) +
+                               " vc " + std::to_string(v) + ": a body flit reached the front of an idle VC");
+          continue;
+        }
+        RouteDecision d = routing_unit_.compute(front, in);
+        vc.out_port = d.out_port;
+        vc.vc_begin = d.vc_begin;
+        vc.vc_end = d.vc_end;
+        vc.next_vc_class = d.vc_class;
+        vc.next_ring_dimension = d.ring_dimension;
+        vc.head_ready_cycle = cycle;
+        vc.state = VcState::WaitingForVc;
+      }
+      if (store_and_forward && vc.tails_buffered == 0) continue;  // whole packet not here yet
+      vc_allocator_.request(vc.out_port, {in * vcs + v, vc.vc_begin, vc.vc_end, packet_credits_needed(front)});
+    }
+  }
+  vc_allocator_.allocate(outputs_, [&](int input_vc, int, int out_vc) {
+    InputVirtualChannel& vc = inputs_[input_vc / vcs].vc(input_vc % vcs);
+    vc.out_vc = out_vc;
+    vc.state = VcState::Active;
+  });
+
+  // Switch allocation among VCs with a ready flit and a downstream credit.
+  for (int in = 0; in < num_ports(); ++in) {
+    InputUnit& unit = inputs_[in];
+    if (unit.buffered_flits() == 0) continue;
+    for (int v = 0; v < vcs; ++v) {
+      const InputVirtualChannel& vc = unit.vc(v);
+      if (vc.state == VcState::Active && !vc.empty() && front_ready(vc, cycle) &&
+          outputs_[vc.out_port].has_credit(vc.out_vc))
+        switch_allocator_.offer(in, v, vc.out_port);
+    }
+  }
+  for (const SwitchGrant& grant : switch_allocator_.allocate()) traverse(grant, cycle);
+}
+
+void Router::traverse(const SwitchGrant& grant, std::uint64_t cycle) {
+  InputVirtualChannel& vc = inputs_[grant.in_port].vc(grant.vc);
+  Flit flit = inputs_[grant.in_port].pop(grant.vc);
+  --buffered_flits_;
+  if (flit.head) {
+    std::uint64_t waited = cycle - vc.head_ready_cycle;
+    flit.blocked_cycles += static_cast<std::uint32_t>(waited);
+    header_blocking_cycles_ += waited;
+    flit.vc_class = vc.next_vc_class;
+    flit.ring_dimension = vc.next_ring_dimension;
+    if (flit.route_length > 0 && grant.out_port < net_ports_) ++flit.route_position;
+  }
+  flit.vc = static_cast<std::uint8_t>(vc.out_vc);
+  OutputUnit& out = outputs_[grant.out_port];
+  if (!out.consume_credit(vc.out_vc))
+    env_->protocol_error("router " + std::to_string(node_) + " output " + port_name(topology_, grant.out_port) +
+                         " vc " + std::to_string(vc.out_vc) + ": a flit left without a credit");
+  if (flit.tail) {
+    out.release(vc.out_vc);
+    vc.state = VcState::Idle;
+  }
+  ++flits_sent_[grant.out_port];
+  if (probes_enabled_) {
+    OutputPortProbe& p = probes_[grant.out_port];
+    p.flit_valid = true;
+    p.head = flit.head;
+    p.tail = flit.tail;
+    p.vc = flit.vc;
+    p.dst = static_cast<unsigned>(flit.dst);
+  }
+  env_->send_flit(node_, grant.out_port, flit);
+  env_->send_credit(node_, grant.in_port, grant.vc);
+}
+
+std::vector<std::string> Router::describe_blocked(std::uint64_t cycle) const {
+  std::vector<std::string> lines;
+  for (int in = 0; in < num_ports(); ++in) {
+    for (int v = 0; v < params_.vcs; ++v) {
+      const InputVirtualChannel& vc = inputs_[in].vc(v);
+      if (vc.empty()) continue;
+      const Flit& f = vc.slots[vc.front];
+      std::string line = "router " + std::to_string(node_) + " " + topology_.coordinates_text(node_) + " in " +
+                         port_name(topology_, in) + " vc " + std::to_string(v) + ": " +
+                         std::to_string(vc.count) + " flit(s) of packet " + std::to_string(f.packet_id) + " (" +
+                         std::to_string(f.src) + "->" + std::to_string(f.dst) + ")";
+      if (vc.state == VcState::Idle) {
+        line += front_ready(vc, cycle) ? ", head not yet routed" : ", in the pipeline";
+      } else if (vc.state == VcState::WaitingForVc) {
+        line += " waits for a free VC " + std::to_string(vc.vc_begin) + ".." + std::to_string(vc.vc_end - 1) +
+                " on out " + port_name(topology_, vc.out_port) + " (owners:";
+        for (int o = vc.vc_begin; o < vc.vc_end; ++o) {
+          int owner = outputs_[vc.out_port].owner(o);
+          line += owner < 0 ? " free" : " " + port_name(topology_, owner / params_.vcs) + "/vc" +
+                                            std::to_string(owner % params_.vcs);
+        }
+        line += ")";
+      } else {
+        line += " waits for a credit on out " + port_name(topology_, vc.out_port) + " vc " +
+                std::to_string(vc.out_vc) + " (credits " +
+                std::to_string(outputs_[vc.out_port].credits(vc.out_vc)) + ")";
+      }
+      lines.push_back(line);
+    }
+  }
+  return lines;
+}
+
+}  // namespace meshmp

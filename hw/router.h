@@ -1,0 +1,98 @@
+// Cycle-level, input-buffered, credit-based wormhole router (000 §2, 001 §1), assembled from its
+// pipeline stages: input units (buffer write, VC state), route computation, VC allocation, switch
+// allocation, crossbar + output units (credits), with the timing of RouterParams. Also runs virtual
+// cut-through and store-and-forward (002's packet-switched model) by changing when a head may advance.
+//
+// One call of step() is one clock cycle. Everything a router sends (flits downstream, credits upstream)
+// goes through its RouterEnvironment, which delivers it link_latency cycles later; so the routers of a
+// network can be stepped in any order within a cycle and the result is the same.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hw/flit.h"
+#include "hw/input_unit.h"
+#include "hw/output_unit.h"
+#include "hw/router_params.h"
+#include "hw/routing_unit.h"
+#include "hw/switch_allocator.h"
+#include "hw/topology.h"
+#include "hw/vc_allocator.h"
+
+namespace meshmp {
+
+class RouterEnvironment {
+ public:
+  virtual ~RouterEnvironment() = default;
+  // A flit crossed the switch of `router` towards output port `out_port` in this cycle.
+  virtual void send_flit(int router, int out_port, const Flit& flit) = 0;
+  // An input buffer slot of (in_port, vc) was freed in this cycle: a credit goes upstream.
+  virtual void send_credit(int router, int in_port, int vc) = 0;
+  // The credit protocol was broken (a modelling bug): reported, never silently ignored.
+  virtual void protocol_error(const std::string& what) = 0;
+};
+
+// Values a waveform shows for one output port: what crossed the switch in the last cycle stepped.
+struct OutputPortProbe {
+  bool flit_valid = false;
+  bool head = false;
+  bool tail = false;
+  unsigned vc = 0;
+  unsigned dst = 0;
+};
+
+class Router {
+ public:
+  Router(int node, const Topology& topology, const RouterParams& params, PortModel port_model,
+         RoutingFunction routing, RouterEnvironment* environment);
+
+  int node() const { return node_; }
+  int num_network_ports() const { return net_ports_; }
+  int num_local_ports() const { return local_ports_; }
+  int num_ports() const { return net_ports_ + local_ports_; }  // inputs = outputs
+
+  // Buffer write: a flit arrives on an input port (network port, or injection port net_ports + i).
+  void receive_flit(int in_port, const Flit& flit, std::uint64_t cycle);
+  // A credit for output VC `vc` of `out_port` comes back from downstream.
+  void receive_credit(int out_port, int vc);
+  // One clock cycle: route computation, VC allocation, switch allocation, switch traversal.
+  void step(std::uint64_t cycle);
+
+  int buffered_flits() const { return buffered_flits_; }
+  const InputUnit& input(int port) const { return inputs_[port]; }
+  const OutputUnit& output(int port) const { return outputs_[port]; }
+  std::uint64_t flits_sent(int out_port) const { return flits_sent_[out_port]; }
+  std::uint64_t header_blocking_cycles() const { return header_blocking_cycles_; }
+  // One line per occupied input VC: what its front flit is waiting for (deadlock reports).
+  std::vector<std::string> describe_blocked(std::uint64_t cycle) const;
+
+  // Waveform probes (updated every cycle the router is stepped).
+  const OutputPortProbe& probe(int out_port) const { return probes_[out_port]; }
+  void set_probes_enabled(bool enabled) { probes_enabled_ = enabled; }
+
+ private:
+  bool front_ready(const InputVirtualChannel& vc, std::uint64_t cycle) const;
+  int packet_credits_needed(const Flit& head) const;
+  void traverse(const SwitchGrant& grant, std::uint64_t cycle);
+
+  int node_;
+  const Topology& topology_;
+  RouterParams params_;
+  int net_ports_;
+  int local_ports_;
+  RouterEnvironment* env_;
+  RoutingUnit routing_unit_;
+  std::vector<InputUnit> inputs_;
+  std::vector<OutputUnit> outputs_;
+  VcAllocator vc_allocator_;
+  SwitchAllocator switch_allocator_;
+  int buffered_flits_ = 0;
+  std::vector<std::uint64_t> flits_sent_;
+  std::uint64_t header_blocking_cycles_ = 0;
+  std::vector<OutputPortProbe> probes_;
+  bool probes_enabled_ = false;
+};
+
+}  // namespace meshmp

@@ -1,0 +1,37 @@
+// Parameters of the cycle-level wormhole router and its links (000 §2, 001 §1: wormhole routing; 002:
+// the packet-switched model = store-and-forward). Plain data with validate().
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "hw/topology.h"
+
+namespace meshmp {
+
+enum class SwitchingMode { Wormhole, VirtualCutThrough, StoreAndForward };
+enum class PortModel { OnePort, AllPort };
+
+SwitchingMode parse_switching(const std::string& text, const std::string& field);
+PortModel parse_port_model(const std::string& text, const std::string& field);
+std::string to_string(SwitchingMode mode);
+std::string to_string(PortModel model);
+
+struct RouterParams {
+  int vcs = 4;                       // virtual channels per input port
+  int buffer_flits = 8;              // buffer depth per virtual channel
+  // Cycles a flit spends in a router without contention: buffer write + route computation + VC
+  // allocation + switch allocation + crossbar folded into this many stages (1..4).
+  int pipeline_depth = 2;
+  int link_latency_cycles = 1;       // link traversal (and credit return) latency
+  int flit_bytes = 8;                // link width
+  int max_packet_payload_flits = 16; // messages are cut into packets of at most this many payload flits
+  SwitchingMode switching = SwitchingMode::Wormhole;
+  bool dateline = true;              // dateline virtual-channel classes on rings (deadlock freedom)
+
+  int max_packet_flits() const { return 1 + max_packet_payload_flits; }
+  // Empty when valid; otherwise the first broken rule, naming field, value and rule.
+  std::optional<std::string> validate(const Topology& topology) const;
+};
+
+}  // namespace meshmp

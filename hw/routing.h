@@ -1,0 +1,25 @@
+// Deterministic routing functions, looked up by name: dimension-order routing (e-cube on the hypercube,
+// 003 §3; XY on meshes and tori, 000 §2, 001 §1), shortest direction on rings. Source routing is not a
+// function here: the head flit carries its output ports (see Flit::route) and the router follows them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "hw/topology.h"
+
+namespace meshmp {
+
+// The output port to take at `node` for a packet to `dst`; -1 when node == dst (eject).
+using RoutingFunction = int (*)(const Topology& topology, int node, int dst);
+
+int dimension_order_port(const Topology& topology, int node, int dst);
+
+// Throws ConfigError("router.routing", name, ...) for an unknown name.
+RoutingFunction find_routing_function(const std::string& name);
+std::vector<std::string> routing_function_names();
+
+// The ports a packet takes from src to dst under `routing` (empty when src == dst).
+std::vector<int> route_ports(const Topology& topology, RoutingFunction routing, int src, int dst);
+
+}  // namespace meshmp

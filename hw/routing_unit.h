@@ -1,0 +1,41 @@
+// Route computation stage: the output port of a head flit (from the routing function, or the next entry
+// of its source route) and the output VCs it may use. On rings with the dateline on, the VCs are split
+// into two classes: a packet uses class 0 until it crosses the ring's wrap-around link and class 1 after,
+// which breaks the cyclic channel dependency of the ring (Dally & Seitz; 001 §1 tori). Ejection: one-port
+// nodes have one ejection channel; all-port nodes eject through the channel of the arrival direction.
+#pragma once
+
+#include <cstdint>
+
+#include "hw/flit.h"
+#include "hw/router_params.h"
+#include "hw/routing.h"
+#include "hw/topology.h"
+
+namespace meshmp {
+
+struct RouteDecision {
+  int out_port;
+  int vc_begin;
+  int vc_end;
+  std::uint8_t vc_class;
+  std::uint8_t ring_dimension;
+};
+
+class RoutingUnit {
+ public:
+  RoutingUnit(int node, const Topology& topology, const RouterParams& params, PortModel port_model,
+              RoutingFunction routing);
+
+  RouteDecision compute(const Flit& head, int in_port) const;
+
+ private:
+  int node_;
+  const Topology& topology_;
+  int vcs_;
+  bool dateline_;
+  bool all_port_;
+  RoutingFunction routing_;
+};
+
+}  // namespace meshmp

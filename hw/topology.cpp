@@ -1,0 +1,207 @@
+// Cartesian-product network arithmetic (002 §2, §3.1). See topology.h.
+#include "hw/topology.h"
+
+#include <cstdlib>
+#include <sstream>
+
+#include "hw/config_error.h"
+
+namespace meshmp {
+namespace {
+
+std::vector<std::string> split(const std::string& text, char sep) {
+  std::vector<std::string> parts;
+  std::string part;
+  std::istringstream in(text);
+  while (std::getline(in, part, sep)) parts.push_back(part);
+  if (!text.empty() && text.back() == sep) parts.push_back("");
+  return parts;
+}
+
+int parse_size(const std::string& text, const std::string& field, const std::string& spec) {
+  if (text.empty() || text.size() > 6 || text.find_first_not_of("0123456789") != std::string::npos)
+    throw ConfigError(field, spec, "'" + text + "' is not a dimension size (a whole number)");
+  int size = std::atoi(text.c_str());
+  if (size < 2) throw ConfigError(field, spec, "every dimension needs at least 2 nodes, got " + text);
+  return size;
+}
+
+const char* kTopologyRule =
+    "expected mesh:AxB[x...], torus:AxB[x...], ring:N, hypercube:N, ghc:AxB[x...] or "
+    "product:path4xring6xcomplete3";
+
+}  // namespace
+
+Topology Topology::parse(const std::string& spec, const std::string& field) {
+  auto colon = spec.find(':');
+  if (colon == std::string::npos) throw ConfigError(field, spec, kTopologyRule);
+  std::string kind = spec.substr(0, colon);
+  std::string rest = spec.substr(colon + 1);
+  std::vector<Dimension> dims;
+  if (kind == "hypercube") {
+    if (rest.empty() || rest.find_first_not_of("0123456789") != std::string::npos || rest.size() > 3)
+      throw ConfigError(field, spec, "the hypercube dimension must be a whole number");
+    int n = std::atoi(rest.c_str());
+    if (n < 1 || n > kMaxHypercubeDimension)
+      throw ConfigError(field, spec,
+                        "the hypercube dimension must be 1.." + std::to_string(kMaxHypercubeDimension) +
+                            " (at most " + std::to_string(kMaxNodes) + " nodes)");
+    dims.assign(n, Dimension{DimensionKind::Complete, 2});
+  } else if (kind == "mesh" || kind == "torus" || kind == "ring" || kind == "ghc") {
+    DimensionKind dk = kind == "mesh" ? DimensionKind::Path
+                       : kind == "ghc" ? DimensionKind::Complete
+                                       : DimensionKind::Ring;
+    auto sizes = split(rest, 'x');
+    if (kind == "ring" && sizes.size() != 1)
+      throw ConfigError(field, spec, "a ring has one dimension: ring:N");
+    for (const auto& s : sizes) dims.push_back({dk, parse_size(s, field, spec)});
+  } else if (kind == "product") {
+    for (const auto& term : split(rest, 'x')) {
+      auto digit = term.find_first_of("0123456789");
+      std::string name = term.substr(0, digit);
+      DimensionKind dk;
+      if (name == "path" || name == "mesh") dk = DimensionKind::Path;
+      else if (name == "ring" || name == "torus") dk = DimensionKind::Ring;
+      else if (name == "complete" || name == "ghc") dk = DimensionKind::Complete;
+      else throw ConfigError(field, spec, "unknown dimension kind '" + name + "': expected path, ring or complete");
+      dims.push_back({dk, parse_size(digit == std::string::npos ? "" : term.substr(digit), field, spec)});
+    }
+  } else {
+    throw ConfigError(field, spec, std::string("unknown topology kind '") + kind + "': " + kTopologyRule);
+  }
+  if (dims.empty()) throw ConfigError(field, spec, kTopologyRule);
+  std::int64_t nodes = 1;
+  for (const auto& d : dims) {
+    nodes *= d.size;
+    if (nodes > kMaxNodes)
+      throw ConfigError(field, spec, "at most " + std::to_string(kMaxNodes) + " nodes are supported");
+  }
+  return Topology(std::move(dims), spec);
+}
+
+Topology::Topology(std::vector<Dimension> dimensions, std::string spec)
+    : dims_(std::move(dimensions)), num_nodes_(1), spec_(std::move(spec)) {
+  for (const auto& d : dims_) {
+    stride_.push_back(num_nodes_);
+    num_nodes_ *= d.size;
+  }
+  for (int d = 0; d < num_dimensions(); ++d) {
+    if (dims_[d].kind == DimensionKind::Complete) {
+      for (int off = 1; off < dims_[d].size; ++off) ports_.push_back({d, off});
+    } else {
+      ports_.push_back({d, -1});
+      ports_.push_back({d, +1});
+    }
+  }
+  for (const auto& p : ports_) {
+    int back = dims_[p.dimension].kind == DimensionKind::Complete ? dims_[p.dimension].size - p.offset
+                                                                  : -p.offset;
+    reverse_.push_back(port_of(p.dimension, back));
+  }
+}
+
+bool Topology::has_rings() const {
+  for (const auto& d : dims_)
+    if (d.kind == DimensionKind::Ring) return true;
+  return false;
+}
+
+bool Topology::is_hypercube() const {
+  for (const auto& d : dims_)
+    if (d.kind != DimensionKind::Complete || d.size != 2) return false;
+  return true;
+}
+
+std::vector<int> Topology::coordinates(int node) const {
+  std::vector<int> c(dims_.size());
+  for (int d = 0; d < num_dimensions(); ++d) c[d] = coordinate(node, d);
+  return c;
+}
+
+int Topology::node_at(const std::vector<int>& coords) const {
+  int node = 0;
+  for (int d = 0; d < num_dimensions(); ++d) node += coords[d] * stride_[d];
+  return node;
+}
+
+std::string Topology::coordinates_text(int node) const {
+  std::string s = "(";
+  for (int d = 0; d < num_dimensions(); ++d) s += (d ? "," : "") + std::to_string(coordinate(node, d));
+  return s + ")";
+}
+
+int Topology::port_of(int dimension, int offset) const {
+  for (int p = 0; p < num_ports(); ++p)
+    if (ports_[p].dimension == dimension && ports_[p].offset == offset) return p;
+  return -1;
+}
+
+int Topology::neighbor(int node, int p) const {
+  const Port& port = ports_[p];
+  const Dimension& dim = dims_[port.dimension];
+  int c = coordinate(node, port.dimension);
+  int t = c + port.offset;
+  if (dim.kind == DimensionKind::Path) {
+    if (t < 0 || t >= dim.size) return -1;
+  } else {
+    t = ((t % dim.size) + dim.size) % dim.size;
+  }
+  return node + (t - c) * stride_[port.dimension];
+}
+
+bool Topology::crosses_dateline(int node, int p) const {
+  const Port& port = ports_[p];
+  const Dimension& dim = dims_[port.dimension];
+  if (dim.kind != DimensionKind::Ring) return false;
+  int c = coordinate(node, port.dimension);
+  return (port.offset > 0 && c == dim.size - 1) || (port.offset < 0 && c == 0);
+}
+
+int Topology::dimension_distance(int d, int a, int b) const {
+  int diff = std::abs(a - b);
+  switch (dims_[d].kind) {
+    case DimensionKind::Path: return diff;
+    case DimensionKind::Ring: return std::min(diff, dims_[d].size - diff);
+    case DimensionKind::Complete: return diff == 0 ? 0 : 1;
+  }
+  return 0;
+}
+
+int Topology::distance(int a, int b) const {
+  int sum = 0;
+  for (int d = 0; d < num_dimensions(); ++d) sum += dimension_distance(d, coordinate(a, d), coordinate(b, d));
+  return sum;
+}
+
+int Topology::diameter() const {
+  int sum = 0;
+  for (const auto& d : dims_)
+    sum += d.kind == DimensionKind::Path ? d.size - 1 : d.kind == DimensionKind::Ring ? d.size / 2 : 1;
+  return sum;
+}
+
+std::int64_t Topology::dimension_status(int d, int c) const {
+  std::int64_t s = 0;
+  for (int u = 0; u < dims_[d].size; ++u) s += dimension_distance(d, c, u);
+  return s;
+}
+
+std::int64_t Topology::status(int node) const {
+  std::int64_t s = 0;
+  for (int d = 0; d < num_dimensions(); ++d)
+    s += (num_nodes_ / dims_[d].size) * dimension_status(d, coordinate(node, d));
+  return s;
+}
+
+double Topology::average_status() const {
+  double as = 0;
+  for (int d = 0; d < num_dimensions(); ++d) {
+    std::int64_t sum = 0;
+    for (int c = 0; c < dims_[d].size; ++c) sum += dimension_status(d, c);
+    double as_d = static_cast<double>(sum) / dims_[d].size;
+    as += static_cast<double>(num_nodes_) * as_d / dims_[d].size;
+  }
+  return as;
+}
+
+}  // namespace meshmp

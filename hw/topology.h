@@ -1,0 +1,82 @@
+// Cartesian-product interconnection networks (002 §2): every dimension is a path (mesh), a ring (torus)
+// or a complete graph (generalized hypercube; the Boolean n-cube has n complete dimensions of size 2).
+// Node ids <-> coordinates, the router ports of each dimension, neighbours, distances, the diameter, and
+// the status / average status of 002 §3.1 (Theorem 1, Corollary 2) used for the lower bound (3).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace meshmp {
+
+enum class DimensionKind { Path, Ring, Complete };
+
+struct Dimension {
+  DimensionKind kind;
+  int size;
+};
+
+// A network port of a router: it leads along `dimension` to the node whose coordinate there is
+// (own + offset), taken modulo the size on rings and complete graphs. Paths and rings have the two
+// ports offset -1 and +1; a complete graph of size k has the k-1 ports offset 1..k-1.
+struct Port {
+  int dimension;
+  int offset;
+};
+
+class Topology {
+ public:
+  static constexpr int kMaxNodes = 65536;
+  static constexpr int kMaxHypercubeDimension = 16;
+
+  // Parses "mesh:8x8", "torus:4x4x4", "ring:8", "hypercube:6", "ghc:3x4" or a general product
+  // "product:path4xring6xcomplete3". Throws ConfigError naming the field `field`.
+  static Topology parse(const std::string& spec, const std::string& field = "topology");
+
+  Topology(std::vector<Dimension> dimensions, std::string spec);
+
+  const std::string& spec() const { return spec_; }
+  int num_nodes() const { return num_nodes_; }
+  int num_dimensions() const { return static_cast<int>(dims_.size()); }
+  const Dimension& dimension(int d) const { return dims_[d]; }
+  bool has_rings() const;
+  bool is_hypercube() const;
+
+  int coordinate(int node, int d) const { return (node / stride_[d]) % dims_[d].size; }
+  std::vector<int> coordinates(int node) const;
+  int node_at(const std::vector<int>& coords) const;
+  std::string coordinates_text(int node) const;  // "(x,y,...)"
+
+  // Network ports, numbered dimension by dimension.
+  int num_ports() const { return static_cast<int>(ports_.size()); }
+  const Port& port(int p) const { return ports_[p]; }
+  int port_of(int dimension, int offset) const;  // -1 when there is no such port
+  // The node at the far end of port p, or -1 when p leads off the edge of a path.
+  int neighbor(int node, int p) const;
+  // The port through which the neighbour on port p sends back to `node` (the reverse direction).
+  int reverse_port(int p) const { return reverse_[p]; }
+  // True when port p of `node` is the wrap-around link of a ring (the dateline, 001 §3 / Dally).
+  bool crosses_dateline(int node, int p) const;
+
+  int distance(int a, int b) const;
+  int dimension_distance(int d, int a, int b) const;
+  int diameter() const;
+
+  // 002 §3.1: status s(v) = sum of distances from v to every node, by Theorem 1.
+  std::int64_t status(int node) const;
+  // 002 Corollary 2: AS(G) = n * sum_i AS(G_i) / |V_i|. Exact as a rational; returned as double.
+  double average_status() const;
+  // The status of coordinate c within dimension d alone, s_i(v_i) of (6).
+  std::int64_t dimension_status(int d, int c) const;
+
+ private:
+  std::vector<Dimension> dims_;
+  std::vector<int> stride_;
+  std::vector<Port> ports_;
+  std::vector<int> reverse_;
+  int num_nodes_;
+  std::string spec_;
+};
+
+}  // namespace meshmp

@@ -1,0 +1,14 @@
+// Virtual-channel allocation stage. See vc_allocator.h.
+#include "hw/vc_allocator.h"
+
+namespace meshmp {
+
+VcAllocator::VcAllocator(int outputs, int input_vcs)
+    : requests_(outputs), pointer_(outputs, 0), input_vcs_(input_vcs) {}
+
+void VcAllocator::request(int out_port, const VcRequest& req) {
+  if (requests_[out_port].empty()) touched_.push_back(out_port);
+  requests_[out_port].push_back(req);
+}
+
+}  // namespace meshmp

@@ -1,0 +1,164 @@
+// `meshmp bench`. See bench_command.h.
+#include "sims/bench_command.h"
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iomanip>
+#include <memory>
+#include <systemc>
+
+#include <nlohmann/json.hpp>
+
+#include "firmware/algorithm_registry.h"
+#include "hw/machine.h"
+#include "hw/network.h"
+#include "hw/routing.h"
+#include "hw/run_statistics.h"
+#include "hw/traffic_generator.h"
+
+namespace meshmp {
+namespace {
+
+// The bare SystemC kernel: one method process woken by its own event every cycle.
+struct KernelFloor : sc_core::sc_module {
+  SC_HAS_PROCESS(KernelFloor);
+  explicit KernelFloor(sc_core::sc_module_name name) : sc_core::sc_module(name) {
+    SC_METHOD(tick);
+    sensitive << event;
+  }
+  void tick() {
+    ++cycles;
+    event.notify(1, sc_core::SC_NS);
+  }
+  sc_core::sc_event event;
+  std::uint64_t cycles = 0;
+};
+
+nlohmann::json kernel_floor_case() {
+  KernelFloor floor("floor");
+  const std::uint64_t cycles = 2000000;
+  const auto start = std::chrono::steady_clock::now();
+  sc_core::sc_start(sc_core::sc_time(static_cast<double>(cycles), sc_core::SC_NS));
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return {{"case", "kernel"}, {"cycles", floor.cycles}, {"seconds", seconds}, {"cycles_per_second", floor.cycles / seconds}};
+}
+
+// 8x8 mesh, dimension-order routing, 4 VCs x 8 flits, 4-flit packets, 0.2 flits/node/cycle uniform random.
+nlohmann::json uniform_random_case() {
+  const Topology topology = Topology::parse("mesh:8x8");
+  RouterParams params;
+  params.vcs = 4;
+  params.buffer_flits = 8;
+  params.max_packet_payload_flits = 3;
+  Network network("network", topology, params, PortModel::OnePort, find_routing_function("dimension-order"),
+                  sc_core::sc_time(1, sc_core::SC_NS), 20000);
+  TrafficParams traffic;
+  traffic.flits_per_node_per_cycle = 0.2;
+  traffic.packet_flits = 4;
+  traffic.warmup_cycles = 10000;
+  traffic.measure_cycles = 100000;
+  TrafficGenerator generator(network, traffic);
+  generator.start();
+  const auto start = std::chrono::steady_clock::now();
+  sc_core::sc_start(sc_core::sc_time(static_cast<double>(generator.generation_end_cycle() + 100000), sc_core::SC_NS),
+                    sc_core::SC_EXIT_ON_STARVATION);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const std::uint64_t cycles = network.current_cycle();
+  const auto& s = generator.stats();
+  return {{"case", "uniform"},
+          {"workload", "mesh:8x8 uniform random, dimension-order, 4 VCs x 8 flits, 4-flit packets, 0.2 flits/node/cycle"},
+          {"cycles", cycles},
+          {"seconds", seconds},
+          {"cycles_per_second", cycles / seconds},
+          {"flit_hops", network.flit_hops()},
+          {"flit_hops_per_second", network.flit_hops() / seconds},
+          {"average_packet_latency_cycles", generator.average_latency()},
+          {"accepted_flits_per_node_per_cycle", generator.accepted_flits_per_node_per_cycle()},
+          {"packets_generated", s.packets_generated},
+          {"packets_delivered", s.packets_delivered},
+          {"errors", s.errors.size() + (network.failed() ? 1 : 0)}};
+}
+
+// The direct all-to-all on a 16x16 torus with 64-byte blocks.
+nlohmann::json direct_torus_case() {
+  MachineConfig config;
+  config.topology = "torus:16x16";
+  config.algorithm = "direct";
+  config.block_bytes = 64;
+  Machine machine("machine", config, find_algorithm("direct").firmware);
+  for (int n = 0; n < machine.topology().num_nodes(); ++n)
+    fill_exchange_memory(machine.node(n).memory.bytes(), machine.layout(), n);
+  const RunResult result = machine.run();
+  const double seconds = result.host_seconds;
+  return {{"case", "direct"},
+          {"workload", "direct all-to-all, torus:16x16, 64-byte blocks, default router and node"},
+          {"status", to_string(result.status)},
+          {"cycles", result.completion_cycles},
+          {"seconds", seconds},
+          {"cycles_per_second", result.completion_cycles / seconds},
+          {"flit_hops", machine.network().flit_hops()},
+          {"flit_hops_per_second", machine.network().flit_hops() / seconds}};
+}
+
+}  // namespace
+
+int run_benchmark_case(const std::string& name, std::ostream& out, std::ostream& err) {
+  nlohmann::json result;
+  if (name == "kernel") result = kernel_floor_case();
+  else if (name == "uniform") result = uniform_random_case();
+  else if (name == "direct") result = direct_torus_case();
+  else {
+    err << "meshmp: error: bench case = '" << name << "': expected kernel, uniform or direct\n";
+    return 2;
+  }
+  out << result.dump() << "\n";
+  return 0;
+}
+
+int run_benchmarks(const std::string& self_path, const std::string& json_path, std::ostream& out, std::ostream& err) {
+  nlohmann::json results = nlohmann::json::array();
+  for (const char* name : {"kernel", "uniform", "direct"}) {
+    const std::string command = "'" + self_path + "' bench-case " + name;
+    std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
+    if (!pipe) {
+      err << "meshmp: error: cannot start " << command << "\n";
+      return 1;
+    }
+    std::string text;
+    char buffer[4096];
+    while (std::fgets(buffer, sizeof buffer, pipe.get())) text += buffer;
+    try {
+      results.push_back(nlohmann::json::parse(text));
+    } catch (const nlohmann::json::exception&) {
+      err << "meshmp: error: bench case " << name << " printed no result: " << text << "\n";
+      return 1;
+    }
+  }
+  const double floor = results[0]["cycles_per_second"].get<double>();
+  out << std::fixed;
+  out << "meshmp bench (each case in its own process; ratios against the bare SystemC kernel measured now)\n";
+  out << "  kernel floor: one method process per cycle: " << std::setprecision(0) << floor << " cycles/s\n";
+  for (std::size_t i = 1; i < results.size(); ++i) {
+    const auto& r = results[i];
+    const double cps = r["cycles_per_second"].get<double>();
+    out << "  " << r["case"].get<std::string>() << ": " << r["workload"].get<std::string>() << "\n"
+        << "    " << std::setprecision(0) << cps << " simulated cycles/s (" << std::setprecision(3) << cps / floor
+        << " x kernel floor), " << std::setprecision(0) << r["flit_hops_per_second"].get<double>()
+        << " flit-hops/s (" << r["flit_hops"] << " flit-hops over " << r["cycles"] << " cycles in "
+        << std::setprecision(2) << r["seconds"].get<double>() << " s)\n";
+    if (r.contains("average_packet_latency_cycles"))
+      out << "    average packet latency " << std::setprecision(2) << r["average_packet_latency_cycles"].get<double>()
+          << " cycles, accepted " << std::setprecision(4) << r["accepted_flits_per_node_per_cycle"].get<double>()
+          << " flits/node/cycle, " << r["errors"] << " errors\n";
+    if (r.contains("status")) out << "    run " << r["status"].get<std::string>() << "\n";
+  }
+  if (!json_path.empty()) {
+    std::ofstream file(json_path);
+    file << results.dump(1) << "\n";
+    out << "  results: " << json_path << "\n";
+  }
+  return 0;
+}
+
+}  // namespace meshmp

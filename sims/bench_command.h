@@ -1,0 +1,17 @@
+// `meshmp bench`: simulation speed, measured, never asserted. Each case runs in its own process (the
+// SystemC kernel elaborates one design per process) and reports simulated cycles per second and
+// flit-hops per second; a bare-kernel case (one method process woken every cycle, doing nothing)
+// measured in the same run is the baseline the ratios are given against.
+#pragma once
+
+#include <ostream>
+#include <string>
+
+namespace meshmp {
+
+// Runs every case in a child process of `self_path` and prints the table. Returns the exit code.
+int run_benchmarks(const std::string& self_path, const std::string& json_path, std::ostream& out, std::ostream& err);
+// Runs one case in this process and prints its result as one JSON line.
+int run_benchmark_case(const std::string& name, std::ostream& out, std::ostream& err);
+
+}  // namespace meshmp

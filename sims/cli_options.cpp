@@ -1,0 +1,79 @@
+// The `meshmp run` options. See cli_options.h.
+#include "sims/cli_options.h"
+
+#include "hw/config_error.h"
+
+namespace meshmp {
+
+void RunOptions::add_to(CLI::App& c) {
+  c.add_option("-c,--config", config_file_, "JSON config file (keys as printed in the stats' \"config\"); "
+                                            "options given on the command line override it");
+  c.add_option("-t,--topology", topology_,
+               "mesh:RxC[x...], torus:AxB[x...], ring:N, hypercube:N, ghc:AxB[x...], or "
+               "product:path4xring6xcomplete3  [default torus:8x8]");
+  c.add_option("-a,--algorithm", algorithm_, "exchange algorithm (see `meshmp list`)  [default direct]");
+  c.add_option("-m,--block-bytes", block_bytes_, "bytes per block m  [default 64]");
+  c.add_option("--vcs", vcs_, "virtual channels per input port  [default 4]");
+  c.add_option("--buffer-flits", buffer_flits_, "buffer depth per virtual channel  [default 8]");
+  c.add_option("--pipeline-depth", pipeline_depth_, "router pipeline stages, 1..4  [default 2]");
+  c.add_option("--link-latency", link_latency_, "link latency in cycles  [default 1]");
+  c.add_option("--flit-bytes", flit_bytes_, "link width in bytes per flit, 1..32  [default 8]");
+  c.add_option("--packet-flits", packet_flits_, "maximum payload flits per packet  [default 16]");
+  c.add_option("--switching", switching_, "wormhole, cut-through or store-and-forward  [default wormhole]");
+  c.add_flag("--no-dateline", no_dateline_, "do not split virtual channels into dateline classes on rings "
+                                            "(a torus can then deadlock)");
+  c.add_option("--routing", routing_, "routing function  [default dimension-order]");
+  c.add_option("--port-model", port_model_, "one-port or all-port  [default one-port]");
+  c.add_option("--startup-cycles", startup_cycles_, "start-up cost t_s per message, in cycles  [default 100]");
+  c.add_option("--copy-cycles-per-byte", copy_cycles_per_byte_, "local copy cost rho, cycles per byte  [default 0.25]");
+  c.add_option("--barrier-latency", barrier_latency_, "hardware barrier latency in cycles  [default 10]");
+  c.add_option("--seed", seed_, "seed of the run's random generator  [default 1]");
+  c.add_option("--watchdog-cycles", watchdog_cycles_, "deadlock watchdog: cycles without any flit moving  [default 20000]");
+  c.add_option("--max-cycles", max_cycles_, "end the run after this many cycles  [default 200000000]");
+  c.add_option("-o,--stats-json", stats_json_, "write statistics (and the config) as JSON to this file");
+  c.add_option("--vcd", vcd_, "write a VCD waveform of the traced routers and DMA engines to this file");
+  c.add_option("--trace-nodes", trace_nodes_, "nodes whose router and DMA engine the waveform shows  [default 0]")
+      ->delimiter(',');
+}
+
+namespace {
+template <class T>
+T checked(long long value, const std::string& field, long long low, long long high) {
+  if (value < low || value > high)
+    throw ConfigError(field, std::to_string(value),
+                      "must be " + std::to_string(low) + ".." + std::to_string(high));
+  return static_cast<T>(value);
+}
+}  // namespace
+
+MachineConfig RunOptions::resolve() const {
+  MachineConfig config;
+  if (!config_file_.empty()) load_config_file(config, config_file_);
+  const long long kBig = 0x7fffffff;
+  if (topology_) config.topology = *topology_;
+  if (algorithm_) config.algorithm = *algorithm_;
+  if (block_bytes_) config.block_bytes = checked<std::uint32_t>(*block_bytes_, "block_bytes", 0, 0xffffffffll);
+  if (vcs_) config.router.vcs = checked<int>(*vcs_, "router.vcs", 0, kBig);
+  if (buffer_flits_) config.router.buffer_flits = checked<int>(*buffer_flits_, "router.buffer_flits", 0, kBig);
+  if (pipeline_depth_) config.router.pipeline_depth = checked<int>(*pipeline_depth_, "router.pipeline_depth", 0, kBig);
+  if (link_latency_) config.router.link_latency_cycles = checked<int>(*link_latency_, "router.link_latency_cycles", 0, kBig);
+  if (flit_bytes_) config.router.flit_bytes = checked<int>(*flit_bytes_, "router.flit_bytes", 0, kBig);
+  if (packet_flits_)
+    config.router.max_packet_payload_flits = checked<int>(*packet_flits_, "router.max_packet_payload_flits", 0, kBig);
+  if (switching_) config.router.switching = parse_switching(*switching_, "router.switching");
+  if (no_dateline_) config.router.dateline = false;
+  if (routing_) config.routing = *routing_;
+  if (port_model_) config.port_model = parse_port_model(*port_model_, "node.port_model");
+  if (startup_cycles_) config.processor.startup_cycles = checked<std::uint64_t>(*startup_cycles_, "node.startup_cycles", 0, 100000000);
+  if (copy_cycles_per_byte_) config.processor.copy_cycles_per_byte = *copy_cycles_per_byte_;
+  if (barrier_latency_) config.barrier_latency_cycles = checked<std::uint64_t>(*barrier_latency_, "node.barrier_latency_cycles", 0, 100000000);
+  if (seed_) config.seed = checked<std::uint64_t>(*seed_, "seed", 0, 0x7fffffffffffffffll);
+  if (watchdog_cycles_) config.watchdog_cycles = checked<std::uint64_t>(*watchdog_cycles_, "run.watchdog_cycles", 0, 0x7fffffffffffffffll);
+  if (max_cycles_) config.max_cycles = checked<std::uint64_t>(*max_cycles_, "run.max_cycles", 0, 0x7fffffffffffffffll);
+  if (stats_json_) config.stats_json = *stats_json_;
+  if (vcd_) config.vcd = *vcd_;
+  if (trace_nodes_) config.trace_nodes = *trace_nodes_;
+  return config;
+}
+
+}  // namespace meshmp

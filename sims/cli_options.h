@@ -1,0 +1,31 @@
+// The `meshmp run` options: every MachineConfig field as a command-line option, applied over the
+// built-in defaults and an optional JSON config file.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <string>
+
+#include "hw/machine_config.h"
+
+namespace meshmp {
+
+class RunOptions {
+ public:
+  // Declares the options on `command`.
+  void add_to(CLI::App& command);
+  // The configuration: defaults, then the config file, then the options given. Throws ConfigError.
+  MachineConfig resolve() const;
+
+ private:
+  std::string config_file_;
+  std::optional<std::string> topology_, algorithm_, switching_, port_model_, routing_, stats_json_, vcd_;
+  std::optional<long long> block_bytes_, vcs_, buffer_flits_, pipeline_depth_, link_latency_, flit_bytes_,
+      packet_flits_, startup_cycles_, barrier_latency_, seed_, watchdog_cycles_, max_cycles_;
+  std::optional<double> copy_cycles_per_byte_;
+  std::optional<std::vector<int>> trace_nodes_;
+  bool no_dateline_ = false;
+};
+
+}  // namespace meshmp

@@ -1,0 +1,118 @@
+// `meshmp run`. See run_command.h.
+#include "sims/run_command.h"
+
+#include <cstdio>
+#include <fstream>
+#include <iomanip>
+
+#include "firmware/algorithm_registry.h"
+#include "firmware/exchange_verifier.h"
+#include "hw/config_error.h"
+#include "hw/machine.h"
+#include "hw/run_statistics.h"
+
+namespace meshmp {
+
+int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& err) {
+  if (auto error = config.validate()) {
+    err << "meshmp: error: " << *error << "\n";
+    return 2;
+  }
+  const Topology topology = Topology::parse(config.topology);
+  const Algorithm* algorithm = nullptr;
+  try {
+    algorithm = &find_algorithm(config.algorithm);
+  } catch (const ConfigError& e) {
+    err << "meshmp: error: " << e.what() << "\n";
+    return 2;
+  }
+  if (auto error = algorithm->supports(topology, config)) {
+    err << "meshmp: error: " << *error << "\n";
+    return 2;
+  }
+  std::ofstream stats_file;
+  if (!config.stats_json.empty()) {
+    stats_file.open(config.stats_json);
+    if (!stats_file) {
+      err << "meshmp: error: " << ConfigError("output.stats_json", config.stats_json, "the file cannot be written").what()
+          << "\n";
+      return 2;
+    }
+  }
+  if (!config.vcd.empty()) {
+    std::ofstream probe(config.vcd);
+    if (!probe) {
+      err << "meshmp: error: " << ConfigError("output.vcd", config.vcd, "the file cannot be written").what() << "\n";
+      return 2;
+    }
+  }
+
+  Machine machine("machine", config, algorithm->firmware);
+  for (int n = 0; n < topology.num_nodes(); ++n)
+    fill_exchange_memory(machine.node(n).memory.bytes(), machine.layout(), n);
+  if (!config.vcd.empty()) machine.open_waveform(config.vcd, config.trace_nodes);
+  const RunResult result = machine.run();
+
+  VerificationReport verification;
+  if (result.status == RunStatus::Completed)
+    verification = verify_exchange(machine.layout(), [&](int n) -> const std::vector<std::uint8_t>& {
+      return machine.node(n).memory.bytes();
+    });
+  const nlohmann::json stats = collect_statistics(machine, result);
+
+  const ExchangeLayout& layout = machine.layout();
+  out << "meshmp: " << topology.spec() << " (" << topology.num_nodes() << " nodes), algorithm " << algorithm->name
+      << " [" << algorithm->source << "], " << layout.block_bytes << "-byte blocks\n"
+      << "  router: " << to_string(config.router.switching) << ", " << config.router.vcs << " VCs x "
+      << config.router.buffer_flits << " flits, " << config.router.pipeline_depth << "-stage pipeline, "
+      << config.router.flit_bytes << "-byte flits, link latency " << config.router.link_latency_cycles
+      << "; nodes: " << to_string(config.port_model) << ", t_s = " << config.processor.startup_cycles
+      << " cycles, rho = " << config.processor.copy_cycles_per_byte << " cycles/byte\n";
+  bool ok = result.status == RunStatus::Completed && verification.ok();
+  if (result.status != RunStatus::Completed) {
+    out << "  FAILED (" << to_string(result.status) << "): " << result.message << "\n";
+    const std::size_t shown = std::min<std::size_t>(result.details.size(), 40);
+    for (std::size_t i = 0; i < shown; ++i) out << "    " << result.details[i] << "\n";
+    if (result.details.size() > shown) out << "    ... and " << result.details.size() - shown << " more\n";
+  } else {
+    out << "  completed in " << result.completion_cycles << " cycles\n";
+    if (verification.ok()) {
+      out << "  verified: all " << verification.blocks_checked << " blocks (" << verification.blocks_checked * layout.block_bytes
+          << " bytes) in place on every node\n";
+    } else {
+      out << "  VERIFICATION FAILED: " << verification.error_count << " error(s), "
+          << verification.blocks_correct << " of " << verification.blocks_checked << " blocks in place\n";
+      for (const auto& e : verification.errors) out << "    " << e << "\n";
+    }
+    const auto& lat = stats["messages"]["latency_cycles"];
+    out << "  start-ups: " << stats["startups"]["max_per_node"] << " per node (max), " << stats["startups"]["total"]
+        << " in total\n";
+    if (lat["count"].get<std::uint64_t>() > 0)
+      out << "  messages: " << lat["count"] << ", latency mean " << std::fixed << std::setprecision(1)
+          << lat["mean"].get<double>() << " / p99 " << lat["p99"] << " / max " << lat["max"]
+          << " cycles, header blocking mean " << stats["messages"]["header_blocking_cycles"]["mean"].get<double>()
+          << " cycles\n";
+    out << "  network: " << stats["network"]["flit_hops"] << " flit-hops, link utilisation max " << std::setprecision(1)
+        << 100 * stats["network"]["max_link_utilization"].get<double>() << "% mean "
+        << 100 * stats["network"]["mean_link_utilization"].get<double>() << "%\n";
+  }
+  out << "  simulation: " << std::setprecision(2) << result.host_seconds << " s host, " << std::setprecision(0)
+      << stats["simulated_cycles_per_second"].get<double>() << " simulated cycles/s\n";
+  if (stats_file.is_open()) {
+    nlohmann::json doc = {{"config", config.to_json()},
+                          {"verification",
+                           {{"ok", ok && verification.ok()},
+                            {"blocks_checked", verification.blocks_checked},
+                            {"blocks_correct", verification.blocks_correct},
+                            {"error_count", verification.error_count},
+                            {"errors", verification.errors}}},
+                          {"failure", {{"message", result.message}, {"details", result.details}}},
+                          {"statistics", stats}};
+    stats_file << doc.dump(1) << "\n";
+    out << "  statistics: " << config.stats_json << "\n";
+  }
+  if (!config.vcd.empty()) out << "  waveform: " << config.vcd << "\n";
+  return ok ? 0 : 1;
+}
+
+}  // namespace meshmp

@@ -1,0 +1,32 @@
+// The memory-mapped register file of a node's DMA engine / network interface, as the processor sees it
+// through TLM-2.0 b_transport (32-bit registers, little endian). A descriptor is written field by field,
+// then the COMMAND register starts it; DESCRIPTOR_ID returns its number; writing QUERY selects a
+// descriptor whose state STATUS then reads. The engine raises its completion interrupt (an sc_event)
+// whenever a descriptor completes.
+#pragma once
+
+#include <cstdint>
+
+namespace meshmp::dma {
+
+constexpr std::uint64_t kPeer = 0x00;          // destination (send) or source (receive) node
+constexpr std::uint64_t kLocalAddress = 0x04;  // byte address in local memory
+constexpr std::uint64_t kLength = 0x08;        // bytes
+constexpr std::uint64_t kTag = 0x0c;           // message tag, matched by the receiver
+constexpr std::uint64_t kChannel = 0x10;       // injection channel; kAutoChannel = by first hop
+constexpr std::uint64_t kRouteLength = 0x14;   // source-route length; 0 = routed by the routers
+constexpr std::uint64_t kCommand = 0x18;       // write kCommandSend or kCommandReceive
+constexpr std::uint64_t kDescriptorId = 0x1c;  // read: the descriptor the last command created
+constexpr std::uint64_t kQuery = 0x20;         // write: the descriptor STATUS reports on
+constexpr std::uint64_t kStatus = 0x24;        // read: kStatusPending / kStatusDone
+constexpr std::uint64_t kCompleted = 0x28;     // read: number of completed descriptors
+constexpr std::uint64_t kRoute = 0x40;         // source route: one output port per byte, up to 32
+constexpr std::uint64_t kRegisterFileBytes = 0x60;
+
+constexpr std::uint32_t kCommandSend = 1;
+constexpr std::uint32_t kCommandReceive = 2;
+constexpr std::uint32_t kAutoChannel = 0xffffffff;
+constexpr std::uint32_t kStatusPending = 0;
+constexpr std::uint32_t kStatusDone = 1;
+
+}  // namespace meshmp::dma
