@@ -13,7 +13,8 @@ InputUnit::InputUnit(int vcs, int buffer_flits) : vcs_(vcs), capacity_(buffer_fl
 bool InputUnit::write(const Flit& flit, std::uint64_t cycle) {
   InputVirtualChannel& vc = vcs_[flit.vc];
   if (vc.count == capacity_) return false;
-  int slot = (vc.front + vc.count) % capacity_;
+  int slot = vc.front + vc.count;
+  if (slot >= capacity_) slot -= capacity_;
   vc.slots[slot] = flit;
   vc.written[slot] = cycle;
   ++vc.count;
@@ -25,7 +26,7 @@ bool InputUnit::write(const Flit& flit, std::uint64_t cycle) {
 Flit InputUnit::pop(int v) {
   InputVirtualChannel& vc = vcs_[v];
   Flit flit = vc.slots[vc.front];
-  vc.front = (vc.front + 1) % capacity_;
+  if (++vc.front == capacity_) vc.front = 0;
   --vc.count;
   --buffered_;
   if (flit.tail) --vc.tails_buffered;

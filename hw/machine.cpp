@@ -81,6 +81,7 @@ void Machine::open_waveform(const std::string& path, const std::vector<int>& nod
         for (int v = 0; v < out.num_vcs(); ++v)
           sc_core::sc_trace(waveform_, out.credit_counter(v), o + "credits_vc" + std::to_string(v), 11);
     }
+    nodes_[n]->dma.enable_probe();
     const DmaProbe& dma = nodes_[n]->dma.probe();
     const std::string d = "dma" + std::to_string(n) + ".";
     sc_core::sc_trace(waveform_, dma.busy, d + "busy");

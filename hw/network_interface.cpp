@@ -279,6 +279,7 @@ void NetworkInterface::complete(int descriptor, std::uint64_t) {
 }
 
 void NetworkInterface::update_probe() {
+  if (!probe_enabled_) return;
   probe_.queued_sends = 0;
   probe_.bytes_left = 0;
   for (const auto& p : packetizers_) {

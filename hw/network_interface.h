@@ -63,6 +63,8 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   const std::vector<ReceivedMessageRecord>& received_messages() const { return received_; }
   std::uint64_t unexpected_messages() const { return unexpected_count_; }
   const DmaProbe& probe() const { return probe_; }
+  // Keeps probe() up to date (waveform tracing only: it costs a walk over the queues per cycle).
+  void enable_probe() { probe_enabled_ = true; }
 
  private:
   enum class Kind { Send, Receive };
@@ -123,6 +125,7 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
 
   sc_core::sc_event completion_irq_;
   DmaProbe probe_;
+  bool probe_enabled_ = false;
 };
 
 }  // namespace meshmp

@@ -4,40 +4,37 @@
 namespace meshmp {
 
 SwitchAllocator::SwitchAllocator(int inputs, int outputs, int vcs)
-    : candidates_(inputs), output_requests_(outputs), chosen_vc_(inputs, -1),
-      input_pointer_(inputs, 0), output_pointer_(outputs, 0), vcs_(vcs) {}
+    : input_pick_(inputs), vc_output_(inputs * vcs, -1), output_pick_(outputs), input_pointer_(inputs, 0),
+      output_pointer_(outputs, 0), vcs_(vcs) {}
 
 void SwitchAllocator::offer(int in_port, int vc, int out_port) {
-  if (candidates_[in_port].empty()) touched_inputs_.push_back(in_port);
-  candidates_[in_port].push_back({vc, out_port});
+  RoundRobinPick& pick = input_pick_[in_port];
+  if (pick.first < 0) touched_inputs_.push_back(in_port);
+  pick.see(vc, input_pointer_[in_port]);
+  vc_output_[in_port * vcs_ + vc] = out_port;
 }
 
 const std::vector<SwitchGrant>& SwitchAllocator::allocate() {
   grants_.clear();
-  // Stage 1: every input port chooses one VC. Inputs are offered in increasing order, so the
-  // per-output request lists come out sorted by input port.
+  // Stage 1: every input port chooses one of its VCs; inputs come in increasing order, so each output
+  // sees its requesting inputs in increasing order too.
   for (int in : touched_inputs_) {
-    auto& cands = candidates_[in];
-    const Candidate* pick = &cands.front();
-    for (const auto& c : cands)
-      if (c.vc >= input_pointer_[in]) { pick = &c; break; }
-    chosen_vc_[in] = pick->vc;
-    if (output_requests_[pick->out_port].empty()) touched_outputs_.push_back(pick->out_port);
-    output_requests_[pick->out_port].push_back(in);
-    cands.clear();
+    const int vc = input_pick_[in].winner();
+    const int out = vc_output_[in * vcs_ + vc];
+    if (output_pick_[out].first < 0) touched_outputs_.push_back(out);
+    output_pick_[out].see(in, output_pointer_[out]);
   }
-  touched_inputs_.clear();
   // Stage 2: every output port grants one requesting input.
   for (int out : touched_outputs_) {
-    auto& reqs = output_requests_[out];
-    int in = reqs.front();
-    for (int r : reqs)
-      if (r >= output_pointer_[out]) { in = r; break; }
-    grants_.push_back({in, chosen_vc_[in], out});
-    input_pointer_[in] = (chosen_vc_[in] + 1) % vcs_;
-    output_pointer_[out] = (in + 1) % static_cast<int>(candidates_.size());
-    reqs.clear();
+    const int in = output_pick_[out].winner();
+    const int vc = input_pick_[in].winner();
+    grants_.push_back({in, vc, out});
+    input_pointer_[in] = (vc + 1) % vcs_;
+    output_pointer_[out] = (in + 1) % static_cast<int>(input_pick_.size());
+    output_pick_[out].clear();
   }
+  for (int in : touched_inputs_) input_pick_[in].clear();
+  touched_inputs_.clear();
   touched_outputs_.clear();
   return grants_;
 }

@@ -24,14 +24,22 @@ class SwitchAllocator {
   const std::vector<SwitchGrant>& allocate();
 
  private:
-  struct Candidate {
-    int vc;
-    int out_port;
+  // Round robin over a list seen in increasing order: the first entry at or after the pointer wins,
+  // else the first entry. Tracked as entries are offered, so no list is ever built.
+  struct RoundRobinPick {
+    int first = -1;       // first entry seen
+    int from_pointer = -1;  // first entry at or after the pointer
+    void see(int entry, int pointer) {
+      if (first < 0) first = entry;
+      if (from_pointer < 0 && entry >= pointer) from_pointer = entry;
+    }
+    int winner() const { return from_pointer >= 0 ? from_pointer : first; }
+    void clear() { first = from_pointer = -1; }
   };
-  std::vector<std::vector<Candidate>> candidates_;  // per input port
+  std::vector<RoundRobinPick> input_pick_;   // per input port: over its VCs
+  std::vector<int> vc_output_;               // per (input, vc): requested output port
   std::vector<int> touched_inputs_;
-  std::vector<std::vector<int>> output_requests_;   // per output port: requesting input ports
-  std::vector<int> chosen_vc_;                      // per input port: its stage-1 winner
+  std::vector<RoundRobinPick> output_pick_;  // per output port: over input ports
   std::vector<int> touched_outputs_;
   std::vector<int> input_pointer_;
   std::vector<int> output_pointer_;

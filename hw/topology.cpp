@@ -98,6 +98,9 @@ Topology::Topology(std::vector<Dimension> dimensions, std::string spec)
                                                                   : -p.offset;
     reverse_.push_back(port_of(p.dimension, back));
   }
+  neighbors_.resize(static_cast<std::size_t>(num_nodes_) * ports_.size());
+  for (int n = 0; n < num_nodes_; ++n)
+    for (int p = 0; p < num_ports(); ++p) neighbors_[static_cast<std::size_t>(n) * ports_.size() + p] = compute_neighbor(n, p);
 }
 
 bool Topology::has_rings() const {
@@ -136,7 +139,7 @@ int Topology::port_of(int dimension, int offset) const {
   return -1;
 }
 
-int Topology::neighbor(int node, int p) const {
+int Topology::compute_neighbor(int node, int p) const {
   const Port& port = ports_[p];
   const Dimension& dim = dims_[port.dimension];
   int c = coordinate(node, port.dimension);

@@ -52,8 +52,9 @@ class Topology {
   int num_ports() const { return static_cast<int>(ports_.size()); }
   const Port& port(int p) const { return ports_[p]; }
   int port_of(int dimension, int offset) const;  // -1 when there is no such port
+  int compute_neighbor(int node, int p) const;
   // The node at the far end of port p, or -1 when p leads off the edge of a path.
-  int neighbor(int node, int p) const;
+  int neighbor(int node, int p) const { return neighbors_[static_cast<std::size_t>(node) * ports_.size() + p]; }
   // The port through which the neighbour on port p sends back to `node` (the reverse direction).
   int reverse_port(int p) const { return reverse_[p]; }
   // True when port p of `node` is the wrap-around link of a ring (the dateline, 001 §3 / Dally).
@@ -75,6 +76,7 @@ class Topology {
   std::vector<int> stride_;
   std::vector<Port> ports_;
   std::vector<int> reverse_;
+  std::vector<int> neighbors_;  // node * num_ports + port -> node, or -1
   int num_nodes_;
   std::string spec_;
 };

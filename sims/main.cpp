@@ -3,6 +3,9 @@
 #include <CLI/CLI.hpp>
 #include <systemc>
 
+#include <unistd.h>
+
+#include <cstdlib>
 #include <iostream>
 
 #include "firmware/algorithm_registry.h"
@@ -12,6 +15,8 @@
 #include "sims/run_command.h"
 
 int sc_main(int argc, char* argv[]) {
+  // The banner of this process is already printed; this keeps the benchmark's child processes quiet.
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
   sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
   CLI::App app{
       "meshmp - a SystemC/TLM-2.0 model of a wormhole-routed multiprocessor.\n\n"
@@ -53,7 +58,12 @@ int sc_main(int argc, char* argv[]) {
       std::cout << "routing functions: dimension-order (plus source routes chosen by the firmware)\n";
       return 0;
     }
-    if (app.got_subcommand("bench")) return meshmp::run_benchmarks("/proc/self/exe", bench_json, std::cout, std::cerr);
+    if (app.got_subcommand("bench")) {
+      char self[4096];
+      const ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
+      self[length > 0 ? length : 0] = '\0';
+      return meshmp::run_benchmarks(length > 0 ? self : argv[0], bench_json, std::cout, std::cerr);
+    }
     if (app.got_subcommand("bench-case")) return meshmp::run_benchmark_case(bench_case, std::cout, std::cerr);
     const meshmp::MachineConfig config = run_options.resolve();
     return meshmp::run_machine(config, std::cout, std::cerr);
