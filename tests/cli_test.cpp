@@ -1,0 +1,142 @@
+// The command line end to end (the meshmp binary in a child process): the default run verifies and
+// writes JSON statistics and a VCD; every kind of bad input gives a clear error naming the field, the
+// value and the rule, and exit status 2; a deadlocking machine ends with the watchdog's report, status 1.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+struct Outcome {
+  int status;
+  std::string output;
+};
+
+Outcome meshmp(const std::string& args) {
+  const std::string command = std::string(MESHMP_BINARY) + " " + args + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  std::string text;
+  char buffer[4096];
+  while (std::fgets(buffer, sizeof buffer, pipe)) text += buffer;
+  const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text};
+}
+
+std::string temp_path(const std::string& name) {
+  return ::testing::TempDir() + "meshmp_" + std::to_string(getpid()) + "_" + name;
+}
+
+TEST(CommandLine, RunTorusDirectVerifiesAndWritesStatsAndWaveform) {
+  const std::string json = temp_path("stats.json"), vcd = temp_path("wave.vcd");
+  const Outcome o = meshmp("run --topology torus:8x8 --algorithm direct -o " + json + " --vcd " + vcd +
+                           " --trace-nodes 0,9");
+  ASSERT_EQ(o.status, 0) << o.output;
+  EXPECT_NE(o.output.find("verified: all 4096 blocks"), std::string::npos) << o.output;
+  std::ifstream in(json);
+  const nlohmann::json doc = nlohmann::json::parse(in);
+  EXPECT_TRUE(doc["verification"]["ok"].get<bool>());
+  EXPECT_EQ(doc["statistics"]["startups"]["max_per_node"].get<int>(), 63);
+  EXPECT_EQ(doc["statistics"]["network"]["links"].size(), 256u);
+  EXPECT_GT(doc["statistics"]["completion_cycles"].get<int>(), 63 * 100);
+  std::ifstream wave(vcd);
+  std::stringstream text;
+  text << wave.rdbuf();
+  // Hierarchical names become VCD scopes: router9 / out0 / flit_valid.
+  EXPECT_NE(text.str().find("$scope module router9 $end"), std::string::npos);
+  EXPECT_NE(text.str().find("flit_valid"), std::string::npos);
+  EXPECT_NE(text.str().find("credits_vc3"), std::string::npos);
+  EXPECT_NE(text.str().find("$scope module dma0 $end"), std::string::npos);
+  EXPECT_NE(text.str().find("bytes_left"), std::string::npos);
+  EXPECT_NE(text.str().find("#100"), std::string::npos) << "the waveform has no value changes";
+}
+
+TEST(CommandLine, ConfigFileGivesTheSameSettings) {
+  const std::string config = temp_path("config.json");
+  std::ofstream(config) << R"({"topology": "hypercube:3", "algorithm": "pairwise", "block_bytes": 16,
+                               "router": {"vcs": 2, "switching": "cut-through", "buffer_flits": 17},
+                               "node": {"port_model": "all-port", "startup_cycles": 30}})";
+  const Outcome o = meshmp("run --config " + config);
+  ASSERT_EQ(o.status, 0) << o.output;
+  EXPECT_NE(o.output.find("hypercube:3 (8 nodes), algorithm pairwise"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("cut-through, 2 VCs x 17 flits"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("all-port, t_s = 30 cycles"), std::string::npos) << o.output;
+}
+
+struct BadInput {
+  const char* args;
+  const char* message;
+};
+
+std::ostream& operator<<(std::ostream& os, const BadInput& b) { return os << "meshmp " << b.args; }
+
+class CommandLineBadInput : public ::testing::TestWithParam<BadInput> {};
+
+TEST_P(CommandLineBadInput, ClearErrorAndExitStatus2) {
+  const Outcome o = meshmp(GetParam().args);
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find(GetParam().message), std::string::npos) << o.output;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, CommandLineBadInput,
+    ::testing::Values(
+        BadInput{"run --algorithm bogus", "algorithm = 'bogus': unknown algorithm; known: direct, pairwise"},
+        BadInput{"run --topology hypercube:17", "topology = 'hypercube:17': the hypercube dimension must be 1..16"},
+        BadInput{"run --topology mesh:4xq", "topology = 'mesh:4xq': 'q' is not a dimension size"},
+        BadInput{"run --block-bytes 0", "block_bytes = '0': a block must hold at least one byte"},
+        BadInput{"run --block-bytes -3", "block_bytes = '-3': must be 0..4294967295"},
+        BadInput{"run --vcs 0", "router.vcs = '0': must be 1..16"},
+        BadInput{"run --topology torus:4x4 --vcs 1", "router.vcs = '1': a topology with rings needs at least 2"},
+        BadInput{"run --switching cut-through", "router.buffer_flits = '8': cut-through switching needs a buffer"},
+        BadInput{"run --switching teleport", "router.switching = 'teleport': expected wormhole"},
+        BadInput{"run --port-model two-port", "node.port_model = 'two-port': expected one-port or all-port"},
+        BadInput{"run --flit-bytes 64", "router.flit_bytes = '64': must be 1..32"},
+        BadInput{"run --trace-nodes 64", "output.trace_nodes = '64': not a node of torus:8x8"},
+        BadInput{"run --routing west-first", "router.routing = 'west-first': unknown routing function"},
+        BadInput{"run --config /nonexistent.json", "--config = '/nonexistent.json': the file cannot be opened"},
+        BadInput{"run --vcs many", "Could not convert: --vcs = many"},
+        BadInput{"run --frobnicate", "The following argument was not expected: --frobnicate"}));
+
+TEST(CommandLine, MalformedAndMistypedConfigFiles) {
+  const std::string broken = temp_path("broken.json");
+  std::ofstream(broken) << "{\"topology\": \"mesh:4x4\",";
+  Outcome o = meshmp("run --config " + broken);
+  EXPECT_EQ(o.status, 2);
+  EXPECT_NE(o.output.find("is not valid JSON"), std::string::npos) << o.output;
+
+  const std::string unknown = temp_path("unknown.json");
+  std::ofstream(unknown) << R"({"router": {"vc": 4}})";
+  o = meshmp("run --config " + unknown);
+  EXPECT_EQ(o.status, 2);
+  EXPECT_NE(o.output.find("router.vc = '4': unknown key"), std::string::npos) << o.output;
+
+  const std::string mistyped = temp_path("mistyped.json");
+  std::ofstream(mistyped) << R"({"block_bytes": "large"})";
+  o = meshmp("run --config " + mistyped);
+  EXPECT_EQ(o.status, 2);
+  EXPECT_NE(o.output.find("block_bytes = '\"large\"': must be a non-negative whole number"), std::string::npos)
+      << o.output;
+}
+
+TEST(CommandLine, DeadlockIsReportedWithBlockedChannels) {
+  const Outcome o = meshmp("run --topology torus:4x4 --no-dateline --vcs 1 --buffer-flits 2 --block-bytes 256 "
+                           "--startup-cycles 1 --watchdog-cycles 200");
+  EXPECT_EQ(o.status, 1) << o.output;
+  EXPECT_NE(o.output.find("FAILED (network failure): deadlock"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("waits for"), std::string::npos) << o.output;
+}
+
+TEST(CommandLine, HelpReadsLikeAManPage) {
+  const Outcome o = meshmp("run --help");
+  EXPECT_EQ(o.status, 0);
+  for (const char* option : {"--topology", "--algorithm", "--block-bytes", "--switching", "--port-model",
+                             "--startup-cycles", "--copy-cycles-per-byte", "--stats-json", "--vcd", "--config"})
+    EXPECT_NE(o.output.find(option), std::string::npos) << option;
+}
+
+}  // namespace
