@@ -43,6 +43,9 @@ Machine::Machine(sc_core::sc_module_name name, const MachineConfig& config, Firm
   network_->on_failure([] { sc_core::sc_stop(); });
   barrier_ = std::make_unique<HardwareBarrier>(topology_.num_nodes(),
                                                period_ * static_cast<double>(config.barrier_latency_cycles));
+  SC_METHOD(stop_simulation);
+  sensitive << stop_requested_;
+  dont_initialize();
   for (int n = 0; n < topology_.num_nodes(); ++n)
     nodes_.push_back(std::make_unique<Node>(("node" + std::to_string(n)).c_str(), n, *network_, layout_,
                                             config.processor, *barrier_, firmware, [this] { node_finished(); }));
@@ -56,7 +59,7 @@ void Machine::node_finished() {
   ++finished_nodes_;
   bool failed = false;
   for (const auto& node : nodes_) failed |= !node->cpu.error().empty();
-  if (failed || finished_nodes_ == topology_.num_nodes()) sc_core::sc_stop();
+  if (failed || finished_nodes_ == topology_.num_nodes()) stop_requested_.notify(sc_core::SC_ZERO_TIME);
 }
 
 void Machine::open_waveform(const std::string& path, const std::vector<int>& nodes) {

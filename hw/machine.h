@@ -46,6 +46,7 @@ struct RunResult {
 
 class Machine : public sc_core::sc_module {
  public:
+  SC_HAS_PROCESS(Machine);
   static constexpr double kClockPeriodNs = 1.0;
 
   // The config must be valid (MachineConfig::validate()).
@@ -67,6 +68,7 @@ class Machine : public sc_core::sc_module {
 
  private:
   void node_finished();
+  void stop_simulation() { sc_core::sc_stop(); }
 
   MachineConfig config_;
   Topology topology_;
@@ -77,6 +79,9 @@ class Machine : public sc_core::sc_module {
   std::vector<std::unique_ptr<Node>> nodes_;
   int finished_nodes_ = 0;
   sc_core::sc_trace_file* waveform_ = nullptr;
+  // Processors ask for the end of the run through this event: sc_stop() is called from a method
+  // process, not from a processor's thread stack.
+  sc_core::sc_event stop_requested_;
 };
 
 }  // namespace meshmp

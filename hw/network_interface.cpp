@@ -260,7 +260,7 @@ void NetworkInterface::deliver(const ReceivedPacket& packet, std::uint64_t cycle
       complete(id, cycle);
     }
   } else {
-    std::memcpy(early->bytes.data() + h.message_offset, packet.payload.data(), n);
+    if (n > 0) std::memcpy(early->bytes.data() + h.message_offset, packet.payload.data(), n);
     early->bytes_received += n;
     early->blocked_cycles += h.blocked_cycles;
     if (early->bytes_received == early->bytes.size()) record_arrival(h.src, h, early->blocked_cycles, cycle);

@@ -32,7 +32,7 @@ std::string to_string(PortModel model) { return model == PortModel::OnePort ? "o
 
 std::optional<std::string> RouterParams::validate(const Topology& topology) const {
   auto bad = [](const std::string& field, int value, const std::string& rule) {
-    return ConfigError(field, std::to_string(value), rule).what();
+    return std::string(ConfigError(field, std::to_string(value), rule).what());
   };
   if (vcs < 1 || vcs > 16) return bad("router.vcs", vcs, "must be 1..16");
   if (dateline && topology.has_rings() && vcs < 2)

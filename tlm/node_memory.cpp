@@ -24,8 +24,8 @@ void NodeMemory::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&)
     trans.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
     return;
   }
-  if (trans.is_read()) std::memcpy(trans.get_data_ptr(), bytes_.data() + addr, len);
-  else if (trans.is_write()) std::memcpy(bytes_.data() + addr, trans.get_data_ptr(), len);
+  if (len > 0 && trans.is_read()) std::memcpy(trans.get_data_ptr(), bytes_.data() + addr, len);
+  else if (len > 0 && trans.is_write()) std::memcpy(bytes_.data() + addr, trans.get_data_ptr(), len);
   trans.set_dmi_allowed(true);
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
