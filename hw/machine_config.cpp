@@ -70,7 +70,7 @@ void check_keys(const nlohmann::json& json, const std::string& section, const st
 }  // namespace
 
 void MachineConfig::apply_json(const nlohmann::json& json) {
-  check_keys(json, "", {"topology", "algorithm", "block_bytes", "seed", "router", "node", "run", "output"});
+  check_keys(json, "", {"topology", "algorithm", "block_bytes", "router", "node", "run", "output"});
   auto uint = [](const nlohmann::json& j, const std::string& field) {
     if (!j.is_number_unsigned()) throw ConfigError(field, j.dump(), "must be a non-negative whole number");
     return j.get<std::uint64_t>();
@@ -87,7 +87,6 @@ void MachineConfig::apply_json(const nlohmann::json& json) {
     if (v > 0xffffffffull) throw ConfigError("block_bytes", json["block_bytes"].dump(), "is too large");
     block_bytes = static_cast<std::uint32_t>(v);
   }
-  if (json.contains("seed")) seed = uint(json["seed"], "seed");
   if (json.contains("router")) {
     const auto& r = json["router"];
     check_keys(r, "router", {"vcs", "buffer_flits", "pipeline_depth", "link_latency_cycles", "flit_bytes",
@@ -140,7 +139,6 @@ nlohmann::json MachineConfig::to_json() const {
       {"topology", topology},
       {"algorithm", algorithm},
       {"block_bytes", block_bytes},
-      {"seed", seed},
       {"router",
        {{"vcs", router.vcs},
         {"buffer_flits", router.buffer_flits},

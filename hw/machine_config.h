@@ -19,7 +19,6 @@ struct MachineConfig {
   std::string topology = "torus:8x8";
   std::string algorithm = "direct";
   std::uint32_t block_bytes = 64;
-  std::uint64_t seed = 1;
   RouterParams router;
   std::string routing = "dimension-order";
   PortModel port_model = PortModel::OnePort;

@@ -27,7 +27,6 @@ void RunOptions::add_to(CLI::App& c) {
   c.add_option("--startup-cycles", startup_cycles_, "start-up cost t_s per message, in cycles  [default 100]");
   c.add_option("--copy-cycles-per-byte", copy_cycles_per_byte_, "local copy cost rho, cycles per byte  [default 0.25]");
   c.add_option("--barrier-latency", barrier_latency_, "hardware barrier latency in cycles  [default 10]");
-  c.add_option("--seed", seed_, "seed of the run's random generator  [default 1]");
   c.add_option("--watchdog-cycles", watchdog_cycles_, "deadlock watchdog: cycles without any flit moving  [default 20000]");
   c.add_option("--max-cycles", max_cycles_, "end the run after this many cycles  [default 200000000]");
   c.add_option("-o,--stats-json", stats_json_, "write statistics (and the config) as JSON to this file");
@@ -67,7 +66,6 @@ MachineConfig RunOptions::resolve() const {
   if (startup_cycles_) config.processor.startup_cycles = checked<std::uint64_t>(*startup_cycles_, "node.startup_cycles", 0, 100000000);
   if (copy_cycles_per_byte_) config.processor.copy_cycles_per_byte = *copy_cycles_per_byte_;
   if (barrier_latency_) config.barrier_latency_cycles = checked<std::uint64_t>(*barrier_latency_, "node.barrier_latency_cycles", 0, 100000000);
-  if (seed_) config.seed = checked<std::uint64_t>(*seed_, "seed", 0, 0x7fffffffffffffffll);
   if (watchdog_cycles_) config.watchdog_cycles = checked<std::uint64_t>(*watchdog_cycles_, "run.watchdog_cycles", 0, 0x7fffffffffffffffll);
   if (max_cycles_) config.max_cycles = checked<std::uint64_t>(*max_cycles_, "run.max_cycles", 0, 0x7fffffffffffffffll);
   if (stats_json_) config.stats_json = *stats_json_;
