@@ -131,6 +131,19 @@ TEST(CommandLine, DeadlockIsReportedWithBlockedChannels) {
   EXPECT_NE(o.output.find("waits for"), std::string::npos) << o.output;
 }
 
+TEST(CommandLine, RunsAreReproducible) {
+  const std::string a = temp_path("a.json"), b = temp_path("b.json");
+  const std::string args = "run --topology torus:5x3 --algorithm pairwise --port-model all-port --startup-cycles 3 -o ";
+  ASSERT_EQ(meshmp(args + a).status, 0);
+  ASSERT_EQ(meshmp(args + b).status, 0);
+  nlohmann::json first = nlohmann::json::parse(std::ifstream(a)), second = nlohmann::json::parse(std::ifstream(b));
+  for (auto* doc : {&first, &second}) {
+    (*doc)["statistics"].erase("host_seconds");
+    (*doc)["statistics"].erase("simulated_cycles_per_second");
+  }
+  EXPECT_EQ(first, second) << "two runs of one configuration differ";
+}
+
 TEST(CommandLine, HelpReadsLikeAManPage) {
   const Outcome o = meshmp("run --help");
   EXPECT_EQ(o.status, 0);
