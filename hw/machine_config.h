@@ -26,7 +26,7 @@ struct MachineConfig {
   std::uint64_t barrier_latency_cycles = 10;
   std::uint64_t watchdog_cycles = 20000;
   std::uint64_t max_cycles = 200000000;
-  std::string stats_json;            // where to write statistics; empty = nowhere
+  std::string stats_json = "meshmp-stats.json";  // where to write statistics; empty = nowhere
   std::string vcd;                   // waveform file; empty = no tracing
   std::vector<int> trace_nodes{0};   // routers and DMA engines shown in the waveform
 

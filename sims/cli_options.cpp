@@ -29,7 +29,7 @@ void RunOptions::add_to(CLI::App& c) {
   c.add_option("--barrier-latency", barrier_latency_, "hardware barrier latency in cycles  [default 10]");
   c.add_option("--watchdog-cycles", watchdog_cycles_, "deadlock watchdog: cycles without any flit moving  [default 20000]");
   c.add_option("--max-cycles", max_cycles_, "end the run after this many cycles  [default 200000000]");
-  c.add_option("-o,--stats-json", stats_json_, "write statistics (and the config) as JSON to this file");
+  c.add_option("-o,--stats-json", stats_json_, "write statistics (and the config) as JSON to this file; \"\" for none  [default meshmp-stats.json]");
   c.add_option("--vcd", vcd_, "write a VCD waveform of the traced routers and DMA engines to this file");
   c.add_option("--trace-nodes", trace_nodes_, "nodes whose router and DMA engine the waveform shows  [default 0]")
       ->delimiter(',');
