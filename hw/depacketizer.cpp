@@ -7,12 +7,13 @@ Depacketizer::Depacketizer(int channels, int vcs) : assemblies_(channels * vcs),
 
 bool Depacketizer::accept(int channel, const Flit& flit, ReceivedPacket& packet, std::string& error) {
   Assembly& a = assemblies_[channel * vcs_ + flit.vc];
-  const std::string where = "ejection channel " + std::to_string(channel) + " vc " + std::to_string(flit.vc) +
-                            ", packet " + std::to_string(flit.packet_id) + " (" + std::to_string(flit.src) +
-                            "->" + std::to_string(flit.dst) + ")";
+  auto where = [&] {
+    return "ejection channel " + std::to_string(channel) + " vc " + std::to_string(flit.vc) + ", packet " +
+           std::to_string(flit.packet_id) + " (" + std::to_string(flit.src) + "->" + std::to_string(flit.dst) + ")";
+  };
   if (flit.head) {
     if (a.open) {
-      error = where + ": head flit arrived while packet " + std::to_string(a.packet.header.packet_id) +
+      error = where() + ": head flit arrived while packet " + std::to_string(a.packet.header.packet_id) +
               " was still open";
       return false;
     }
@@ -22,11 +23,11 @@ bool Depacketizer::accept(int channel, const Flit& flit, ReceivedPacket& packet,
     a.packet.payload.clear();
   } else {
     if (!a.open) {
-      error = where + ": body flit without a head";
+      error = where() + ": body flit without a head";
       return false;
     }
     if (flit.packet_id != a.packet.header.packet_id) {
-      error = where + ": flit interleaved into packet " + std::to_string(a.packet.header.packet_id);
+      error = where() + ": flit interleaved into packet " + std::to_string(a.packet.header.packet_id);
       return false;
     }
     ++a.flits;
@@ -35,7 +36,7 @@ bool Depacketizer::accept(int channel, const Flit& flit, ReceivedPacket& packet,
   if (!flit.tail) return false;
   a.open = false;
   if (a.flits != a.packet.header.packet_flits) {
-    error = where + ": " + std::to_string(a.flits) + " flits received, header says " +
+    error = where() + ": " + std::to_string(a.flits) + " flits received, header says " +
             std::to_string(a.packet.header.packet_flits);
     return false;
   }

@@ -19,6 +19,7 @@ bool InputUnit::write(const Flit& flit, std::uint64_t cycle) {
   vc.written[slot] = cycle;
   ++vc.count;
   ++buffered_;
+  occupied_ |= 1u << flit.vc;
   if (flit.tail) ++vc.tails_buffered;
   return true;
 }
@@ -27,7 +28,7 @@ Flit InputUnit::pop(int v) {
   InputVirtualChannel& vc = vcs_[v];
   Flit flit = vc.slots[vc.front];
   if (++vc.front == capacity_) vc.front = 0;
-  --vc.count;
+  if (--vc.count == 0) occupied_ &= ~(1u << v);
   --buffered_;
   if (flit.tail) --vc.tails_buffered;
   return flit;

@@ -40,6 +40,8 @@ class InputUnit {
   InputVirtualChannel& vc(int v) { return vcs_[v]; }
   const InputVirtualChannel& vc(int v) const { return vcs_[v]; }
   int buffered_flits() const { return buffered_; }
+  // Bit v set when VC v holds at least one flit (the router visits only these).
+  std::uint32_t occupied_vcs() const { return occupied_; }
 
   // Writes a flit into its VC (the one in flit.vc). Returns false on overflow: a credit-protocol bug.
   bool write(const Flit& flit, std::uint64_t cycle);
@@ -49,6 +51,7 @@ class InputUnit {
   std::vector<InputVirtualChannel> vcs_;
   int capacity_;
   int buffered_ = 0;
+  std::uint32_t occupied_ = 0;
 };
 
 }  // namespace meshmp

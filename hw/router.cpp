@@ -65,10 +65,10 @@ void Router::step(std::uint64_t cycle) {
   // Route computation for new heads, then VC allocation requests.
   for (int in = 0; in < num_ports(); ++in) {
     InputUnit& unit = inputs_[in];
-    if (unit.buffered_flits() == 0) continue;
-    for (int v = 0; v < vcs; ++v) {
+    for (std::uint32_t bits = unit.occupied_vcs(); bits != 0; bits &= bits - 1) {
+      const int v = __builtin_ctz(bits);
       InputVirtualChannel& vc = unit.vc(v);
-      if (vc.empty() || vc.state == VcState::Active || !front_ready(vc, cycle)) continue;
+      if (vc.state == VcState::Active || !front_ready(vc, cycle)) continue;
       const Flit& front = vc.front_flit();
       if (vc.state == VcState::Idle) {
         if (!front.head) {
@@ -97,11 +97,11 @@ void Router::step(std::uint64_t cycle) {
 
   // Switch allocation among VCs with a ready flit and a downstream credit.
   for (int in = 0; in < num_ports(); ++in) {
-    InputUnit& unit = inputs_[in];
-    if (unit.buffered_flits() == 0) continue;
-    for (int v = 0; v < vcs; ++v) {
+    const InputUnit& unit = inputs_[in];
+    for (std::uint32_t bits = unit.occupied_vcs(); bits != 0; bits &= bits - 1) {
+      const int v = __builtin_ctz(bits);
       const InputVirtualChannel& vc = unit.vc(v);
-      if (vc.state == VcState::Active && !vc.empty() && front_ready(vc, cycle) &&
+      if (vc.state == VcState::Active && front_ready(vc, cycle) &&
           outputs_[vc.out_port].has_credit(vc.out_vc))
         switch_allocator_.offer(in, v, vc.out_port);
     }
