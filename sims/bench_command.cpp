@@ -143,8 +143,8 @@ int run_benchmarks(const std::string& self_path, const std::string& json_path, s
     const auto& r = results[i];
     const double cps = r["cycles_per_second"].get<double>();
     out << "  " << r["case"].get<std::string>() << ": " << r["workload"].get<std::string>() << "\n"
-        << "    " << std::setprecision(0) << cps << " simulated cycles/s (" << std::setprecision(3) << cps / floor
-        << " x kernel floor), " << std::setprecision(0) << r["flit_hops_per_second"].get<double>()
+        << "    " << std::setprecision(0) << cps << " simulated cycles/s (one costs " << floor / cps
+        << " kernel-floor cycles), " << r["flit_hops_per_second"].get<double>()
         << " flit-hops/s (" << r["flit_hops"] << " flit-hops over " << r["cycles"] << " cycles in "
         << std::setprecision(2) << r["seconds"].get<double>() << " s)\n";
     if (r.contains("average_packet_latency_cycles"))

@@ -1,7 +1,8 @@
 // `meshmp bench`: simulation speed, measured, never asserted. Each case runs in its own process (the
 // SystemC kernel elaborates one design per process) and reports simulated cycles per second and
 // flit-hops per second; a bare-kernel case (one method process woken every cycle, doing nothing)
-// measured in the same run is the baseline the ratios are given against.
+// measured in the same run is the baseline: each case's speed is also given as the number of
+// kernel-floor cycles one of its simulated cycles costs, a ratio that holds across host speeds.
 #pragma once
 
 #include <ostream>
