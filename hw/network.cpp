@@ -10,6 +10,7 @@ Network::Network(sc_core::sc_module_name name, const Topology& topology, const R
       topology_(topology),
       params_(params),
       port_model_(port_model),
+      routing_(routing),
       period_(clock_period),
       watchdog_cycles_(watchdog_cycles),
       endpoints_(topology.num_nodes(), nullptr),

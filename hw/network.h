@@ -42,6 +42,7 @@ class Network : public sc_core::sc_module, public RouterEnvironment {
   const Topology& topology() const { return topology_; }
   const RouterParams& params() const { return params_; }
   PortModel port_model() const { return port_model_; }
+  RoutingFunction routing() const { return routing_; }
   int num_injection_channels() const { return routers_.front()->num_local_ports(); }
   Router& router(int node) { return *routers_[node]; }
   const sc_core::sc_time& clock_period() const { return period_; }
@@ -101,6 +102,7 @@ class Network : public sc_core::sc_module, public RouterEnvironment {
   const Topology& topology_;
   RouterParams params_;
   PortModel port_model_;
+  RoutingFunction routing_;
   sc_core::sc_time period_;
   std::uint64_t watchdog_cycles_;
   std::vector<std::unique_ptr<Router>> routers_;

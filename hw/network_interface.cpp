@@ -3,7 +3,6 @@
 
 #include <cstring>
 
-#include "hw/routing.h"
 #include "tlm/dma_registers.h"
 
 namespace meshmp {
@@ -128,7 +127,7 @@ bool NetworkInterface::start_send() {
                     std::to_string(packetizers_.size()) + " injection channels)");
     channel = static_cast<int>(reg_channel_);
   } else if (packetizers_.size() > 1 && static_cast<int>(reg_peer_) != node_) {
-    channel = msg.route.empty() ? dimension_order_port(topo, node_, static_cast<int>(reg_peer_)) : msg.route[0];
+    channel = msg.route.empty() ? network_.routing()(topo, node_, static_cast<int>(reg_peer_)) : msg.route[0];
   }
   msg.payload.resize(reg_length_);
   if (!memory_access(tlm::TLM_READ_COMMAND, reg_address_, msg.payload.data(), reg_length_))

@@ -52,6 +52,8 @@ TEST_P(ZeroLoadLatency, MatchesTheFormula) {
   EXPECT_EQ(received[0].latency_cycles, expected);
   EXPECT_EQ(received[0].blocked_cycles, 0u) << "an idle network has no header blocking";
   EXPECT_EQ(received_at, 37 + expected) << "start-up t_s, then the network latency";
+  // The clock stops while the network is idle: it did not tick during the 37 cycles of t_s.
+  EXPECT_LE(machine.network().cycles_stepped(), expected + t.link_latency + 1);
 }
 
 INSTANTIATE_TEST_SUITE_P(Parameters, ZeroLoadLatency,
