@@ -1,0 +1,106 @@
+// The node API on the machine: source routes take exactly the ports given; null messages signal between
+// nodes (001 §7.2); the all-port model injects on every direction at once while the one-port model
+// serialises a node's messages through its single injection channel.
+#include <gtest/gtest.h>
+
+#include "hw/machine.h"
+#include "hw/routing.h"
+
+namespace meshmp {
+namespace {
+
+std::uint64_t link_flits(const Machine& machine, int src, int dst) {
+  std::uint64_t flits = 0;
+  for (const auto& l : machine.network().link_counts())
+    if (l.src == src && l.dst == dst) flits += l.flits;
+  return flits;
+}
+
+TEST(NodeApi, SourceRouteTakesTheGivenPorts) {
+  MachineConfig config;
+  config.topology = "torus:4x4";
+  config.block_bytes = 16;
+  Machine machine("machine", config, [](NodeApi& api) {
+    const int minus = api.topology().port_of(0, -1);
+    if (api.id() == 0) api.wait(api.send(1, 0, 16, 3, {minus, minus, minus}));  // 0 -> 3 -> 2 -> 1
+    if (api.id() == 1) api.wait(api.receive(0, 100, 16, 3));
+  });
+  for (int b = 0; b < 16; ++b) machine.node(0).memory.bytes()[b] = static_cast<std::uint8_t>(200 + b);
+  const RunResult result = machine.run();
+  ASSERT_EQ(result.status, RunStatus::Completed) << result.message;
+  for (int b = 0; b < 16; ++b) EXPECT_EQ(machine.node(1).memory.bytes()[100 + b], 200 + b);
+  const std::uint64_t packet_flits = 1 + 16 / 8;
+  EXPECT_EQ(link_flits(machine, 0, 3), packet_flits);
+  EXPECT_EQ(link_flits(machine, 3, 2), packet_flits);
+  EXPECT_EQ(link_flits(machine, 2, 1), packet_flits);
+  EXPECT_EQ(link_flits(machine, 0, 1), 0u) << "dimension-order routing would have taken this link";
+}
+
+TEST(NodeApi, SourceRouteThatMissesThePeerIsAFirmwareError) {
+  MachineConfig config;
+  config.topology = "torus:4x4";
+  Machine machine("machine", config, [](NodeApi& api) {
+    if (api.id() == 0) api.send(2, 0, 8, 1, {api.topology().port_of(0, +1)});
+  });
+  const RunResult result = machine.run();
+  EXPECT_EQ(result.status, RunStatus::FirmwareError);
+  EXPECT_NE(result.message.find("the source route ends at node 1, not at the peer"), std::string::npos)
+      << result.message;
+}
+
+TEST(NodeApi, NullMessagesSignal) {
+  MachineConfig config;
+  config.topology = "ring:5";
+  config.processor.startup_cycles = 10;
+  static std::uint64_t released_at = 0;
+  Machine machine("machine", config, [](NodeApi& api) {
+    if (api.id() == 3) {
+      api.compute(500);
+      api.signal(4, 77);
+    }
+    if (api.id() == 4) {
+      api.wait_signal(3, 77);
+      released_at = api.now_cycles();
+    }
+  });
+  const RunResult result = machine.run();
+  ASSERT_EQ(result.status, RunStatus::Completed) << result.message;
+  EXPECT_GT(released_at, 510u) << "node 4 went on before node 3 signalled";
+  EXPECT_LT(released_at, 530u) << "a one-hop null message takes a few cycles";
+  EXPECT_EQ(link_flits(machine, 3, 4), 1u) << "a null message is a single head flit";
+}
+
+// Node 0 of a 4-cube sends one 64-byte message to each neighbour at once (t_s = 0).
+std::vector<std::uint64_t> neighbour_latencies(PortModel model) {
+  MachineConfig config;
+  config.topology = "hypercube:4";
+  config.port_model = model;
+  config.processor.startup_cycles = 0;
+  Machine machine("machine", config, [](NodeApi& api) {
+    if (api.id() == 0)
+      for (int d = 0; d < 4; ++d) api.send(1 << d, 0, 64, 1);
+    for (int d = 0; d < 4; ++d)
+      if (api.id() == (1 << d)) api.wait(api.receive(0, 0, 64, 1));
+  });
+  const RunResult result = machine.run();
+  EXPECT_EQ(result.status, RunStatus::Completed) << result.message;
+  std::vector<std::uint64_t> latencies;
+  for (int d = 0; d < 4; ++d) latencies.push_back(machine.node(1 << d).dma.received_messages().at(0).latency_cycles);
+  return latencies;
+}
+
+// Zero-load latency of one 64-byte (8-flit) message over one hop with the default 2-stage routers.
+constexpr std::uint64_t kOneHop = 1 * (2 - 1 + 1) + 2 + 2 + 8;
+
+TEST(NodeApi, AllPortInjectsOnEveryDirectionAtOnce) {
+  for (std::uint64_t latency : neighbour_latencies(PortModel::AllPort)) EXPECT_EQ(latency, kOneHop);
+}
+
+TEST(NodeApi, OnePortSerialisesTheInjections) {
+  const auto latencies = neighbour_latencies(PortModel::OnePort);
+  for (int k = 0; k < 4; ++k)
+    EXPECT_EQ(latencies[k], kOneHop + k * 9u) << "message " << k << " waits for the 9 flits of each earlier one";
+}
+
+}  // namespace
+}  // namespace meshmp
