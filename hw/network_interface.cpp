@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "tlm/dma_registers.h"
+#include "tlm/transport.h"
 
 namespace meshmp {
 
@@ -84,27 +85,23 @@ bool NetworkInterface::reject(const std::string& why) {
 
 bool NetworkInterface::memory_access(tlm::tlm_command command, std::uint32_t address, std::uint8_t* data,
                                      std::uint32_t length) {
-  if (length == 0) return true;
-  tlm::tlm_generic_payload trans;
-  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-  trans.set_command(command);
-  trans.set_address(address);
-  trans.set_data_ptr(data);
-  trans.set_data_length(length);
-  trans.set_streaming_width(length);
-  memory_port->b_transport(trans, delay);
-  return trans.is_response_ok();
+  return length == 0 || transport(memory_port, command, address, data, length) == tlm::TLM_OK_RESPONSE;
+}
+
+bool NetworkInterface::descriptor_fits(const std::string& what) {
+  const int nodes = network_.topology().num_nodes();
+  if (reg_peer_ >= static_cast<std::uint32_t>(nodes))
+    return reject(what + ": PEER = " + std::to_string(reg_peer_) + " is not a node (0.." + std::to_string(nodes - 1) + ")");
+  if (static_cast<std::uint64_t>(reg_address_) + reg_length_ > memory_bytes_)
+    return reject(what + ": LOCAL_ADDRESS + LENGTH = " + std::to_string(std::uint64_t{reg_address_} + reg_length_) +
+                  " exceeds the local memory of " + std::to_string(memory_bytes_) + " bytes");
+  return true;
 }
 
 bool NetworkInterface::start_send() {
   const Topology& topo = network_.topology();
   const std::string what = "send to node " + std::to_string(reg_peer_) + " tag " + std::to_string(reg_tag_);
-  if (reg_peer_ >= static_cast<std::uint32_t>(topo.num_nodes()))
-    return reject(what + ": PEER = " + std::to_string(reg_peer_) + " is not a node (0.." +
-                  std::to_string(topo.num_nodes() - 1) + ")");
-  if (static_cast<std::uint64_t>(reg_address_) + reg_length_ > memory_bytes_)
-    return reject(what + ": LOCAL_ADDRESS + LENGTH = " + std::to_string(std::uint64_t{reg_address_} + reg_length_) +
-                  " exceeds the local memory of " + std::to_string(memory_bytes_) + " bytes");
+  if (!descriptor_fits(what)) return false;
   if (reg_route_length_ > static_cast<std::uint32_t>(kMaxRouteHops))
     return reject(what + ": ROUTE_LENGTH = " + std::to_string(reg_route_length_) + " exceeds " +
                   std::to_string(kMaxRouteHops) + " hops");
@@ -150,14 +147,8 @@ bool NetworkInterface::start_send() {
 }
 
 bool NetworkInterface::start_receive() {
-  const Topology& topo = network_.topology();
   const std::string what = "receive from node " + std::to_string(reg_peer_) + " tag " + std::to_string(reg_tag_);
-  if (reg_peer_ >= static_cast<std::uint32_t>(topo.num_nodes()))
-    return reject(what + ": PEER = " + std::to_string(reg_peer_) + " is not a node (0.." +
-                  std::to_string(topo.num_nodes() - 1) + ")");
-  if (static_cast<std::uint64_t>(reg_address_) + reg_length_ > memory_bytes_)
-    return reject(what + ": LOCAL_ADDRESS + LENGTH = " + std::to_string(std::uint64_t{reg_address_} + reg_length_) +
-                  " exceeds the local memory of " + std::to_string(memory_bytes_) + " bytes");
+  if (!descriptor_fits(what)) return false;
   const int id = static_cast<int>(descriptors_.size());
   descriptors_.push_back({Kind::Receive, static_cast<int>(reg_peer_), reg_address_, reg_length_, reg_tag_});
   reg_descriptor_id_ = static_cast<std::uint32_t>(id);

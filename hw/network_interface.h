@@ -93,6 +93,7 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   bool write_register(std::uint64_t address, const unsigned char* data, unsigned length);
   bool read_register(std::uint64_t address, unsigned char* data, unsigned length);
+  bool descriptor_fits(const std::string& what);  // PEER is a node, the region is in memory
   bool start_send();
   bool start_receive();
   bool reject(const std::string& why);

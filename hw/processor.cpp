@@ -6,6 +6,7 @@
 
 #include "hw/flit.h"
 #include "tlm/dma_registers.h"
+#include "tlm/transport.h"
 
 namespace meshmp {
 
@@ -53,15 +54,8 @@ void Processor::wait_cycles(std::uint64_t cycles) {
 
 void Processor::register_access(tlm::tlm_command command, std::uint64_t address, unsigned char* data,
                                 unsigned length) {
-  tlm::tlm_generic_payload trans;
-  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-  trans.set_command(command);
-  trans.set_address(address);
-  trans.set_data_ptr(data);
-  trans.set_data_length(length);
-  trans.set_streaming_width(length);
-  dma_port->b_transport(trans, delay);
-  if (!trans.is_response_ok()) throw FirmwareError(dma_error_text_());
+  if (transport(dma_port, command, address, data, length) != tlm::TLM_OK_RESPONSE)
+    throw FirmwareError(dma_error_text_());
 }
 
 void Processor::write_register(std::uint64_t address, std::uint32_t value) {
@@ -139,17 +133,9 @@ void Processor::local_copy(std::uint32_t to, std::uint32_t from, std::uint32_t l
                         " bytes");
   if (length == 0) return;
   std::vector<unsigned char> buffer(length);
-  for (tlm::tlm_command command : {tlm::TLM_READ_COMMAND, tlm::TLM_WRITE_COMMAND}) {
-    tlm::tlm_generic_payload trans;
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    trans.set_command(command);
-    trans.set_address(command == tlm::TLM_READ_COMMAND ? from : to);
-    trans.set_data_ptr(buffer.data());
-    trans.set_data_length(length);
-    trans.set_streaming_width(length);
-    memory_port->b_transport(trans, delay);
-    if (!trans.is_response_ok()) throw FirmwareError("local copy: memory access failed");
-  }
+  if (transport(memory_port, tlm::TLM_READ_COMMAND, from, buffer.data(), length) != tlm::TLM_OK_RESPONSE ||
+      transport(memory_port, tlm::TLM_WRITE_COMMAND, to, buffer.data(), length) != tlm::TLM_OK_RESPONSE)
+    throw FirmwareError("local copy: memory access failed");
   wait_cycles(static_cast<std::uint64_t>(std::ceil(params_.copy_cycles_per_byte * length)));
 }
 
