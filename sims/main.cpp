@@ -31,6 +31,27 @@ int sc_main(int argc, char* argv[]) {
   CLI::App* run = app.add_subcommand(
       "run", "Run an exchange algorithm on the machine (the default: torus:8x8, direct, 64-byte blocks).");
   run_options.add_to(*run);
+  run->footer(R"(
+DESCRIPTION
+  Builds the machine (one router, DMA engine, memory and processor per node), fills every node's send
+  buffer with N blocks of m bytes (block i->j at j*m, a pattern of i, j and the byte index), runs the
+  algorithm's firmware on every processor, then checks every node's receive buffer and reports each
+  lost, duplicated or misplaced block by source, destination and place.
+
+EXAMPLES
+  meshmp run --topology torus:8x8 --algorithm direct --vcd wave.vcd --trace-nodes 0,9
+  meshmp run --topology hypercube:6 --algorithm pairwise --port-model all-port -m 256
+  meshmp run --config sims/examples/hypercube6_pairwise.json --startup-cycles 50
+
+CONFIG FILE
+  JSON with the keys topology, algorithm, block_bytes and the sections router {vcs, buffer_flits,
+  pipeline_depth, link_latency_cycles, flit_bytes, max_packet_payload_flits, switching, dateline,
+  routing}, node {port_model, startup_cycles, copy_cycles_per_byte, barrier_latency_cycles},
+  run {watchdog_cycles, max_cycles}, output {stats_json, vcd, trace_nodes}. Unknown keys are errors.
+
+EXIT STATUS
+  0 completed and verified; 1 the run failed (deadlock: the blocked channels are listed; stall: what each
+  node waits for; firmware error; wrong data); 2 bad input (the message names field, value and rule).)");
 
   app.add_subcommand("list", "List the exchange algorithms and routing functions.");
 
