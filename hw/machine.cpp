@@ -117,7 +117,8 @@ RunResult Machine::run() {
       return result;
     }
   if (finished_nodes_ == topology_.num_nodes()) return result;
-  const bool timed_out = sc_core::sc_time_stamp() >= period_ * static_cast<double>(config_.max_cycles);
+  // Events still pending: the cycle limit cut the run; none: every process waits for nothing.
+  const bool timed_out = sc_core::sc_pending_activity();
   result.status = timed_out ? RunStatus::Timeout : RunStatus::Stalled;
   result.message = timed_out ? "the run reached run.max_cycles = " + std::to_string(config_.max_cycles)
                              : "the firmware stopped making progress: " +
@@ -125,8 +126,9 @@ RunResult Machine::run() {
                                    " node(s) wait for messages that never come";
   for (const auto& node : nodes_) {
     if (node->cpu.finished()) continue;
-    result.details.push_back("node " + std::to_string(node->cpu.id()) + " waits for " +
-                             (node->cpu.waiting_for().empty() ? "nothing (running)" : node->cpu.waiting_for()));
+    const std::string& waiting = node->cpu.waiting_for();
+    result.details.push_back("node " + std::to_string(node->cpu.id()) +
+                             (waiting.empty() ? " is running (start-up, copy or compute)" : " waits for " + waiting));
   }
   result.completion_cycles = network_->current_cycle();
   return result;

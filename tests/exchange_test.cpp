@@ -105,6 +105,16 @@ TEST(MachineRun, StalledFirmwareIsReportedNotHung) {
       << result.details[0];
 }
 
+TEST(MachineRun, CycleLimitEndsTheRun) {
+  MachineConfig config;
+  config.topology = "torus:4x4";
+  config.max_cycles = 150;
+  Machine machine("machine", config, find_algorithm("direct").firmware);
+  const RunResult result = machine.run();
+  EXPECT_EQ(result.status, RunStatus::Timeout);
+  EXPECT_NE(result.message.find("run.max_cycles = 150"), std::string::npos) << result.message;
+}
+
 // A firmware error (address outside local memory) ends the run with the DMA engine's explanation.
 TEST(MachineRun, FirmwareErrorNamesTheRule) {
   MachineConfig config;
