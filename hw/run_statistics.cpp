@@ -20,6 +20,12 @@ nlohmann::json collect_statistics(const Machine& machine, const RunResult& resul
   const int n = topo.num_nodes();
   nlohmann::json stats;
   stats["status"] = to_string(result.status);
+  // 002 §3.1: the average status bounds the single-port total exchange from below, in steps (3).
+  stats["topology"] = {{"spec", topo.spec()},
+                       {"nodes", n},
+                       {"network_ports_per_router", topo.num_ports()},
+                       {"diameter", topo.diameter()},
+                       {"average_status", topo.average_status()}};
   stats["completion_cycles"] = result.completion_cycles;
   stats["host_seconds"] = result.host_seconds;
   const std::uint64_t stepped = machine.network().cycles_stepped();

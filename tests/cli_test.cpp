@@ -42,6 +42,8 @@ TEST(CommandLine, RunTorusDirectVerifiesAndWritesStatsAndWaveform) {
   EXPECT_TRUE(doc["verification"]["ok"].get<bool>());
   EXPECT_EQ(doc["statistics"]["startups"]["max_per_node"].get<int>(), 63);
   EXPECT_EQ(doc["statistics"]["network"]["links"].size(), 256u);
+  EXPECT_EQ(doc["statistics"]["topology"]["diameter"].get<int>(), 8);
+  EXPECT_DOUBLE_EQ(doc["statistics"]["topology"]["average_status"].get<double>(), 256.0);
   EXPECT_GT(doc["statistics"]["completion_cycles"].get<int>(), 63 * 100);
   std::ifstream wave(vcd);
   std::stringstream text;
