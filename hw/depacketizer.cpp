@@ -45,10 +45,4 @@ bool Depacketizer::accept(int channel, const Flit& flit, ReceivedPacket& packet,
   return true;
 }
 
-int Depacketizer::partial_packets() const {
-  int n = 0;
-  for (const auto& a : assemblies_) n += a.open;
-  return n;
-}
-
 }  // namespace meshmp

@@ -23,8 +23,6 @@ class Depacketizer {
   // Takes one ejected flit. Returns true when it completed a packet (then `packet` holds it).
   // On a malformed stream sets `error` and returns false.
   bool accept(int channel, const Flit& flit, ReceivedPacket& packet, std::string& error);
-  // Packets partly received (for stall reports).
-  int partial_packets() const;
 
  private:
   struct Assembly {

@@ -138,7 +138,6 @@ bool NetworkInterface::start_send() {
   msg.ready_cycle = cycle + 1;
   msg.descriptor = static_cast<int>(descriptors_.size());
   descriptors_.push_back({Kind::Send, msg.dst, reg_address_, reg_length_, reg_tag_});
-  descriptors_.back().created_cycle = cycle;
   reg_descriptor_id_ = static_cast<std::uint32_t>(msg.descriptor);
   packetizers_[channel]->enqueue(std::move(msg));
   update_probe();
@@ -169,7 +168,7 @@ bool NetworkInterface::start_receive() {
                   std::to_string(d.length));
   memory_access(tlm::TLM_WRITE_COMMAND, d.address, early.bytes.data(), d.length);
   d.bytes_received = early.bytes_received;
-  if (d.bytes_received == d.length) complete(id, network_.current_cycle());
+  if (d.bytes_received == d.length) complete(id);
   else message_to_descriptor_[{key.first, early.message_id}] = id;
   update_probe();
   return true;
@@ -182,7 +181,7 @@ bool NetworkInterface::step(std::uint64_t cycle) {
   for (std::size_t c = 0; c < packetizers_.size(); ++c) {
     Packetizer& p = *packetizers_[c];
     Flit flit;
-    if (p.next_flit(cycle, flit, [&](const OutgoingMessage& m) { complete(m.descriptor, cycle); }))
+    if (p.next_flit(cycle, flit, [&](const OutgoingMessage& m) { complete(m.descriptor); }))
       network_.inject(node_, static_cast<int>(c), flit, cycle);
     busy |= !p.idle();
   }
@@ -234,7 +233,7 @@ void NetworkInterface::deliver(const ReceivedPacket& packet, std::uint64_t cycle
       message_to_descriptor_[message] = id;
     } else {
       auto& list = unexpected_[key];
-      list.push_back({h.message_id, std::vector<std::uint8_t>(h.message_bytes), 0, 0, h.created_cycle});
+      list.push_back({h.message_id, std::vector<std::uint8_t>(h.message_bytes), 0, 0});
       early = &list.back();
       ++unexpected_count_;
     }
@@ -247,7 +246,7 @@ void NetworkInterface::deliver(const ReceivedPacket& packet, std::uint64_t cycle
     if (d.bytes_received == d.length) {
       message_to_descriptor_.erase(message);
       record_arrival(h.src, h, d.blocked_cycles, cycle);
-      complete(id, cycle);
+      complete(id);
     }
   } else {
     if (n > 0) std::memcpy(early->bytes.data() + h.message_offset, packet.payload.data(), n);
@@ -262,7 +261,7 @@ void NetworkInterface::record_arrival(int src, const Flit& header, std::uint64_t
   received_.push_back({src, header.message_bytes, cycle - header.created_cycle, blocked_cycles});
 }
 
-void NetworkInterface::complete(int descriptor, std::uint64_t) {
+void NetworkInterface::complete(int descriptor) {
   descriptors_[descriptor].done = true;
   ++completed_;
   completion_irq_.notify(sc_core::SC_ZERO_TIME);

@@ -77,7 +77,6 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
     bool done = false;
     std::uint32_t bytes_received = 0;
     std::uint64_t blocked_cycles = 0;
-    std::uint64_t created_cycle = 0;
   };
   // A message that arrived (or is arriving) before its receive was posted.
   struct UnexpectedMessage {
@@ -85,7 +84,6 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
     std::vector<std::uint8_t> bytes;
     std::uint32_t bytes_received = 0;
     std::uint64_t blocked_cycles = 0;
-    std::uint64_t created_cycle = 0;
   };
   using SourceTag = std::pair<int, std::uint32_t>;
   using SourceMessage = std::pair<int, std::uint32_t>;
@@ -100,7 +98,7 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   bool memory_access(tlm::tlm_command command, std::uint32_t address, std::uint8_t* data, std::uint32_t length);
   void deliver(const ReceivedPacket& packet, std::uint64_t cycle);
   void record_arrival(int src, const Flit& header, std::uint64_t blocked_cycles, std::uint64_t cycle);
-  void complete(int descriptor, std::uint64_t cycle);
+  void complete(int descriptor);
   void update_probe();
 
   int node_;

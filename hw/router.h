@@ -49,7 +49,6 @@ class Router {
          RoutingFunction routing, RouterEnvironment* environment);
 
   int node() const { return node_; }
-  int num_network_ports() const { return net_ports_; }
   int num_local_ports() const { return local_ports_; }
   int num_ports() const { return net_ports_ + local_ports_; }  // inputs = outputs
 

@@ -109,12 +109,6 @@ bool Topology::has_rings() const {
   return false;
 }
 
-bool Topology::is_hypercube() const {
-  for (const auto& d : dims_)
-    if (d.kind != DimensionKind::Complete || d.size != 2) return false;
-  return true;
-}
-
 std::vector<int> Topology::coordinates(int node) const {
   std::vector<int> c(dims_.size());
   for (int d = 0; d < num_dimensions(); ++d) c[d] = coordinate(node, d);

@@ -41,7 +41,6 @@ class Topology {
   int num_dimensions() const { return static_cast<int>(dims_.size()); }
   const Dimension& dimension(int d) const { return dims_[d]; }
   bool has_rings() const;
-  bool is_hypercube() const;
 
   int coordinate(int node, int d) const { return (node / stride_[d]) % dims_[d].size; }
   std::vector<int> coordinates(int node) const;

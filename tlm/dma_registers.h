@@ -21,7 +21,6 @@ constexpr std::uint64_t kQuery = 0x20;         // write: the descriptor STATUS r
 constexpr std::uint64_t kStatus = 0x24;        // read: kStatusPending / kStatusDone
 constexpr std::uint64_t kCompleted = 0x28;     // read: number of completed descriptors
 constexpr std::uint64_t kRoute = 0x40;         // source route: one output port per byte, up to 32
-constexpr std::uint64_t kRegisterFileBytes = 0x60;
 
 constexpr std::uint32_t kCommandSend = 1;
 constexpr std::uint32_t kCommandReceive = 2;
