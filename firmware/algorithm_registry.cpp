@@ -5,6 +5,10 @@
 
 namespace meshmp {
 
+double step_cost_cycles(const MachineConfig& config, double bytes) {
+  return static_cast<double>(config.processor.startup_cycles) + bytes / config.router.flit_bytes;
+}
+
 const std::vector<Algorithm>& algorithms() {
   static const std::vector<Algorithm> all = [] {
     std::vector<Algorithm> list;

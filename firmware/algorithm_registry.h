@@ -21,7 +21,14 @@ struct Algorithm {
   // Empty when the algorithm runs on this machine; otherwise why not (field, value, rule).
   std::function<std::optional<std::string>(const Topology&, const MachineConfig&)> supports;
   std::function<void(NodeApi&)> firmware;
+  // The paper's cost-model estimate of the completion time, in cycles, and the formula it comes from.
+  std::function<double(const Topology&, const MachineConfig&)> estimate_cycles;
+  std::string estimate_formula;
 };
+
+// 000 §2: a contention-free wormhole step moving an m-byte block costs t_s + m t_c; with one flit of
+// flit_bytes per cycle on a link, t_c = 1 / flit_bytes cycles per byte.
+double step_cost_cycles(const MachineConfig& config, double bytes);
 
 const std::vector<Algorithm>& algorithms();
 // Throws ConfigError("algorithm", name, "unknown ...; known: ...").

@@ -49,14 +49,20 @@ void pairwise_exchange(NodeApi& api) {
 
 std::optional<std::string> any_machine(const Topology&, const MachineConfig&) { return std::nullopt; }
 
+// N-1 messages of one block each, one after the other at every node: (N-1)(t_s + m t_c).
+double n_minus_one_steps(const Topology& topology, const MachineConfig& config) {
+  return (topology.num_nodes() - 1) * step_cost_cycles(config, config.block_bytes);
+}
+
 }  // namespace
 
 std::vector<Algorithm> baseline_exchange_algorithms() {
   return {
       {"direct", "every node sends its N-1 blocks straight to their owners, staggered", "002 §1 (total exchange)",
-       any_machine, direct_exchange},
+       any_machine, direct_exchange, n_minus_one_steps, "000 §2 step cost, N-1 steps: (N-1)(t_s + m t_c)"},
       {"pairwise", "N-1 pairwise exchange steps (XOR partners on 2^k nodes, shifted partners otherwise)",
-       "003 §3 (standard exchange), 002 §1", any_machine, pairwise_exchange},
+       "003 §3 (standard exchange), 002 §1", any_machine, pairwise_exchange, n_minus_one_steps,
+       "000 §2 step cost, N-1 steps: (N-1)(t_s + m t_c)"},
   };
 }
 

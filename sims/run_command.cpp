@@ -92,6 +92,9 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
           << lat["mean"].get<double>() << " / p99 " << lat["p99"] << " / max " << lat["max"]
           << " cycles, header blocking mean " << stats["messages"]["header_blocking_cycles"]["mean"].get<double>()
           << " cycles\n";
+    const double estimate = algorithm->estimate_cycles(topology, config);
+    out << "  paper estimate: " << std::setprecision(0) << estimate << " cycles by " << algorithm->estimate_formula
+        << "; measured / estimated = " << std::setprecision(3) << result.completion_cycles / estimate << "\n";
     out << "  network: " << stats["network"]["flit_hops"] << " flit-hops, link utilisation max " << std::setprecision(1)
         << 100 * stats["network"]["max_link_utilization"].get<double>() << "% mean "
         << 100 * stats["network"]["mean_link_utilization"].get<double>() << "%\n";
@@ -107,6 +110,11 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
                             {"error_count", verification.error_count},
                             {"errors", verification.errors}}},
                           {"failure", {{"message", result.message}, {"details", result.details}}},
+                          {"analytic",
+                           {{"formula", algorithm->estimate_formula},
+                            {"estimate_cycles", algorithm->estimate_cycles(topology, config)},
+                            {"measured_over_estimate",
+                             result.completion_cycles / algorithm->estimate_cycles(topology, config)}}},
                           {"statistics", stats}};
     stats_file << doc.dump(1) << "\n";
     out << "  statistics: " << config.stats_json << "\n";

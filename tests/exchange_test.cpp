@@ -90,6 +90,27 @@ std::string case_name(const ::testing::TestParamInfo<ExchangeCase>& info) {
 
 INSTANTIATE_TEST_SUITE_P(Machines, BaselineExchange, ::testing::ValuesIn(cases()), case_name);
 
+// 000 §2 cost model: every pairwise step costs at least t_s + m t_c, so N-1 steps cannot beat the
+// estimate; on the hypercube the XOR steps are contention-free under e-cube routing, so the measured time
+// exceeds it only by what the model leaves out (head flits, router pipelines, link hops).
+TEST(PaperCostModel, PairwiseOnTheHypercubeFollowsTheStepEstimate) {
+  MachineConfig config;
+  config.topology = "hypercube:6";
+  config.algorithm = "pairwise";
+  config.block_bytes = 256;
+  const Algorithm& algorithm = find_algorithm("pairwise");
+  Machine machine("machine", config, algorithm.firmware);
+  for (int i = 0; i < 64; ++i) fill_exchange_memory(machine.node(i).memory.bytes(), machine.layout(), i);
+  const RunResult result = machine.run();
+  ASSERT_EQ(result.status, RunStatus::Completed) << result.message;
+  const double estimate = algorithm.estimate_cycles(machine.topology(), config);
+  EXPECT_DOUBLE_EQ(estimate, 63 * (100 + 256 / 8));
+  const double ratio = result.completion_cycles / estimate;
+  EXPECT_GE(ratio, 1.0);
+  EXPECT_LE(ratio, 1.15);
+  EXPECT_EQ(machine.network().header_blocking_cycles(), 0u) << "XOR steps under e-cube routing never contend";
+}
+
 // A firmware that waits for a message nobody sends: the run ends as a stall that names what each node
 // waits for, instead of hanging.
 TEST(MachineRun, StalledFirmwareIsReportedNotHung) {
