@@ -126,7 +126,7 @@ RunResult Machine::run() {
                                    " node(s) wait for messages that never come";
   for (const auto& node : nodes_) {
     if (node->cpu.finished()) continue;
-    const std::string& waiting = node->cpu.waiting_for();
+    const std::string waiting = node->cpu.waiting_for();
     result.details.push_back("node " + std::to_string(node->cpu.id()) +
                              (waiting.empty() ? " is running (start-up, copy or compute)" : " waits for " + waiting));
   }

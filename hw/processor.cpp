@@ -40,7 +40,7 @@ void Processor::run() {
     error_ = "node " + std::to_string(node_) + " firmware: " + e.what();
   }
   finish_cycle_ = now_cycles();
-  waiting_for_.clear();
+  blocked_ = Blocked::No;
   on_finish_();
 }
 
@@ -92,9 +92,8 @@ Handle Processor::issue(std::uint32_t command, int peer, std::uint32_t address, 
   write_register(dma::kCommand, command);
   Handle h = static_cast<Handle>(read_register(dma::kDescriptorId));
   outstanding_.push_back(h);
-  if (handle_text_.size() <= static_cast<std::size_t>(h)) handle_text_.resize(h + 1);
-  handle_text_[h] = std::string(command == dma::kCommandSend ? "send to" : "receive from") + " node " +
-                    std::to_string(peer) + " tag " + std::to_string(tag) + " (" + std::to_string(length) + " bytes)";
+  if (descriptors_.size() <= static_cast<std::size_t>(h)) descriptors_.resize(h + 1);
+  descriptors_[h] = {command, peer, tag, length};
   return h;
 }
 
@@ -115,10 +114,11 @@ Handle Processor::receive(int peer, std::uint32_t address, std::uint32_t length,
 void Processor::wait(Handle handle) {
   write_register(dma::kQuery, static_cast<std::uint32_t>(handle));
   while (read_register(dma::kStatus) != dma::kStatusDone) {
-    waiting_for_ = handle_text_[handle];
+    blocked_ = Blocked::OnDescriptor;
+    blocked_handle_ = handle;
     sc_core::wait(completion_irq_);
   }
-  waiting_for_.clear();
+  blocked_ = Blocked::No;
 }
 
 void Processor::wait_all() {
@@ -142,9 +142,17 @@ void Processor::local_copy(std::uint32_t to, std::uint32_t from, std::uint32_t l
 void Processor::compute(std::uint64_t cycles) { wait_cycles(cycles); }
 
 void Processor::hardware_barrier() {
-  waiting_for_ = "hardware barrier";
+  blocked_ = Blocked::OnBarrier;
   barrier_.arrive_and_wait();
-  waiting_for_.clear();
+  blocked_ = Blocked::No;
+}
+
+std::string Processor::waiting_for() const {
+  if (blocked_ == Blocked::OnBarrier) return "hardware barrier";
+  if (blocked_ == Blocked::No) return "";
+  const DescriptorRecord& d = descriptors_[blocked_handle_];
+  return std::string(d.command == dma::kCommandSend ? "send to" : "receive from") + " node " + std::to_string(d.peer) +
+         " tag " + std::to_string(d.tag) + " (" + std::to_string(d.length) + " bytes)";
 }
 
 void Processor::begin_step(int step) {

@@ -63,8 +63,8 @@ class Processor : public sc_core::sc_module, public NodeApi {
   const std::string& error() const { return error_; }
   std::uint64_t startups() const { return startups_; }
   const std::vector<StepCount>& steps() const { return steps_; }
-  // What the firmware is blocked on (stall reports).
-  const std::string& waiting_for() const { return waiting_for_; }
+  // What the firmware is blocked on (stall reports); empty while it runs.
+  std::string waiting_for() const;
 
  private:
   void run();
@@ -87,14 +87,22 @@ class Processor : public sc_core::sc_module, public NodeApi {
   std::function<std::string()> dma_error_text_;  // why the DMA answered with an error response
 
   std::vector<Handle> outstanding_;
-  std::vector<std::string> handle_text_;
+  struct DescriptorRecord {
+    std::uint32_t command;
+    int peer;
+    std::uint32_t tag;
+    std::uint32_t length;
+  };
+  std::vector<DescriptorRecord> descriptors_;  // by handle, to say what a wait is for
   bool finished_ = false;
   std::uint64_t finish_cycle_ = 0;
   std::string error_;
   std::uint64_t startups_ = 0;
   int current_step_ = 0;
   std::vector<StepCount> steps_;
-  std::string waiting_for_;
+  enum class Blocked { No, OnDescriptor, OnBarrier };
+  Blocked blocked_ = Blocked::No;
+  Handle blocked_handle_ = 0;
 };
 
 }  // namespace meshmp
