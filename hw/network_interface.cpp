@@ -160,7 +160,7 @@ bool NetworkInterface::start_receive() {
   }
   // The message (or its first part) is already here: copy it from the interface's buffer.
   UnexpectedMessage early = std::move(waiting->second.front());
-  waiting->second.pop_front();
+  waiting->second.erase(waiting->second.begin());
   if (waiting->second.empty()) unexpected_.erase(waiting);
   Descriptor& d = descriptors_[id];
   if (early.bytes.size() != d.length)
@@ -181,8 +181,9 @@ bool NetworkInterface::step(std::uint64_t cycle) {
   for (std::size_t c = 0; c < packetizers_.size(); ++c) {
     Packetizer& p = *packetizers_[c];
     Flit flit;
-    if (p.next_flit(cycle, flit, [&](const OutgoingMessage& m) { complete(m.descriptor); }))
-      network_.inject(node_, static_cast<int>(c), flit, cycle);
+    int finished = -1;
+    if (p.next_flit(cycle, flit, finished)) network_.inject(node_, static_cast<int>(c), flit, cycle);
+    if (finished >= 0) complete(finished);
     busy |= !p.idle();
   }
   update_probe();
@@ -222,7 +223,7 @@ void NetworkInterface::deliver(const ReceivedPacket& packet, std::uint64_t cycle
     auto posted = posted_receives_.find(key);
     if (posted != posted_receives_.end() && !posted->second.empty()) {
       id = posted->second.front();
-      posted->second.pop_front();
+      posted->second.erase(posted->second.begin());
       if (posted->second.empty()) posted_receives_.erase(posted);
       if (descriptors_[id].length != h.message_bytes) {
         network_.report_failure("node " + std::to_string(node_) + ": the message from node " + std::to_string(h.src) +

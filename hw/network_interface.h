@@ -13,7 +13,6 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <memory>
 #include <string>
@@ -108,8 +107,9 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   std::vector<std::unique_ptr<Packetizer>> packetizers_;
   Depacketizer depacketizer_;
   std::vector<Descriptor> descriptors_;
-  std::map<SourceTag, std::deque<int>> posted_receives_;
-  std::map<SourceTag, std::deque<UnexpectedMessage>> unexpected_;
+  // Oldest first; almost always one entry per key, so plain vectors (a deque costs a 512-byte chunk).
+  std::map<SourceTag, std::vector<int>> posted_receives_;
+  std::map<SourceTag, std::vector<UnexpectedMessage>> unexpected_;
   std::map<SourceMessage, int> message_to_descriptor_;  // messages being written to a posted receive
   std::uint32_t next_message_id_ = 0;
   std::uint64_t unexpected_count_ = 0;

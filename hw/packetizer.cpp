@@ -15,8 +15,7 @@ std::uint32_t Packetizer::bytes_remaining() const {
   return sum - (queue_.empty() ? 0 : message_offset_);
 }
 
-bool Packetizer::next_flit(std::uint64_t cycle, Flit& flit,
-                           const std::function<void(const OutgoingMessage&)>& finished) {
+bool Packetizer::next_flit(std::uint64_t cycle, Flit& flit, int& finished_descriptor) {
   if (queue_.empty() || queue_.front().ready_cycle > cycle) return false;
   const OutgoingMessage& msg = queue_.front();
   const auto size = static_cast<std::uint32_t>(msg.payload.size());
@@ -67,7 +66,7 @@ bool Packetizer::next_flit(std::uint64_t cycle, Flit& flit,
   if (flit.tail) {
     in_packet_ = false;
     if (message_offset_ == size) {
-      finished(msg);
+      finished_descriptor = msg.descriptor;
       queue_.pop_front();
       message_offset_ = 0;
     }

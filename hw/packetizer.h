@@ -5,7 +5,6 @@
 
 #include <cstdint>
 #include <deque>
-#include <functional>
 #include <vector>
 
 #include "hw/flit.h"
@@ -36,9 +35,9 @@ class Packetizer {
   int credits(int vc) const { return credits_[vc]; }
   void return_credit(int vc) { ++credits_[vc]; }
 
-  // Produces the flit to inject this cycle, if any; `finished` receives the message whose last flit it
-  // is. Returns false when nothing could be injected.
-  bool next_flit(std::uint64_t cycle, Flit& flit, const std::function<void(const OutgoingMessage&)>& finished);
+  // Produces the flit to inject this cycle, if any (returns false when nothing could be injected).
+  // When it is the last flit of its message, `finished_descriptor` is set to that message's descriptor.
+  bool next_flit(std::uint64_t cycle, Flit& flit, int& finished_descriptor);
 
  private:
   const RouterParams& params_;

@@ -41,16 +41,17 @@ nlohmann::json collect_statistics(const Machine& machine, const RunResult& resul
   for (int i = 0; i < n; ++i) {
     const Processor& cpu = machine.node(i).cpu;
     startups.push_back(cpu.startups());
-    nlohmann::json steps = nlohmann::json::array();
+    std::vector<std::uint64_t> messages, bytes;
     for (std::size_t k = 0; k < cpu.steps().size(); ++k) {
       const StepCount& c = cpu.steps()[k];
-      steps.push_back({{"messages", c.messages}, {"bytes", c.bytes}});
+      messages.push_back(c.messages);
+      bytes.push_back(c.bytes);
       step_messages_max[k] = std::max(step_messages_max[k], c.messages);
       step_bytes_max[k] = std::max(step_bytes_max[k], c.bytes);
       step_messages_total[k] += c.messages;
       step_bytes_total[k] += c.bytes;
     }
-    per_node_steps.push_back(std::move(steps));
+    per_node_steps.push_back({{"messages", std::move(messages)}, {"bytes", std::move(bytes)}});
   }
   stats["startups"] = {{"max_per_node", *std::max_element(startups.begin(), startups.end())},
                        {"total", std::accumulate(startups.begin(), startups.end(), std::uint64_t{0})},

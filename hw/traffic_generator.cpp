@@ -35,7 +35,8 @@ class TrafficGenerator::Endpoint : public NetworkEndpoint {
       }
     }
     Flit flit;
-    if (packetizer_.next_flit(cycle, flit, [](const OutgoingMessage&) {}))
+    int finished = -1;
+    if (packetizer_.next_flit(cycle, flit, finished))
       owner_.network_.inject(node_, 0, flit, cycle);
     return cycle < owner_.generation_end_cycle() || !packetizer_.idle();
   }
