@@ -4,10 +4,7 @@
 namespace meshmp {
 
 InputUnit::InputUnit(int vcs, int buffer_flits) : vcs_(vcs), capacity_(buffer_flits) {
-  for (auto& vc : vcs_) {
-    vc.slots.resize(buffer_flits);
-    vc.written.resize(buffer_flits);
-  }
+  for (auto& vc : vcs_) vc.slots.resize(buffer_flits);
 }
 
 bool InputUnit::write(const Flit& flit, std::uint64_t cycle) {
@@ -15,8 +12,7 @@ bool InputUnit::write(const Flit& flit, std::uint64_t cycle) {
   if (vc.count == capacity_) return false;
   int slot = vc.front + vc.count;
   if (slot >= capacity_) slot -= capacity_;
-  vc.slots[slot] = flit;
-  vc.written[slot] = cycle;
+  vc.slots[slot] = {flit, cycle};
   ++vc.count;
   ++buffered_;
   occupied_ |= 1u << flit.vc;
@@ -26,7 +22,7 @@ bool InputUnit::write(const Flit& flit, std::uint64_t cycle) {
 
 Flit InputUnit::pop(int v) {
   InputVirtualChannel& vc = vcs_[v];
-  Flit flit = vc.slots[vc.front];
+  Flit flit = vc.slots[vc.front].flit;
   if (++vc.front == capacity_) vc.front = 0;
   if (--vc.count == 0) occupied_ &= ~(1u << v);
   --buffered_;

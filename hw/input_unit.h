@@ -12,9 +12,13 @@ namespace meshmp {
 
 enum class VcState : std::uint8_t { Idle, WaitingForVc, Active };
 
+struct BufferedFlit {
+  Flit flit;
+  std::uint64_t written;  // the cycle it was written (buffer write stage)
+};
+
 struct InputVirtualChannel {
-  std::vector<Flit> slots;              // ring buffer, capacity = buffer depth
-  std::vector<std::uint64_t> written;   // cycle each slot was written
+  std::vector<BufferedFlit> slots;      // ring buffer, capacity = buffer depth
   int front = 0;
   int count = 0;
   int tails_buffered = 0;               // packets whose tail is in the buffer (store-and-forward)
@@ -28,8 +32,8 @@ struct InputVirtualChannel {
   std::uint64_t head_ready_cycle = 0;   // first cycle the head could have advanced
 
   bool empty() const { return count == 0; }
-  Flit& front_flit() { return slots[front]; }
-  std::uint64_t front_written() const { return written[front]; }
+  const Flit& front_flit() const { return slots[front].flit; }
+  std::uint64_t front_written() const { return slots[front].written; }
 };
 
 class InputUnit {
@@ -42,6 +46,13 @@ class InputUnit {
   int buffered_flits() const { return buffered_; }
   // Bit v set when VC v holds at least one flit (the router visits only these).
   std::uint32_t occupied_vcs() const { return occupied_; }
+  // Bit v set when VC v is in state Active (has its output VC); kept by set_state().
+  std::uint32_t active_vcs() const { return active_; }
+  void set_state(int v, VcState state) {
+    vcs_[v].state = state;
+    if (state == VcState::Active) active_ |= 1u << v;
+    else active_ &= ~(1u << v);
+  }
 
   // Writes a flit into its VC (the one in flit.vc). Returns false on overflow: a credit-protocol bug.
   bool write(const Flit& flit, std::uint64_t cycle);
@@ -52,6 +63,7 @@ class InputUnit {
   int capacity_;
   int buffered_ = 0;
   std::uint32_t occupied_ = 0;
+  std::uint32_t active_ = 0;
 };
 
 }  // namespace meshmp

@@ -65,10 +65,10 @@ void Router::step(std::uint64_t cycle) {
   // Route computation for new heads, then VC allocation requests.
   for (int in = 0; in < num_ports(); ++in) {
     InputUnit& unit = inputs_[in];
-    for (std::uint32_t bits = unit.occupied_vcs(); bits != 0; bits &= bits - 1) {
+    for (std::uint32_t bits = unit.occupied_vcs() & ~unit.active_vcs(); bits != 0; bits &= bits - 1) {
       const int v = __builtin_ctz(bits);
       InputVirtualChannel& vc = unit.vc(v);
-      if (vc.state == VcState::Active || !front_ready(vc, cycle)) continue;
+      if (!front_ready(vc, cycle)) continue;
       const Flit& front = vc.front_flit();
       if (vc.state == VcState::Idle) {
         if (!front.head) {
@@ -83,25 +83,25 @@ void Router::step(std::uint64_t cycle) {
         vc.next_vc_class = d.vc_class;
         vc.next_ring_dimension = d.ring_dimension;
         vc.head_ready_cycle = cycle;
-        vc.state = VcState::WaitingForVc;
+        unit.set_state(v, VcState::WaitingForVc);
       }
       if (store_and_forward && vc.tails_buffered == 0) continue;  // whole packet not here yet
       vc_allocator_.request(vc.out_port, {in * vcs + v, vc.vc_begin, vc.vc_end, packet_credits_needed(front)});
     }
   }
   vc_allocator_.allocate(outputs_, [&](int input_vc, int, int out_vc) {
-    InputVirtualChannel& vc = inputs_[input_vc / vcs].vc(input_vc % vcs);
-    vc.out_vc = out_vc;
-    vc.state = VcState::Active;
+    InputUnit& unit = inputs_[input_vc / vcs];
+    unit.vc(input_vc % vcs).out_vc = out_vc;
+    unit.set_state(input_vc % vcs, VcState::Active);
   });
 
   // Switch allocation among VCs with a ready flit and a downstream credit.
   for (int in = 0; in < num_ports(); ++in) {
     const InputUnit& unit = inputs_[in];
-    for (std::uint32_t bits = unit.occupied_vcs(); bits != 0; bits &= bits - 1) {
+    for (std::uint32_t bits = unit.occupied_vcs() & unit.active_vcs(); bits != 0; bits &= bits - 1) {
       const int v = __builtin_ctz(bits);
       const InputVirtualChannel& vc = unit.vc(v);
-      if (vc.state == VcState::Active && front_ready(vc, cycle) &&
+      if (front_ready(vc, cycle) &&
           outputs_[vc.out_port].has_credit(vc.out_vc))
         switch_allocator_.offer(in, v, vc.out_port);
     }
@@ -128,7 +128,7 @@ void Router::traverse(const SwitchGrant& grant, std::uint64_t cycle) {
                          " vc " + std::to_string(vc.out_vc) + ": a flit left without a credit");
   if (flit.tail) {
     out.release(vc.out_vc);
-    vc.state = VcState::Idle;
+    inputs_[grant.in_port].set_state(grant.vc, VcState::Idle);
   }
   ++flits_sent_[grant.out_port];
   if (probes_enabled_) {
@@ -149,7 +149,7 @@ std::vector<std::string> Router::describe_blocked(std::uint64_t cycle) const {
     for (int v = 0; v < params_.vcs; ++v) {
       const InputVirtualChannel& vc = inputs_[in].vc(v);
       if (vc.empty()) continue;
-      const Flit& f = vc.slots[vc.front];
+      const Flit& f = vc.front_flit();
       std::string line = "router " + std::to_string(node_) + " " + topology_.coordinates_text(node_) + " in " +
                          port_name(topology_, in) + " vc " + std::to_string(v) + ": " +
                          std::to_string(vc.count) + " flit(s) of packet " + std::to_string(f.packet_id) + " (" +
