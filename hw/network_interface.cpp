@@ -137,7 +137,7 @@ bool NetworkInterface::start_send() {
   msg.created_cycle = cycle;
   msg.ready_cycle = cycle + 1;
   msg.descriptor = static_cast<int>(descriptors_.size());
-  descriptors_.push_back({Kind::Send, msg.dst, reg_address_, reg_length_, reg_tag_});
+  descriptors_.push_back({reg_address_, reg_length_, reg_tag_});
   reg_descriptor_id_ = static_cast<std::uint32_t>(msg.descriptor);
   packetizers_[channel]->enqueue(std::move(msg));
   update_probe();
@@ -148,12 +148,15 @@ bool NetworkInterface::start_send() {
 bool NetworkInterface::start_receive() {
   const std::string what = "receive from node " + std::to_string(reg_peer_) + " tag " + std::to_string(reg_tag_);
   if (!descriptor_fits(what)) return false;
-  const int id = static_cast<int>(descriptors_.size());
-  descriptors_.push_back({Kind::Receive, static_cast<int>(reg_peer_), reg_address_, reg_length_, reg_tag_});
-  reg_descriptor_id_ = static_cast<std::uint32_t>(id);
   const SourceTag key{static_cast<int>(reg_peer_), reg_tag_};
   auto waiting = unexpected_.find(key);
-  if (waiting == unexpected_.end() || waiting->second.empty()) {
+  if (waiting != unexpected_.end() && waiting->second.front().bytes.size() != reg_length_)
+    return reject(what + ": the message is " + std::to_string(waiting->second.front().bytes.size()) +
+                  " bytes, the receive LENGTH is " + std::to_string(reg_length_));
+  const int id = static_cast<int>(descriptors_.size());
+  descriptors_.push_back({reg_address_, reg_length_, reg_tag_});
+  reg_descriptor_id_ = static_cast<std::uint32_t>(id);
+  if (waiting == unexpected_.end()) {
     posted_receives_[key].push_back(id);
     update_probe();
     return true;
@@ -163,9 +166,6 @@ bool NetworkInterface::start_receive() {
   waiting->second.erase(waiting->second.begin());
   if (waiting->second.empty()) unexpected_.erase(waiting);
   Descriptor& d = descriptors_[id];
-  if (early.bytes.size() != d.length)
-    return reject(what + ": the message is " + std::to_string(early.bytes.size()) + " bytes, the receive LENGTH is " +
-                  std::to_string(d.length));
   memory_access(tlm::TLM_WRITE_COMMAND, d.address, early.bytes.data(), d.length);
   d.bytes_received = early.bytes_received;
   if (d.bytes_received == d.length) complete(id);

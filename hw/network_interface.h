@@ -66,10 +66,7 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   void enable_probe() { probe_enabled_ = true; }
 
  private:
-  enum class Kind { Send, Receive };
   struct Descriptor {
-    Kind kind;
-    int peer;
     std::uint32_t address;
     std::uint32_t length;
     std::uint32_t tag;
