@@ -86,6 +86,7 @@ Topology::Topology(std::vector<Dimension> dimensions, std::string spec)
     num_nodes_ *= d.size;
   }
   for (int d = 0; d < num_dimensions(); ++d) {
+    first_port_.push_back(num_ports());
     if (dims_[d].kind == DimensionKind::Complete) {
       for (int off = 1; off < dims_[d].size; ++off) ports_.push_back({d, off});
     } else {
@@ -128,9 +129,11 @@ std::string Topology::coordinates_text(int node) const {
 }
 
 int Topology::port_of(int dimension, int offset) const {
-  for (int p = 0; p < num_ports(); ++p)
-    if (ports_[p].dimension == dimension && ports_[p].offset == offset) return p;
-  return -1;
+  // Ports are numbered dimension by dimension: (-1, +1) on paths and rings, offsets 1..k-1 on complete graphs.
+  const int base = first_port_[dimension];
+  if (dims_[dimension].kind == DimensionKind::Complete)
+    return offset >= 1 && offset < dims_[dimension].size ? base + offset - 1 : -1;
+  return offset == -1 ? base : offset == +1 ? base + 1 : -1;
 }
 
 int Topology::compute_neighbor(int node, int p) const {

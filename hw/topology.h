@@ -74,6 +74,7 @@ class Topology {
   std::vector<Dimension> dims_;
   std::vector<int> stride_;
   std::vector<Port> ports_;
+  std::vector<int> first_port_;  // per dimension: its first port
   std::vector<int> reverse_;
   std::vector<int> neighbors_;  // node * num_ports + port -> node, or -1
   int num_nodes_;

@@ -39,6 +39,14 @@ TrafficRun run_traffic(const char* spec, double rate, int packet_flits, RouterPa
   return run;
 }
 
+RouterParams router(int vcs, int buffer_flits, SwitchingMode switching = SwitchingMode::Wormhole) {
+  RouterParams params;
+  params.vcs = vcs;
+  params.buffer_flits = buffer_flits;
+  params.switching = switching;
+  return params;
+}
+
 void expect_all_delivered(const TrafficRun& run) {
   ASSERT_FALSE(run.network->failed()) << run.network->failure();
   const TrafficStats& s = run.generator->stats();
@@ -49,54 +57,33 @@ void expect_all_delivered(const TrafficRun& run) {
 }
 
 TEST(NetworkTraffic, MeshNearSaturation) {
-  RouterParams params;
-  params.vcs = 2;
-  params.buffer_flits = 4;
-  auto run = run_traffic("mesh:6x6", 0.45, 5, params, 4000);
+  auto run = run_traffic("mesh:6x6", 0.45, 5, router(2, 4), 4000);
   expect_all_delivered(run);
   EXPECT_LE(run.generator->accepted_flits_per_node_per_cycle(), 0.5);
 }
 
 TEST(NetworkTraffic, TorusWithDatelineClassesNearSaturation) {
-  RouterParams params;
-  params.vcs = 2;
-  params.buffer_flits = 4;
-  auto run = run_traffic("torus:5x5", 0.7, 6, params, 4000);
+  auto run = run_traffic("torus:5x5", 0.7, 6, router(2, 4), 4000);
   expect_all_delivered(run);
 }
 
 TEST(NetworkTraffic, ThreeDimensionalTorusCutThrough) {
-  RouterParams params;
-  params.vcs = 4;
-  params.buffer_flits = 8;
-  params.max_packet_payload_flits = 4;
-  params.switching = SwitchingMode::VirtualCutThrough;
-  auto run = run_traffic("torus:3x3x3", 0.6, 5, params, 3000);
+  auto run = run_traffic("torus:3x3x3", 0.6, 5, router(4, 8, SwitchingMode::VirtualCutThrough), 3000);
   expect_all_delivered(run);
 }
 
 TEST(NetworkTraffic, HypercubeNearSaturation) {
-  RouterParams params;
-  params.vcs = 2;
-  params.buffer_flits = 4;
-  auto run = run_traffic("hypercube:5", 0.8, 4, params, 4000);
+  auto run = run_traffic("hypercube:5", 0.8, 4, router(2, 4), 4000);
   expect_all_delivered(run);
 }
 
 TEST(NetworkTraffic, GeneralizedHypercubeStoreAndForward) {
-  RouterParams params;
-  params.vcs = 2;
-  params.buffer_flits = 6;
-  params.max_packet_payload_flits = 5;
-  params.switching = SwitchingMode::StoreAndForward;
-  auto run = run_traffic("ghc:3x4", 0.5, 6, params, 3000);
+  auto run = run_traffic("ghc:3x4", 0.5, 6, router(2, 6, SwitchingMode::StoreAndForward), 3000);
   expect_all_delivered(run);
 }
 
 TEST(NetworkTraffic, WatchdogReportsDeadlockOnTorusWithoutDateline) {
-  RouterParams params;
-  params.vcs = 1;
-  params.buffer_flits = 2;
+  RouterParams params = router(1, 2);
   params.dateline = false;
   auto run = run_traffic("torus:4x4", 0.9, 12, params, 5000, 500);
   ASSERT_TRUE(run.network->failed());
