@@ -7,7 +7,13 @@
 
 namespace meshmp {
 
-int dimension_order_port(const Topology& topology, int node, int dst) {
+namespace {
+
+// Dimension-order routing; on a ring a message exactly half-way round goes + when `split_ties` is off, and
+// + from an even coordinate, - from an odd one when it is on. Only the first node of a dimension can see
+// the tie (afterwards the rest of the way is shorter than half), and there the node's coordinate in that
+// dimension is the source's.
+int dimension_order(const Topology& topology, int node, int dst, bool split_ties) {
   for (int d = 0; d < topology.num_dimensions(); ++d) {
     int c = topology.coordinate(node, d);
     int t = topology.coordinate(dst, d);
@@ -17,6 +23,7 @@ int dimension_order_port(const Topology& topology, int node, int dst) {
       case DimensionKind::Path: return topology.port_of(d, t > c ? +1 : -1);
       case DimensionKind::Ring: {
         int forward = ((t - c) % dim.size + dim.size) % dim.size;
+        if (2 * forward == dim.size && split_ties) return topology.port_of(d, c % 2 == 0 ? +1 : -1);
         return topology.port_of(d, 2 * forward <= dim.size ? +1 : -1);
       }
       case DimensionKind::Complete: return topology.port_of(d, ((t - c) % dim.size + dim.size) % dim.size);
@@ -25,9 +32,20 @@ int dimension_order_port(const Topology& topology, int node, int dst) {
   return -1;
 }
 
+}  // namespace
+
+int dimension_order_port(const Topology& topology, int node, int dst) {
+  return dimension_order(topology, node, dst, false);
+}
+
+int dimension_order_split_ties_port(const Topology& topology, int node, int dst) {
+  return dimension_order(topology, node, dst, true);
+}
+
 namespace {
 const std::pair<const char*, RoutingFunction> kRoutingFunctions[] = {
     {"dimension-order", &dimension_order_port},
+    {"dimension-order-split-ties", &dimension_order_split_ties_port},
 };
 }  // namespace
 

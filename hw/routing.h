@@ -13,7 +13,13 @@ namespace meshmp {
 // The output port to take at `node` for a packet to `dst`; -1 when node == dst (eject).
 using RoutingFunction = int (*)(const Topology& topology, int node, int dst);
 
+// Dimension-order routing, lowest dimension first (e-cube on hypercubes, XY on meshes and tori); on an
+// even ring a message exactly half-way round takes the + direction (the documented default).
 int dimension_order_port(const Topology& topology, int node, int dst);
+// The same, but half-way ties on even rings go + from an even coordinate and - from an odd one, so both
+// directions of every ring carry the same load under uniform traffic. Deadlock-free with the dateline
+// classes: each direction of a ring is its own channel cycle, broken at its own wrap-around link.
+int dimension_order_split_ties_port(const Topology& topology, int node, int dst);
 
 // Throws ConfigError("router.routing", name, ...) for an unknown name.
 RoutingFunction find_routing_function(const std::string& name);

@@ -89,6 +89,8 @@ Topology::Topology(std::vector<Dimension> dimensions, std::string spec)
     first_port_.push_back(num_ports());
     if (dims_[d].kind == DimensionKind::Complete) {
       for (int off = 1; off < dims_[d].size; ++off) ports_.push_back({d, off});
+    } else if (dims_[d].kind == DimensionKind::Ring && dims_[d].size == 2) {
+      ports_.push_back({d, +1});  // the two nodes of a 2-ring share one link each way: -1 is +1
     } else {
       ports_.push_back({d, -1});
       ports_.push_back({d, +1});
@@ -129,10 +131,13 @@ std::string Topology::coordinates_text(int node) const {
 }
 
 int Topology::port_of(int dimension, int offset) const {
-  // Ports are numbered dimension by dimension: (-1, +1) on paths and rings, offsets 1..k-1 on complete graphs.
+  // Ports are numbered dimension by dimension: (-1, +1) on paths and rings, offsets 1..k-1 on complete graphs;
+  // a ring of 2 nodes has the one port +1, which is also its -1.
   const int base = first_port_[dimension];
   if (dims_[dimension].kind == DimensionKind::Complete)
     return offset >= 1 && offset < dims_[dimension].size ? base + offset - 1 : -1;
+  if (dims_[dimension].kind == DimensionKind::Ring && dims_[dimension].size == 2)
+    return offset == -1 || offset == +1 ? base : -1;
   return offset == -1 ? base : offset == +1 ? base + 1 : -1;
 }
 

@@ -19,7 +19,9 @@ struct Dimension {
 
 // A network port of a router: it leads along `dimension` to the node whose coordinate there is
 // (own + offset), taken modulo the size on rings and complete graphs. Paths and rings have the two
-// ports offset -1 and +1; a complete graph of size k has the k-1 ports offset 1..k-1.
+// ports offset -1 and +1; a complete graph of size k has the k-1 ports offset 1..k-1. A ring of size 2 is
+// modelled with one link each way (port +1, which port_of(d, -1) also names): its two neighbours are one
+// node, and a second, never-used link would only dilute the link statistics.
 struct Port {
   int dimension;
   int offset;

@@ -10,6 +10,7 @@
 
 #include "firmware/algorithm_registry.h"
 #include "hw/config_error.h"
+#include "hw/routing.h"
 #include "sims/bench_command.h"
 #include "sims/cli_options.h"
 #include "sims/run_command.h"
@@ -76,7 +77,9 @@ EXIT STATUS
       std::cout << "exchange algorithms:\n";
       for (const auto& a : meshmp::algorithms())
         std::cout << "  " << a.name << " - " << a.summary << " [" << a.source << "]\n";
-      std::cout << "routing functions: dimension-order (plus source routes chosen by the firmware)\n";
+      std::cout << "routing functions:";
+      for (const auto& name : meshmp::routing_function_names()) std::cout << " " << name;
+      std::cout << " (plus source routes chosen by the firmware)\n";
       return 0;
     }
     if (app.got_subcommand("bench")) {
