@@ -29,7 +29,6 @@ struct InputVirtualChannel {
   int vc_begin = 0, vc_end = 0;         // the output VCs the packet may use
   std::uint8_t next_vc_class = 0;
   std::uint8_t next_ring_dimension = kNoPort;
-  std::uint64_t head_ready_cycle = 0;   // first cycle the head could have advanced
 
   bool empty() const { return count == 0; }
   const Flit& front_flit() const { return slots[front].flit; }

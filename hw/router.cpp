@@ -48,7 +48,17 @@ void Router::receive_credit(int out_port, int vc) {
 }
 
 bool Router::front_ready(const InputVirtualChannel& vc, std::uint64_t cycle) const {
-  return vc.front_written() + params_.pipeline_depth - 1 <= cycle;
+  return vc.front_written() + params_.pipeline_depth <= cycle;
+}
+
+std::uint64_t Router::head_ready_cycle(const InputVirtualChannel& vc) const {
+  std::uint64_t ready = vc.front_written() + params_.pipeline_depth;
+  if (params_.switching == SwitchingMode::StoreAndForward) {
+    // The packet's tail is the (packet_flits - 1)th flit behind its head in the same buffer.
+    const int tail_slot = (vc.front + vc.front_flit().packet_flits - 1) % static_cast<int>(vc.slots.size());
+    ready = vc.slots[tail_slot].written + params_.pipeline_depth;
+  }
+  return ready;
 }
 
 int Router::packet_credits_needed(const Flit& head) const {
@@ -82,10 +92,14 @@ void Router::step(std::uint64_t cycle) {
         vc.vc_end = d.vc_end;
         vc.next_vc_class = d.vc_class;
         vc.next_ring_dimension = d.ring_dimension;
-        vc.head_ready_cycle = cycle;
         unit.set_state(v, VcState::WaitingForVc);
       }
-      if (store_and_forward && vc.tails_buffered == 0) continue;  // whole packet not here yet
+      if (store_and_forward) {
+        // Store-and-forward: the packet's tail must be in the buffer, and then the head still takes the
+        // whole pipeline, counted from the tail's buffer write.
+        if (vc.tails_buffered == 0) continue;
+        if (head_ready_cycle(vc) > cycle) continue;
+      }
       vc_allocator_.request(vc.out_port, {in * vcs + v, vc.vc_begin, vc.vc_end, packet_credits_needed(front)});
     }
   }
@@ -111,10 +125,14 @@ void Router::step(std::uint64_t cycle) {
 
 void Router::traverse(const SwitchGrant& grant, std::uint64_t cycle) {
   InputVirtualChannel& vc = inputs_[grant.in_port].vc(grant.vc);
+  const bool head = vc.front_flit().head;
+  const std::uint64_t ready = head ? head_ready_cycle(vc) : 0;
   Flit flit = inputs_[grant.in_port].pop(grant.vc);
   --buffered_flits_;
-  if (flit.head) {
-    std::uint64_t waited = cycle - vc.head_ready_cycle;
+  if (head) {
+    // Header blocking: cycles beyond the zero-load pipeline (for store-and-forward, counted from the
+    // tail's arrival: waiting for one's own tail is the switching mode, not contention).
+    const std::uint64_t waited = cycle - ready;
     flit.blocked_cycles += static_cast<std::uint32_t>(waited);
     header_blocking_cycles_ += waited;
     flit.vc_class = vc.next_vc_class;

@@ -72,7 +72,11 @@ class Router {
   void set_probes_enabled(bool enabled) { probes_enabled_ = enabled; }
 
  private:
+  // A flit written at cycle t may leave at t + pipeline_depth at the earliest.
   bool front_ready(const InputVirtualChannel& vc, std::uint64_t cycle) const;
+  // The first cycle the front (head) flit could leave without contention: its own pipeline, and under
+  // store-and-forward the pipeline counted from its tail's arrival.
+  std::uint64_t head_ready_cycle(const InputVirtualChannel& vc) const;
   int packet_credits_needed(const Flit& head) const;
   void traverse(const SwitchGrant& grant, std::uint64_t cycle);
 

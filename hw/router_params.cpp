@@ -39,8 +39,8 @@ std::optional<std::string> RouterParams::validate(const Topology& topology) cons
     return bad("router.vcs", vcs,
                "a topology with rings needs at least 2 virtual channels for the dateline classes");
   if (buffer_flits < 1 || buffer_flits > 1024) return bad("router.buffer_flits", buffer_flits, "must be 1..1024");
-  if (pipeline_depth < 1 || pipeline_depth > 4)
-    return bad("router.pipeline_depth", pipeline_depth, "must be 1..4 stages");
+  if (pipeline_depth < 1 || pipeline_depth > 5)
+    return bad("router.pipeline_depth", pipeline_depth, "must be 1..5 cycles");
   if (link_latency_cycles < 1 || link_latency_cycles > 64)
     return bad("router.link_latency_cycles", link_latency_cycles, "must be 1..64");
   if (flit_bytes < 1 || flit_bytes > kMaxFlitBytes)

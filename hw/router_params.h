@@ -20,8 +20,10 @@ std::string to_string(PortModel model);
 struct RouterParams {
   int vcs = 4;                       // virtual channels per input port
   int buffer_flits = 8;              // buffer depth per virtual channel
-  // Cycles a flit spends in a router without contention: buffer write + route computation + VC
-  // allocation + switch allocation + crossbar folded into this many stages (1..4).
+  // Cycles a flit spends in an idle router, from its buffer write to leaving on the output link (1..5):
+  // a flit written at cycle t crosses the switch at t + pipeline_depth. Depth 4 is the classic
+  // input-queued router with route computation, VC allocation, switch allocation and switch traversal
+  // one cycle each; smaller depths fold stages together (speculation, lookahead routing).
   int pipeline_depth = 2;
   int link_latency_cycles = 1;       // link traversal (and credit return) latency
   int flit_bytes = 8;                // link width

@@ -15,7 +15,7 @@ void RunOptions::add_to(CLI::App& c) {
   c.add_option("-m,--block-bytes", block_bytes_, "bytes per block m  [default 64]");
   c.add_option("--vcs", vcs_, "virtual channels per input port  [default 4]");
   c.add_option("--buffer-flits", buffer_flits_, "buffer depth per virtual channel  [default 8]");
-  c.add_option("--pipeline-depth", pipeline_depth_, "router pipeline stages, 1..4  [default 2]");
+  c.add_option("--pipeline-depth", pipeline_depth_, "cycles a flit spends in an idle router, 1..5 (4 = route, VC allocation, switch allocation, traversal)  [default 2]");
   c.add_option("--link-latency", link_latency_, "link latency in cycles  [default 1]");
   c.add_option("--flit-bytes", flit_bytes_, "link width in bytes per flit, 1..32  [default 8]");
   c.add_option("--packet-flits", packet_flits_, "maximum payload flits per packet  [default 16]");

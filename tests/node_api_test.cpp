@@ -89,8 +89,8 @@ std::vector<std::uint64_t> neighbour_latencies(PortModel model) {
   return latencies;
 }
 
-// Zero-load latency of one 64-byte (8-flit) message over one hop with the default 2-stage routers.
-constexpr std::uint64_t kOneHop = 1 * (2 - 1 + 1) + 2 + 2 + 8;
+// Zero-load latency of one 64-byte (8 payload flits) message over one hop with the default 2-cycle routers.
+constexpr std::uint64_t kOneHop = 1 * (2 + 1) + 2 + 3 + 8;  // H(d + L) + d + 3 + P
 
 TEST(NodeApi, AllPortInjectsOnEveryDirectionAtOnce) {
   for (std::uint64_t latency : neighbour_latencies(PortModel::AllPort)) EXPECT_EQ(latency, kOneHop);
