@@ -1,6 +1,7 @@
 // Router output unit: per output virtual channel the credit counter (free slots in the downstream input
 // buffer) and the input VC that owns it from VC allocation until its tail flit leaves (wormhole).
-// Ejection ports drain into the network interface every cycle, so their credits never run out.
+// Ejection ports drain into the network interface every cycle, so their credits never run out; they are
+// exclusive: one packet at a time over all their VCs (a node's DMA engine receives one worm at a time).
 #pragma once
 
 #include <vector>
@@ -9,7 +10,8 @@ namespace meshmp {
 
 class OutputUnit {
  public:
-  OutputUnit(int vcs, int buffer_flits, bool unlimited_credits);
+  // An ejection port has unlimited credits and is exclusive.
+  OutputUnit(int vcs, int buffer_flits, bool ejection);
 
   int num_vcs() const { return static_cast<int>(credits_.size()); }
   bool unlimited_credits() const { return unlimited_; }
@@ -17,10 +19,18 @@ class OutputUnit {
   const int& credit_counter(int vc) const { return credits_[vc]; }  // for waveform tracing
   bool has_credit(int vc, int flits = 1) const { return unlimited_ || credits_[vc] >= flits; }
   int owner(int vc) const { return owner_[vc]; }
-  bool is_free(int vc) const { return owner_[vc] < 0; }
+  // True when a new packet may take output VC `vc`: nobody owns it and, on an exclusive (ejection) port,
+  // no other packet is passing either.
+  bool is_free(int vc) const { return owner_[vc] < 0 && (!exclusive_ || owned_ == 0); }
 
-  void allocate(int vc, int input_vc_index) { owner_[vc] = input_vc_index; }
-  void release(int vc) { owner_[vc] = -1; }
+  void allocate(int vc, int input_vc_index) {
+    owner_[vc] = input_vc_index;
+    ++owned_;
+  }
+  void release(int vc) {
+    owner_[vc] = -1;
+    --owned_;
+  }
   // A flit left on `vc`: one downstream slot fewer. Returns false if no credit was left (a bug).
   bool consume_credit(int vc);
   // The downstream router freed a slot. Returns false if that exceeds the buffer depth (a bug).
@@ -31,6 +41,8 @@ class OutputUnit {
   std::vector<int> owner_;
   int buffer_flits_;
   bool unlimited_;
+  bool exclusive_;
+  int owned_ = 0;  // output VCs currently owned by a packet
 };
 
 }  // namespace meshmp

@@ -28,7 +28,7 @@ Router::Router(int node, const Topology& topology, const RouterParams& params, P
       probes_(net_ports_ + local_ports_) {
   for (int p = 0; p < num_ports(); ++p) {
     inputs_.emplace_back(params.vcs, params.buffer_flits);
-    outputs_.emplace_back(params.vcs, params.buffer_flits, /*unlimited_credits=*/p >= net_ports_);
+    outputs_.emplace_back(params.vcs, params.buffer_flits, /*ejection=*/p >= net_ports_);
   }
 }
 
@@ -155,6 +155,7 @@ void Router::traverse(const SwitchGrant& grant, std::uint64_t cycle) {
     p.head = flit.head;
     p.tail = flit.tail;
     p.vc = flit.vc;
+    p.src = static_cast<unsigned>(flit.src);
     p.dst = static_cast<unsigned>(flit.dst);
   }
   env_->send_flit(node_, grant.out_port, flit);
@@ -183,6 +184,7 @@ std::vector<std::string> Router::describe_blocked(std::uint64_t cycle) const {
                                             std::to_string(owner % params_.vcs);
         }
         line += ")";
+        if (vc.out_port >= net_ports_) line += ", the ejection channel takes one packet at a time";
       } else {
         line += " waits for a credit on out " + port_name(topology_, vc.out_port) + " vc " +
                 std::to_string(vc.out_vc) + " (credits " +

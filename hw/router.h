@@ -40,6 +40,7 @@ struct OutputPortProbe {
   bool head = false;
   bool tail = false;
   unsigned vc = 0;
+  unsigned src = 0;
   unsigned dst = 0;
 };
 
