@@ -29,6 +29,7 @@ struct InputVirtualChannel {
   int vc_begin = 0, vc_end = 0;         // the output VCs the packet may use
   std::uint8_t next_vc_class = 0;
   std::uint8_t next_ring_dimension = kNoPort;
+  std::uint64_t last_sent_cycle = 0;    // when the last flit left (body-flit stall statistic)
 
   bool empty() const { return count == 0; }
   const Flit& front_flit() const { return slots[front].flit; }

@@ -185,6 +185,12 @@ std::uint64_t Network::header_blocking_cycles() const {
   return sum;
 }
 
+std::uint64_t Network::body_stall_cycles() const {
+  std::uint64_t sum = 0;
+  for (const auto& r : routers_) sum += r->body_stall_cycles();
+  return sum;
+}
+
 std::vector<LinkCount> Network::link_counts() const {
   std::vector<LinkCount> links;
   for (int n = 0; n < topology_.num_nodes(); ++n)

@@ -62,6 +62,7 @@ class Network : public sc_core::sc_module, public RouterEnvironment {
   std::uint64_t flits_in_network() const { return flits_in_network_; }
   std::uint64_t flit_hops() const { return flit_hops_; }
   std::uint64_t header_blocking_cycles() const;
+  std::uint64_t body_stall_cycles() const;
   std::vector<LinkCount> link_counts() const;
   std::uint64_t cycles_stepped() const { return cycles_stepped_; }
 

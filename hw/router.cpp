@@ -1,6 +1,8 @@
 // Cycle-level wormhole router: the order of the pipeline stages within one cycle. See router.h.
 #include "hw/router.h"
 
+#include <algorithm>
+
 namespace meshmp {
 
 namespace {
@@ -126,7 +128,11 @@ void Router::step(std::uint64_t cycle) {
 void Router::traverse(const SwitchGrant& grant, std::uint64_t cycle) {
   InputVirtualChannel& vc = inputs_[grant.in_port].vc(grant.vc);
   const bool head = vc.front_flit().head;
-  const std::uint64_t ready = head ? head_ready_cycle(vc) : 0;
+  // The cycle this flit could have left without contention: a head its pipeline, a body flit its
+  // pipeline and one cycle after the flit ahead of it.
+  const std::uint64_t ready =
+      head ? head_ready_cycle(vc) : std::max(vc.front_written() + params_.pipeline_depth, vc.last_sent_cycle + 1);
+  vc.last_sent_cycle = cycle;
   Flit flit = inputs_[grant.in_port].pop(grant.vc);
   --buffered_flits_;
   if (head) {
@@ -138,6 +144,8 @@ void Router::traverse(const SwitchGrant& grant, std::uint64_t cycle) {
     flit.vc_class = vc.next_vc_class;
     flit.ring_dimension = vc.next_ring_dimension;
     if (flit.route_length > 0 && grant.out_port < net_ports_) ++flit.route_position;
+  } else {
+    body_stall_cycles_ += cycle - ready;
   }
   flit.vc = static_cast<std::uint8_t>(vc.out_vc);
   OutputUnit& out = outputs_[grant.out_port];

@@ -64,7 +64,12 @@ class Router {
   const InputUnit& input(int port) const { return inputs_[port]; }
   const OutputUnit& output(int port) const { return outputs_[port]; }
   std::uint64_t flits_sent(int out_port) const { return flits_sent_[out_port]; }
+  // Contention, in flit-cycles beyond the zero-load pipeline. Header blocking: cycles a head flit waited
+  // for an output VC, the switch or the ejection channel after its pipeline (store-and-forward: after
+  // its pipeline counted from its tail's arrival). Body-flit stalls: cycles a body flit waited after its
+  // pipeline and after the flit ahead of it had left (switch shared with other packets, no credit).
   std::uint64_t header_blocking_cycles() const { return header_blocking_cycles_; }
+  std::uint64_t body_stall_cycles() const { return body_stall_cycles_; }
   // One line per occupied input VC: what its front flit is waiting for (deadlock reports).
   std::vector<std::string> describe_blocked(std::uint64_t cycle) const;
 
@@ -95,6 +100,7 @@ class Router {
   int buffered_flits_ = 0;
   std::vector<std::uint64_t> flits_sent_;
   std::uint64_t header_blocking_cycles_ = 0;
+  std::uint64_t body_stall_cycles_ = 0;
   std::vector<OutputPortProbe> probes_;
   bool probes_enabled_ = false;
 };

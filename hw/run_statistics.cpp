@@ -94,6 +94,7 @@ nlohmann::json collect_statistics(const Machine& machine, const RunResult& resul
   }
   stats["network"] = {{"flit_hops", net.flit_hops()},
                       {"header_blocking_cycles", net.header_blocking_cycles()},
+                      {"body_flit_stall_cycles", net.body_stall_cycles()},
                       {"cycles_stepped", stepped},
                       {"max_link_utilization", max_util},
                       {"mean_link_utilization", counts.empty() ? 0.0 : sum_util / counts.size()},

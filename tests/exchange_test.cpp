@@ -109,6 +109,7 @@ TEST(PaperCostModel, PairwiseOnTheHypercubeFollowsTheStepEstimate) {
   EXPECT_GE(ratio, 1.0);
   EXPECT_LE(ratio, 1.15);
   EXPECT_EQ(machine.network().header_blocking_cycles(), 0u) << "XOR steps under e-cube routing never contend";
+  EXPECT_EQ(machine.network().body_stall_cycles(), 0u) << "XOR steps under e-cube routing never share a link";
 }
 
 // A firmware that waits for a message nobody sends: the run ends as a stall that names what each node

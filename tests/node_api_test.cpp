@@ -155,5 +155,33 @@ TEST(NodeApi, AllPortEjectsEachDirectionAtOnce) {
   EXPECT_EQ(s.header_blocking, 0u);
 }
 
+
+// Contention by hand. On mesh:4 (a path 0-1-2-3; 2-cycle routers, 1-cycle links, t_s = 0) node 0 sends a
+// 9-flit message A to node 2 and node 1 a 9-flit message B to node 3 in the same cycle; both cross link
+// 1->2. B's flits are written into router 1 (injection port, input 2) at cycles 2..10 and are ready two
+// cycles later; A's arrive from router 0 (input 0) at 5..13, ready at 7..15. Each takes its own output
+// VC, so neither head waits: header blocking 0. The + output of router 1 grants inputs round robin: B0,
+// B1, B2 at 4, 5, 6; from cycle 7 A and B alternate (A0 7, B3 8, A1 9, B4 10, ..., B8 18, A6 19), then A7
+// 20 and A8 21. B3..B8 each leave one cycle after they could have (6 stalls), A1..A6 likewise (6 stalls):
+// 12 body-flit stall cycles, and A's tail arrives 6 cycles after its zero-load time.
+TEST(NodeApi, TwoMessagesSharingALinkStallByTheHandCount) {
+  MachineConfig config;
+  config.topology = "mesh:4";
+  config.processor.startup_cycles = 0;
+  Machine machine("machine", config, [](NodeApi& api) {
+    if (api.id() == 0) api.wait(api.send(2, 0, 64, 1));
+    if (api.id() == 1) api.wait(api.send(3, 0, 64, 1));
+    if (api.id() == 2) api.wait(api.receive(0, 0, 64, 1));
+    if (api.id() == 3) api.wait(api.receive(1, 0, 64, 1));
+  });
+  const RunResult result = machine.run();
+  ASSERT_EQ(result.status, RunStatus::Completed) << result.message;
+  EXPECT_EQ(machine.network().header_blocking_cycles(), 0u);
+  EXPECT_EQ(machine.network().body_stall_cycles(), 12u);
+  const std::uint64_t zero_load_two_hops = 2 * (2 + 1) + 2 + 3 + 8;
+  EXPECT_EQ(machine.node(2).dma.received_messages().at(0).latency_cycles, zero_load_two_hops + 6);
+  EXPECT_EQ(machine.node(3).dma.received_messages().at(0).latency_cycles, zero_load_two_hops + 6);
+}
+
 }  // namespace
 }  // namespace meshmp
