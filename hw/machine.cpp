@@ -106,6 +106,7 @@ RunResult Machine::run() {
   for (const auto& node : nodes_) result.completion_cycles = std::max(result.completion_cycles, node->cpu.finish_cycle());
 
   if (network_->failed()) {
+    result.completion_cycles = network_->current_cycle();  // the cycle at which the run stopped
     result.status = RunStatus::NetworkFailure;
     result.message = network_->failure();
     result.details = network_->blocked_channels();
@@ -113,6 +114,7 @@ RunResult Machine::run() {
   }
   for (const auto& node : nodes_)
     if (!node->cpu.error().empty()) {
+      result.completion_cycles = network_->current_cycle();
       result.status = RunStatus::FirmwareError;
       result.message = node->cpu.error();
       return result;

@@ -40,7 +40,7 @@ struct RunResult {
   RunStatus status = RunStatus::Completed;
   std::string message;
   std::vector<std::string> details;   // blocked channels, or what each stalled node waits for
-  std::uint64_t completion_cycles = 0;
+  std::uint64_t completion_cycles = 0;  // when the last node finished, or the cycle a failed run stopped
   double host_seconds = 0;
 };
 

@@ -6,7 +6,7 @@
 // its own event, not a signal per wire and a process per port. Links are a calendar of deliveries keyed
 // by arrival cycle, so a router with nothing buffered is not stepped at all, and when no flit, credit or
 // endpoint has work the clock stops until an endpoint calls wake(). A deadlock watchdog ends the run when
-// flits are in the network but none has moved for watchdog_cycles.
+// flits are in the network, none is on a link, and none has moved for watchdog_cycles.
 #pragma once
 
 #include <systemc>
@@ -126,6 +126,7 @@ class Network : public sc_core::sc_module, public RouterEnvironment {
   std::uint64_t cycles_stepped_ = 0;
   std::uint64_t flits_in_network_ = 0;
   std::uint64_t flit_hops_ = 0;
+  std::uint64_t flits_on_links_ = 0;  // between routers, in flight on a link
   std::uint64_t last_progress_cycle_ = 0;
   std::string failure_;
   std::vector<std::string> blocked_;

@@ -126,11 +126,21 @@ TEST(CommandLine, MalformedAndMistypedConfigFiles) {
 }
 
 TEST(CommandLine, DeadlockIsReportedWithBlockedChannels) {
+  const std::string json = temp_path("deadlock.json");
   const Outcome o = meshmp("run --topology torus:4x4 --no-dateline --vcs 1 --buffer-flits 2 --block-bytes 256 "
-                           "--startup-cycles 1 --watchdog-cycles 200");
+                           "--startup-cycles 1 --watchdog-cycles 200 -o " + json);
   EXPECT_EQ(o.status, 1) << o.output;
   EXPECT_NE(o.output.find("FAILED (network failure): deadlock"), std::string::npos) << o.output;
   EXPECT_NE(o.output.find("waits for"), std::string::npos) << o.output;
+  // The statistics say when the run stopped: after the watchdog's 200 idle cycles.
+  const nlohmann::json doc = nlohmann::json::parse(std::ifstream(json));
+  EXPECT_GT(doc["statistics"]["completion_cycles"].get<std::uint64_t>(), 200u);
+}
+
+// A flit on a long link is moving: a watchdog shorter than the link latency is no deadlock.
+TEST(CommandLine, FlitsOnALinkAreMovement) {
+  const Outcome o = meshmp("run --topology mesh:2x2 --link-latency 64 --watchdog-cycles 10 -o \"\"");
+  EXPECT_EQ(o.status, 0) << o.output;
 }
 
 TEST(CommandLine, RunsAreReproducible) {
