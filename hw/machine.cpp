@@ -9,13 +9,15 @@
 namespace meshmp {
 
 Node::Node(sc_core::sc_module_name name, int id, Network& network, const ExchangeLayout& layout,
-           const ProcessorParams& params, HardwareBarrier& barrier, Firmware firmware,
-           std::function<void()> on_finish)
+           const ProcessorParams& params, HardwareBarrier& barrier, StepStatistics& step_statistics,
+           Firmware firmware, std::function<void()> on_finish)
     : sc_core::sc_module(name),
       memory("memory", layout.memory_bytes()),
       dma("dma", id, network, layout.memory_bytes()),
-      cpu("cpu", id, network.topology(), layout, params, network.clock_period(), barrier, dma.completion_irq(),
-          [this] { return dma.last_error(); }, std::move(firmware), std::move(on_finish)) {
+      cpu("cpu", id, network.topology(), layout, params,
+          NetworkTiming{network.params(), network.port_model(), network.routing()}, network.clock_period(), barrier,
+          step_statistics, dma.completion_irq(), [this] { return dma.last_error(); }, std::move(firmware),
+          std::move(on_finish)) {
   cpu.dma_port.bind(dma.registers);
   cpu.memory_port.bind(memory.cpu_port);
   dma.memory_port.bind(memory.dma_port);
@@ -48,7 +50,8 @@ Machine::Machine(sc_core::sc_module_name name, const MachineConfig& config, Firm
   dont_initialize();
   for (int n = 0; n < topology_.num_nodes(); ++n)
     nodes_.push_back(std::make_unique<Node>(("node" + std::to_string(n)).c_str(), n, *network_, layout_,
-                                            config.processor, *barrier_, firmware, [this] { node_finished(); }));
+                                            config.processor, *barrier_, step_statistics_, firmware,
+                                            [this] { node_finished(); }));
 }
 
 Machine::~Machine() {

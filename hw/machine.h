@@ -18,6 +18,7 @@
 #include "hw/network.h"
 #include "hw/network_interface.h"
 #include "hw/processor.h"
+#include "hw/step_statistics.h"
 #include "hw/topology.h"
 #include "tlm/node_memory.h"
 
@@ -30,7 +31,8 @@ class Node : public sc_core::sc_module {
   Processor cpu;
 
   Node(sc_core::sc_module_name name, int id, Network& network, const ExchangeLayout& layout,
-       const ProcessorParams& params, HardwareBarrier& barrier, Firmware firmware, std::function<void()> on_finish);
+       const ProcessorParams& params, HardwareBarrier& barrier, StepStatistics& step_statistics, Firmware firmware,
+       std::function<void()> on_finish);
 };
 
 enum class RunStatus { Completed, NetworkFailure, FirmwareError, Stalled, Timeout };
@@ -60,6 +62,8 @@ class Machine : public sc_core::sc_module {
   const Network& network() const { return *network_; }
   Node& node(int id) { return *nodes_[id]; }
   const Node& node(int id) const { return *nodes_[id]; }
+  StepStatistics& step_statistics() { return step_statistics_; }
+  const StepStatistics& step_statistics() const { return step_statistics_; }
 
   // Opens the waveform file and adds the traced nodes' signals (before run()).
   void open_waveform(const std::string& path, const std::vector<int>& nodes);
@@ -76,6 +80,7 @@ class Machine : public sc_core::sc_module {
   sc_core::sc_time period_;
   std::unique_ptr<Network> network_;
   std::unique_ptr<HardwareBarrier> barrier_;
+  StepStatistics step_statistics_;
   std::vector<std::unique_ptr<Node>> nodes_;
   int finished_nodes_ = 0;
   sc_core::sc_trace_file* waveform_ = nullptr;

@@ -1,17 +1,20 @@
 // A node's processor running firmware against the DMA engine. See processor.h.
 #include "hw/processor.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
 #include "hw/flit.h"
+#include "hw/zero_load_model.h"
 #include "tlm/dma_registers.h"
 #include "tlm/transport.h"
 
 namespace meshmp {
 
 Processor::Processor(sc_core::sc_module_name name, int node, const Topology& topology, const ExchangeLayout& layout,
-                     const ProcessorParams& params, sc_core::sc_time clock_period, HardwareBarrier& barrier,
+                     const ProcessorParams& params, const NetworkTiming& network, sc_core::sc_time clock_period,
+                     HardwareBarrier& barrier, StepStatistics& step_statistics,
                      const sc_core::sc_event& completion_irq, std::function<std::string()> dma_error_text,
                      Firmware firmware, std::function<void()> on_finish)
     : sc_core::sc_module(name),
@@ -21,13 +24,15 @@ Processor::Processor(sc_core::sc_module_name name, int node, const Topology& top
       topology_(topology),
       layout_(layout),
       params_(params),
+      network_(network),
       period_(clock_period),
       barrier_(barrier),
+      step_statistics_(step_statistics),
       completion_irq_(completion_irq),
       firmware_(std::move(firmware)),
       on_finish_(std::move(on_finish)),
       dma_error_text_(std::move(dma_error_text)),
-      steps_(1) {
+      model_channel_free_(network.port_model == PortModel::AllPort ? topology.num_ports() : 1, 0) {
   SC_THREAD(run);
 }
 
@@ -40,6 +45,7 @@ void Processor::run() {
     error_ = "node " + std::to_string(node_) + " firmware: " + e.what();
   }
   finish_cycle_ = now_cycles();
+  end_step();
   blocked_ = Blocked::No;
   on_finish_();
 }
@@ -93,7 +99,7 @@ Handle Processor::issue(std::uint32_t command, int peer, std::uint32_t address, 
   Handle h = static_cast<Handle>(read_register(dma::kDescriptorId));
   outstanding_.push_back(h);
   if (descriptors_.size() <= static_cast<std::size_t>(h)) descriptors_.resize(h + 1);
-  descriptors_[h] = {command, peer, tag, length};
+  descriptors_[h] = {command, peer, tag, length, model_last_arrival_};
   return h;
 }
 
@@ -102,8 +108,9 @@ Handle Processor::send(int peer, std::uint32_t address, std::uint32_t length, st
   wait_cycles(params_.startup_cycles);
   Handle h = issue(dma::kCommandSend, peer, address, length, tag, route);
   ++startups_;
-  steps_[current_step_].messages += 1;
-  steps_[current_step_].bytes += length;
+  step_count_.messages += 1;
+  step_count_.bytes += length;
+  descriptors_[h].model_done = model_send(peer, length, route);
   return h;
 }
 
@@ -112,6 +119,11 @@ Handle Processor::receive(int peer, std::uint32_t address, std::uint32_t length,
 }
 
 void Processor::wait(Handle handle) {
+  if (handle >= 0 && static_cast<std::size_t>(handle) < descriptors_.size()) {
+    DescriptorRecord& d = descriptors_[handle];
+    if (d.command == dma::kCommandReceive) d.model_done = std::max(d.model_done, model_last_arrival_);
+    model_cursor_ = std::max(model_cursor_, d.model_done);
+  }
   write_register(dma::kQuery, static_cast<std::uint32_t>(handle));
   while (read_register(dma::kStatus) != dma::kStatusDone) {
     blocked_ = Blocked::OnDescriptor;
@@ -136,10 +148,36 @@ void Processor::local_copy(std::uint32_t to, std::uint32_t from, std::uint32_t l
   if (transport(memory_port, tlm::TLM_READ_COMMAND, from, buffer.data(), length) != tlm::TLM_OK_RESPONSE ||
       transport(memory_port, tlm::TLM_WRITE_COMMAND, to, buffer.data(), length) != tlm::TLM_OK_RESPONSE)
     throw FirmwareError("local copy: memory access failed");
-  wait_cycles(static_cast<std::uint64_t>(std::ceil(params_.copy_cycles_per_byte * length)));
+  const auto copy_cycles = static_cast<std::uint64_t>(std::ceil(params_.copy_cycles_per_byte * length));
+  model_cursor_ += copy_cycles;
+  wait_cycles(copy_cycles);
 }
 
-void Processor::compute(std::uint64_t cycles) { wait_cycles(cycles); }
+void Processor::compute(std::uint64_t cycles) {
+  model_cursor_ += cycles;
+  wait_cycles(cycles);
+}
+
+std::uint64_t Processor::model_send(int peer, std::uint32_t length, const std::vector<int>& route) {
+  model_cursor_ += params_.startup_cycles;
+  const int hops = route.empty() ? topology_.distance(node_, peer) : static_cast<int>(route.size());
+  std::size_t channel = 0;
+  if (model_channel_free_.size() > 1 && peer != node_)
+    channel = static_cast<std::size_t>(route.empty() ? network_.routing(topology_, node_, peer) : route[0]);
+  // The descriptor is written at the cursor; the DMA engine starts a cycle later, when its channel is free.
+  const std::uint64_t start = std::max(model_cursor_ + 1, model_channel_free_[channel]);
+  model_channel_free_[channel] = start + message_flits(network_.router, length);
+  model_last_arrival_ = std::max(model_last_arrival_, start + zero_load_transfer_cycles(network_.router, hops, length));
+  return model_channel_free_[channel];
+}
+
+void Processor::end_step() {
+  step_statistics_.record(node_, current_step_, step_count_, step_begin_cycle_,
+                          std::max(model_cursor_, model_last_arrival_));
+  step_count_ = StepCount{};
+  model_cursor_ = model_last_arrival_ = 0;
+  std::fill(model_channel_free_.begin(), model_channel_free_.end(), 0);
+}
 
 void Processor::hardware_barrier() {
   blocked_ = Blocked::OnBarrier;
@@ -157,8 +195,9 @@ std::string Processor::waiting_for() const {
 
 void Processor::begin_step(int step) {
   if (step < 0) throw FirmwareError("step " + std::to_string(step) + " is negative");
+  end_step();
   current_step_ = step;
-  if (steps_.size() <= static_cast<std::size_t>(step)) steps_.resize(step + 1);
+  step_begin_cycle_ = now_cycles();
 }
 
 }  // namespace meshmp

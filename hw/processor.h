@@ -16,6 +16,9 @@
 
 #include "firmware/node_api.h"
 #include "hw/hardware_barrier.h"
+#include "hw/router_params.h"
+#include "hw/routing.h"
+#include "hw/step_statistics.h"
 
 namespace meshmp {
 
@@ -24,9 +27,11 @@ struct ProcessorParams {
   double copy_cycles_per_byte = 0.25;  // rho
 };
 
-struct StepCount {
-  std::uint64_t messages = 0;
-  std::uint64_t bytes = 0;
+// What the processor needs to know of the network to predict its zero-load cost.
+struct NetworkTiming {
+  RouterParams router;
+  PortModel port_model = PortModel::OnePort;
+  RoutingFunction routing = nullptr;
 };
 
 using Firmware = std::function<void(NodeApi&)>;
@@ -38,9 +43,9 @@ class Processor : public sc_core::sc_module, public NodeApi {
 
   SC_HAS_PROCESS(Processor);
   Processor(sc_core::sc_module_name name, int node, const Topology& topology, const ExchangeLayout& layout,
-            const ProcessorParams& params, sc_core::sc_time clock_period, HardwareBarrier& barrier,
-            const sc_core::sc_event& completion_irq, std::function<std::string()> dma_error_text,
-            Firmware firmware, std::function<void()> on_finish);
+            const ProcessorParams& params, const NetworkTiming& network, sc_core::sc_time clock_period,
+            HardwareBarrier& barrier, StepStatistics& step_statistics, const sc_core::sc_event& completion_irq,
+            std::function<std::string()> dma_error_text, Firmware firmware, std::function<void()> on_finish);
 
   // NodeApi
   int id() const override { return node_; }
@@ -62,7 +67,6 @@ class Processor : public sc_core::sc_module, public NodeApi {
   std::uint64_t finish_cycle() const { return finish_cycle_; }
   const std::string& error() const { return error_; }
   std::uint64_t startups() const { return startups_; }
-  const std::vector<StepCount>& steps() const { return steps_; }
   // What the firmware is blocked on (stall reports); empty while it runs.
   std::string waiting_for() const;
 
@@ -74,13 +78,22 @@ class Processor : public sc_core::sc_module, public NodeApi {
   Handle issue(std::uint32_t command, int peer, std::uint32_t address, std::uint32_t length, std::uint32_t tag,
                const std::vector<int>& route);
   void wait_cycles(std::uint64_t cycles);
+  // Hands the current step's counts and zero-load cost to the step statistics.
+  void end_step();
+  // Zero-load model of this node's part of the current step (cycles from the step's start): start-ups,
+  // copies and computation advance a cursor; each message is injected when its channel is free and
+  // arrives zero_load_transfer_cycles later; the step costs max(cursor, last arrival).
+  // Returns the modelled cycle (from the step's start) at which the send has been injected.
+  std::uint64_t model_send(int peer, std::uint32_t length, const std::vector<int>& route);
 
   int node_;
   const Topology& topology_;
   ExchangeLayout layout_;
   ProcessorParams params_;
+  NetworkTiming network_;
   sc_core::sc_time period_;
   HardwareBarrier& barrier_;
+  StepStatistics& step_statistics_;
   const sc_core::sc_event& completion_irq_;
   Firmware firmware_;
   std::function<void()> on_finish_;
@@ -92,6 +105,10 @@ class Processor : public sc_core::sc_module, public NodeApi {
     int peer;
     std::uint32_t tag;
     std::uint32_t length;
+    // Zero-load model: when this descriptor completes, in cycles from the start of its step. A receive
+    // is modelled as complete when this node's own messages so far have arrived: exact for the
+    // symmetric exchanges of the papers, where a node's partner sends what it sends, when it sends it.
+    std::uint64_t model_done;
   };
   std::vector<DescriptorRecord> descriptors_;  // by handle, to say what a wait is for
   bool finished_ = false;
@@ -99,7 +116,11 @@ class Processor : public sc_core::sc_module, public NodeApi {
   std::string error_;
   std::uint64_t startups_ = 0;
   int current_step_ = 0;
-  std::vector<StepCount> steps_;
+  StepCount step_count_;
+  std::uint64_t step_begin_cycle_ = 0;
+  std::uint64_t model_cursor_ = 0;
+  std::uint64_t model_last_arrival_ = 0;
+  std::vector<std::uint64_t> model_channel_free_;  // per injection channel
   enum class Blocked { No, OnDescriptor, OnBarrier };
   Blocked blocked_ = Blocked::No;
   Handle blocked_handle_ = 0;

@@ -27,45 +27,40 @@ nlohmann::json collect_statistics(const Machine& machine, const RunResult& resul
                        {"diameter", topo.diameter()},
                        {"average_status", topo.average_status()}};
   stats["completion_cycles"] = result.completion_cycles;
-  stats["host_seconds"] = result.host_seconds;
+  // Speed, honestly: the clock stops while the network is idle, so the simulated cycles include cycles
+  // that were skipped; the stepped cycles are those the network process actually ran.
   const std::uint64_t stepped = machine.network().cycles_stepped();
-  stats["simulated_cycles_per_second"] = result.host_seconds > 0 ? result.completion_cycles / result.host_seconds : 0.0;
+  const double seconds = result.host_seconds > 0 ? result.host_seconds : 1e-9;
+  stats["simulation"] = {{"host_seconds", result.host_seconds},
+                         {"simulated_cycles", result.completion_cycles},
+                         {"cycles_stepped", stepped},
+                            {"simulated_cycles_per_second", result.completion_cycles / seconds},
+                         {"stepped_cycles_per_second", stepped / seconds}};
 
-  std::vector<std::uint64_t> startups;
-  nlohmann::json per_node_steps = nlohmann::json::array();
-  std::size_t max_steps = 0;
-  for (int i = 0; i < n; ++i) max_steps = std::max(max_steps, machine.node(i).cpu.steps().size());
-  std::vector<nlohmann::json> step_summary(max_steps);
-  std::vector<std::uint64_t> step_messages_max(max_steps, 0), step_bytes_max(max_steps, 0);
-  std::vector<std::uint64_t> step_messages_total(max_steps, 0), step_bytes_total(max_steps, 0);
+  std::uint64_t startups_max = 0, startups_total = 0;
   for (int i = 0; i < n; ++i) {
-    const Processor& cpu = machine.node(i).cpu;
-    startups.push_back(cpu.startups());
-    std::vector<std::uint64_t> messages, bytes;
-    for (std::size_t k = 0; k < cpu.steps().size(); ++k) {
-      const StepCount& c = cpu.steps()[k];
-      messages.push_back(c.messages);
-      bytes.push_back(c.bytes);
-      step_messages_max[k] = std::max(step_messages_max[k], c.messages);
-      step_bytes_max[k] = std::max(step_bytes_max[k], c.bytes);
-      step_messages_total[k] += c.messages;
-      step_bytes_total[k] += c.bytes;
-    }
-    per_node_steps.push_back({{"messages", std::move(messages)}, {"bytes", std::move(bytes)}});
+    startups_max = std::max(startups_max, machine.node(i).cpu.startups());
+    startups_total += machine.node(i).cpu.startups();
   }
-  stats["startups"] = {{"max_per_node", *std::max_element(startups.begin(), startups.end())},
-                       {"total", std::accumulate(startups.begin(), startups.end(), std::uint64_t{0})},
-                       {"per_node", startups}};
+  stats["startups"] = {{"max_per_node", startups_max}, {"total", startups_total}};
   nlohmann::json steps = nlohmann::json::array();
-  for (std::size_t k = 0; k < max_steps; ++k)
+  const auto& aggregates = machine.step_statistics().steps();
+  const std::uint32_t m = machine.layout().block_bytes;
+  for (std::size_t k = 0; k < aggregates.size(); ++k) {
+    const StepAggregate& a = aggregates[k];
+    if (a.nodes == 0) continue;
     steps.push_back({{"step", k},
-                     {"messages_max_per_node", step_messages_max[k]},
-                     {"bytes_max_per_node", step_bytes_max[k]},
-                     {"blocks_max_per_node", machine.layout().block_bytes ? step_bytes_max[k] / machine.layout().block_bytes : 0},
-                     {"messages_total", step_messages_total[k]},
-                     {"bytes_total", step_bytes_total[k]}});
+                     {"nodes", a.nodes},
+                     {"messages_max_per_node", a.messages_max},
+                     {"bytes_max_per_node", a.bytes_max},
+                     {"blocks_max_per_node", m ? a.bytes_max / m : 0},
+                     {"messages_total", a.messages_total},
+                     {"bytes_total", a.bytes_total},
+                     {"first_begin_cycle", a.first_begin_cycle},
+                     {"last_begin_cycle", a.last_begin_cycle},
+                     {"zero_load_cycles", a.zero_load_cycles_max}});
+  }
   stats["steps"] = steps;
-  stats["per_node_steps"] = per_node_steps;
 
   std::vector<std::uint64_t> latency, blocking;
   std::uint64_t unexpected = 0;
@@ -95,7 +90,6 @@ nlohmann::json collect_statistics(const Machine& machine, const RunResult& resul
   stats["network"] = {{"flit_hops", net.flit_hops()},
                       {"header_blocking_cycles", net.header_blocking_cycles()},
                       {"body_flit_stall_cycles", net.body_stall_cycles()},
-                      {"cycles_stepped", stepped},
                       {"max_link_utilization", max_util},
                       {"mean_link_utilization", counts.empty() ? 0.0 : sum_util / counts.size()},
                       {"links", links}};

@@ -30,6 +30,7 @@ void RunOptions::add_to(CLI::App& c) {
   c.add_option("--watchdog-cycles", watchdog_cycles_, "deadlock watchdog: cycles without any flit moving  [default 20000]");
   c.add_option("--max-cycles", max_cycles_, "end the run after this many cycles  [default 200000000]");
   c.add_option("-o,--stats-json", stats_json_, "write statistics (and the config) as JSON to this file; \"\" for none  [default meshmp-stats.json]");
+  c.add_option("--detail-csv", detail_csv_, "write one row per node per step (messages, bytes, begin cycle, zero-load cost) to this CSV file");
   c.add_option("--vcd", vcd_, "write a VCD waveform of the traced routers and DMA engines to this file");
   c.add_option("--trace-nodes", trace_nodes_, "nodes whose router and DMA engine the waveform shows  [default 0]")
       ->delimiter(',');
@@ -70,6 +71,7 @@ MachineConfig RunOptions::resolve() const {
   if (max_cycles_) config.max_cycles = checked<std::uint64_t>(*max_cycles_, "run.max_cycles", 0, 0x7fffffffffffffffll);
   if (stats_json_) config.stats_json = *stats_json_;
   if (vcd_) config.vcd = *vcd_;
+  if (detail_csv_) config.detail_csv = *detail_csv_;
   if (trace_nodes_) config.trace_nodes = *trace_nodes_;
   return config;
 }

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <fstream>
 #include <iomanip>
+#include <iterator>
+#include <tuple>
 
 #include "firmware/algorithm_registry.h"
 #include "firmware/exchange_verifier.h"
@@ -30,12 +32,31 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
     err << "meshmp: error: " << *error << "\n";
     return 2;
   }
-  std::ofstream stats_file;
-  if (!config.stats_json.empty()) {
-    stats_file.open(config.stats_json);
-    if (!stats_file) {
-      err << "meshmp: error: " << ConfigError("output.stats_json", config.stats_json, "the file cannot be written").what()
-          << "\n";
+  // Output files: each named file is written exactly as named, and no two outputs share a path.
+  const std::pair<const char*, const std::string*> outputs[] = {
+      {"output.stats_json", &config.stats_json}, {"output.vcd", &config.vcd}, {"output.detail_csv", &config.detail_csv}};
+  for (std::size_t i = 0; i < std::size(outputs); ++i)
+    for (std::size_t j = i + 1; j < std::size(outputs); ++j)
+      if (!outputs[i].second->empty() && *outputs[i].second == *outputs[j].second) {
+        err << "meshmp: error: "
+            << ConfigError(outputs[j].first, *outputs[j].second,
+                           std::string("is also ") + outputs[i].first + ": every output needs its own file")
+                   .what()
+            << "\n";
+        return 2;
+      }
+  if (!config.vcd.empty() && (config.vcd.size() <= 4 || config.vcd.compare(config.vcd.size() - 4, 4, ".vcd") != 0)) {
+    err << "meshmp: error: "
+        << ConfigError("output.vcd", config.vcd, "a waveform file name must end in .vcd").what() << "\n";
+    return 2;
+  }
+  std::ofstream stats_file, detail_file;
+  for (auto [field, path, file] : {std::tuple{"output.stats_json", &config.stats_json, &stats_file},
+                                   std::tuple{"output.detail_csv", &config.detail_csv, &detail_file}}) {
+    if (path->empty()) continue;
+    file->open(*path);
+    if (!*file) {
+      err << "meshmp: error: " << ConfigError(field, *path, "the file cannot be written").what() << "\n";
       return 2;
     }
   }
@@ -48,6 +69,7 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
   }
 
   Machine machine("machine", config, algorithm->firmware);
+  if (detail_file.is_open()) machine.step_statistics().set_detail_stream(&detail_file);
   for (int n = 0; n < topology.num_nodes(); ++n)
     fill_exchange_memory(machine.node(n).memory.bytes(), machine.layout(), n);
   if (!config.vcd.empty()) machine.open_waveform(config.vcd, config.trace_nodes);
@@ -93,14 +115,22 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
           << " cycles, header blocking mean " << stats["messages"]["header_blocking_cycles"]["mean"].get<double>()
           << " cycles\n";
     const double estimate = algorithm->estimate_cycles(topology, config);
-    out << "  paper estimate: " << std::setprecision(0) << estimate << " cycles by " << algorithm->estimate_formula
-        << "; measured / estimated = " << std::setprecision(3) << result.completion_cycles / estimate << "\n";
+    const auto zero_load = static_cast<double>(machine.step_statistics().zero_load_prediction_cycles());
+    out << "  predictions: paper " << std::setprecision(0) << estimate << " cycles by " << algorithm->estimate_formula
+        << " (measured / paper = " << std::setprecision(3) << result.completion_cycles / estimate << ");\n"
+        << "               zero-load model of this machine for the schedule run " << std::setprecision(0) << zero_load
+        << " cycles (measured / zero-load = " << std::setprecision(3) << result.completion_cycles / zero_load << ")\n";
+    out << "  contention: header blocking " << stats["network"]["header_blocking_cycles"] << " cycles, body-flit stalls "
+        << stats["network"]["body_flit_stall_cycles"] << " cycles\n";
     out << "  network: " << stats["network"]["flit_hops"] << " flit-hops, link utilisation max " << std::setprecision(1)
         << 100 * stats["network"]["max_link_utilization"].get<double>() << "% mean "
         << 100 * stats["network"]["mean_link_utilization"].get<double>() << "%\n";
   }
-  out << "  simulation: " << std::setprecision(2) << result.host_seconds << " s host, " << std::setprecision(0)
-      << stats["simulated_cycles_per_second"].get<double>() << " simulated cycles/s\n";
+  const auto& speed = stats["simulation"];
+  out << "  simulation: " << std::setprecision(2) << result.host_seconds << " s host; the clock stepped "
+      << speed["cycles_stepped"] << " of " << result.completion_cycles << " cycles (it stops while the network is idle): "
+      << std::setprecision(0) << speed["stepped_cycles_per_second"].get<double>() << " stepped cycles/s, "
+      << speed["simulated_cycles_per_second"].get<double>() << " simulated cycles/s\n";
   if (stats_file.is_open()) {
     nlohmann::json doc = {{"config", config.to_json()},
                           {"verification",
@@ -111,15 +141,26 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
                             {"errors", verification.errors}}},
                           {"failure", {{"message", result.message}, {"details", result.details}}},
                           {"analytic",
-                           {{"formula", algorithm->estimate_formula},
-                            {"estimate_cycles", algorithm->estimate_cycles(topology, config)},
-                            {"measured_over_estimate",
-                             result.completion_cycles / algorithm->estimate_cycles(topology, config)}}},
+                           {{"paper",
+                             {{"formula", algorithm->estimate_formula},
+                              {"estimate_cycles", algorithm->estimate_cycles(topology, config)},
+                              {"measured_over_estimate",
+                               result.completion_cycles / algorithm->estimate_cycles(topology, config)}}},
+                            {"zero_load",
+                             {{"model", "per step, the slowest node: t_s per message, messages injected one after the "
+                                        "other per channel, each arriving flits + hops (pipeline_depth + link "
+                                        "latency) + pipeline_depth + 1 cycles after its injection starts, rho per "
+                                        "copied byte; steps one after the other"},
+                              {"prediction_cycles", machine.step_statistics().zero_load_prediction_cycles()},
+                              {"measured_over_prediction",
+                               result.completion_cycles /
+                                   std::max(1.0, static_cast<double>(machine.step_statistics().zero_load_prediction_cycles()))}}}}},
                           {"statistics", stats}};
     stats_file << doc.dump(1) << "\n";
     out << "  statistics: " << config.stats_json << "\n";
   }
   if (!config.vcd.empty()) out << "  waveform: " << config.vcd << "\n";
+  if (detail_file.is_open()) out << "  per-node, per-step detail: " << config.detail_csv << "\n";
   return ok ? 0 : 1;
 }
 

@@ -150,8 +150,8 @@ TEST(CommandLine, RunsAreReproducible) {
   ASSERT_EQ(meshmp(args + b).status, 0);
   nlohmann::json first = nlohmann::json::parse(std::ifstream(a)), second = nlohmann::json::parse(std::ifstream(b));
   for (auto* doc : {&first, &second}) {
-    (*doc)["statistics"].erase("host_seconds");
-    (*doc)["statistics"].erase("simulated_cycles_per_second");
+    for (const char* host_dependent : {"host_seconds", "simulated_cycles_per_second", "stepped_cycles_per_second"})
+      (*doc)["statistics"]["simulation"].erase(host_dependent);
   }
   EXPECT_EQ(first, second) << "two runs of one configuration differ";
 }
@@ -162,6 +162,59 @@ TEST(CommandLine, HelpReadsLikeAManPage) {
   for (const char* option : {"--topology", "--algorithm", "--block-bytes", "--switching", "--port-model",
                              "--startup-cycles", "--copy-cycles-per-byte", "--stats-json", "--vcd", "--config"})
     EXPECT_NE(o.output.find(option), std::string::npos) << option;
+}
+
+// The summary says which speed is which: the clock skips idle cycles, so simulated cycles/s overstates
+// the work; the stepped cycles are reported beside it.
+TEST(CommandLine, SpeedFigureSaysWhatItCounts) {
+  const std::string json = temp_path("speed.json");
+  const Outcome o = meshmp("run --topology mesh:2 --startup-cycles 100000 -o " + json);
+  ASSERT_EQ(o.status, 0) << o.output;
+  EXPECT_NE(o.output.find("stepped cycles/s"), std::string::npos) << o.output;
+  const nlohmann::json doc = nlohmann::json::parse(std::ifstream(json));
+  const auto& sim = doc["statistics"]["simulation"];
+  EXPECT_GT(sim["simulated_cycles"].get<std::uint64_t>(), 100000u);
+  EXPECT_LT(sim["cycles_stepped"].get<std::uint64_t>(), 100u) << "the clock stops during t_s";
+}
+
+// The default statistics stay compact (no N x N tables); the per-node, per-step detail is a CSV on request.
+TEST(CommandLine, CompactStatisticsAndDetailOnRequest) {
+  const std::string json = temp_path("compact.json"), csv = temp_path("detail.csv");
+  const Outcome o = meshmp("run --topology torus:16x16 --block-bytes 8 -o " + json + " --detail-csv " + csv);
+  ASSERT_EQ(o.status, 0) << o.output;
+  std::ifstream in(json, std::ios::ate);
+  const auto bytes = static_cast<std::uint64_t>(in.tellg());
+  // 256 nodes: links and steps grow with N, nothing with N^2. (4096 nodes stay under 5 MB at this rate.)
+  EXPECT_LT(bytes, 5000000u / 16) << "statistics of 256 nodes take " << bytes << " bytes";
+  std::ifstream rows(csv);
+  std::string line;
+  std::getline(rows, line);
+  EXPECT_EQ(line, "node,step,messages,bytes,begin_cycle,zero_load_cycles");
+  std::uint64_t count = 0, messages = 0;
+  while (std::getline(rows, line)) {
+    ++count;
+    std::stringstream fields(line);
+    std::string node, step, sent;
+    std::getline(fields, node, ',');
+    std::getline(fields, step, ',');
+    std::getline(fields, sent, ',');
+    messages += std::stoull(sent);
+  }
+  EXPECT_EQ(count, 256u * 256u) << "one row per node per step (steps 0..255)";
+  EXPECT_EQ(messages, 256u * 255u) << "every node sent N-1 messages";
+}
+
+TEST(CommandLine, OutputFilesAreWrittenAsNamedAndNeverShared) {
+  const std::string same = temp_path("same.json");
+  Outcome o = meshmp("run --topology mesh:2 -o " + same + " --vcd " + same);
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find("output.vcd = '" + same + "': is also output.stats_json"), std::string::npos) << o.output;
+  const std::string txt = temp_path("wave.txt");
+  o = meshmp("run --topology mesh:2 -o \"\" --vcd " + txt);
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find("a waveform file name must end in .vcd"), std::string::npos) << o.output;
+  EXPECT_FALSE(std::ifstream(txt).good()) << "nothing may be written for a refused name";
+  EXPECT_FALSE(std::ifstream(txt + ".vcd").good());
 }
 
 }  // namespace

@@ -1,0 +1,36 @@
+// Per-step statistics aggregated as they happen. See step_statistics.h.
+#include "hw/step_statistics.h"
+
+#include <algorithm>
+
+namespace meshmp {
+
+void StepStatistics::set_detail_stream(std::ostream* detail) {
+  detail_ = detail;
+  if (detail_) *detail_ << "node,step,messages,bytes,begin_cycle,zero_load_cycles\n";
+}
+
+void StepStatistics::record(int node, int step, const StepCount& count, std::uint64_t begin_cycle,
+                            std::uint64_t zero_load_cycles) {
+  if (steps_.size() <= static_cast<std::size_t>(step)) steps_.resize(step + 1);
+  StepAggregate& s = steps_[step];
+  ++s.nodes;
+  s.messages_max = std::max(s.messages_max, count.messages);
+  s.bytes_max = std::max(s.bytes_max, count.bytes);
+  s.messages_total += count.messages;
+  s.bytes_total += count.bytes;
+  s.first_begin_cycle = std::min(s.first_begin_cycle, begin_cycle);
+  s.last_begin_cycle = std::max(s.last_begin_cycle, begin_cycle);
+  s.zero_load_cycles_max = std::max(s.zero_load_cycles_max, zero_load_cycles);
+  if (detail_)
+    *detail_ << node << ',' << step << ',' << count.messages << ',' << count.bytes << ',' << begin_cycle << ','
+             << zero_load_cycles << '\n';
+}
+
+std::uint64_t StepStatistics::zero_load_prediction_cycles() const {
+  std::uint64_t sum = 0;
+  for (const StepAggregate& s : steps_) sum += s.zero_load_cycles_max;
+  return sum;
+}
+
+}  // namespace meshmp

@@ -1,0 +1,45 @@
+// Per-step statistics of an algorithm run (the steps the firmware marks with begin_step, as the papers
+// count them: 000 §3, 001 §3, 002 §4), aggregated over the nodes as the run goes so memory does not grow
+// with N x steps: per step the largest and total messages and bytes a node sent, the first and last
+// cycle at which a node began it, and the largest zero-load cost of a node's part of it (the
+// machine-specific prediction; see Processor). The per-node, per-step rows go to an optional CSV stream
+// as they are produced.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <vector>
+
+namespace meshmp {
+
+struct StepCount {
+  std::uint64_t messages = 0;
+  std::uint64_t bytes = 0;
+};
+
+struct StepAggregate {
+  std::uint64_t nodes = 0;  // nodes that marked (or ran in) this step
+  std::uint64_t messages_max = 0, bytes_max = 0;
+  std::uint64_t messages_total = 0, bytes_total = 0;
+  std::uint64_t first_begin_cycle = ~0ull, last_begin_cycle = 0;
+  std::uint64_t zero_load_cycles_max = 0;  // the slowest node's zero-load cost of this step
+};
+
+class StepStatistics {
+ public:
+  // Writes one CSV row per node per step to `detail` (header included) when it is set.
+  void set_detail_stream(std::ostream* detail);
+  // A node finished its part of `step`.
+  void record(int node, int step, const StepCount& count, std::uint64_t begin_cycle, std::uint64_t zero_load_cycles);
+
+  const std::vector<StepAggregate>& steps() const { return steps_; }
+  // The zero-load prediction of the whole schedule: the steps one after the other, each as long as its
+  // slowest node.
+  std::uint64_t zero_load_prediction_cycles() const;
+
+ private:
+  std::vector<StepAggregate> steps_;
+  std::ostream* detail_ = nullptr;
+};
+
+}  // namespace meshmp
