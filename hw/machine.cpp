@@ -43,6 +43,11 @@ Machine::Machine(sc_core::sc_module_name name, const MachineConfig& config, Firm
   network_ = std::make_unique<Network>("network", topology_, config.router, config.port_model,
                                        find_routing_function(config.routing), period_, config.watchdog_cycles);
   network_->on_failure([] { sc_core::sc_stop(); });
+  // The run ends when every node has finished and the network has drained (a message still in flight
+  // must arrive, to be checked).
+  network_->on_idle([this] {
+    if (finished_nodes_ == topology_.num_nodes()) stop_requested_.notify(sc_core::SC_ZERO_TIME);
+  });
   barrier_ = std::make_unique<HardwareBarrier>(topology_.num_nodes(),
                                                period_ * static_cast<double>(config.barrier_latency_cycles));
   SC_METHOD(stop_simulation);
@@ -62,7 +67,8 @@ void Machine::node_finished() {
   ++finished_nodes_;
   bool failed = false;
   for (const auto& node : nodes_) failed |= !node->cpu.error().empty();
-  if (failed || finished_nodes_ == topology_.num_nodes()) stop_requested_.notify(sc_core::SC_ZERO_TIME);
+  if (failed || (finished_nodes_ == topology_.num_nodes() && !network_->busy()))
+    stop_requested_.notify(sc_core::SC_ZERO_TIME);
 }
 
 void Machine::open_waveform(const std::string& path, const std::vector<int>& nodes) {
@@ -122,7 +128,18 @@ RunResult Machine::run() {
       result.message = node->cpu.error();
       return result;
     }
-  if (finished_nodes_ == topology_.num_nodes()) return result;
+  if (finished_nodes_ == topology_.num_nodes()) {
+    // Every node finished: a message that arrived but was never received is a firmware mistake.
+    for (const auto& node : nodes_)
+      if (node->dma.unreceived_messages() > 0)
+        for (const auto& line : node->dma.describe_pending())
+          if (line.find(" holds message ") != std::string::npos) result.details.push_back(line);
+    if (!result.details.empty()) {
+      result.status = RunStatus::FirmwareError;
+      result.message = std::to_string(result.details.size()) + " message(s) arrived but were never received";
+    }
+    return result;
+  }
   // Events still pending: the cycle limit cut the run; none: every process waits for nothing.
   const bool timed_out = sc_core::sc_pending_activity();
   result.status = timed_out ? RunStatus::Timeout : RunStatus::Stalled;

@@ -119,6 +119,8 @@ void Network::clock_edge() {
   if (busy() && !failed()) {
     tick_.notify(period_);
     tick_scheduled_ = true;
+  } else if (!failed() && on_idle_) {
+    on_idle_();
   }
 }
 

@@ -74,6 +74,10 @@ class Network : public sc_core::sc_module, public RouterEnvironment {
   void report_failure(const std::string& what) { fail(what, now_cycle_); }
   // Called when the network fails; the owner stops the simulation.
   void on_failure(std::function<void()> callback) { on_failure_ = std::move(callback); }
+  // True while flits, credits or endpoint work are pending (the clock runs).
+  bool busy() const;
+  // Called when the network falls idle (the clock stops).
+  void on_idle(std::function<void()> callback) { on_idle_ = std::move(callback); }
 
   // RouterEnvironment
   void send_flit(int router, int out_port, const Flit& flit) override;
@@ -97,7 +101,6 @@ class Network : public sc_core::sc_module, public RouterEnvironment {
   void clock_edge();
   void step(std::uint64_t cycle);
   void activate_router(int node);
-  bool busy() const;
   void fail(const std::string& what, std::uint64_t cycle);
 
   const Topology& topology_;
@@ -131,6 +134,7 @@ class Network : public sc_core::sc_module, public RouterEnvironment {
   std::string failure_;
   std::vector<std::string> blocked_;
   std::function<void()> on_failure_;
+  std::function<void()> on_idle_;
 };
 
 }  // namespace meshmp

@@ -1,6 +1,7 @@
 // A node's network interface and DMA engine. See network_interface.h.
 #include "hw/network_interface.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "tlm/dma_registers.h"
@@ -18,6 +19,8 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, int node, Netwo
       memory_bytes_(memory_bytes),
       params_(network.params()),
       depacketizer_(network.num_injection_channels(), network.params().vcs),
+      next_sequence_to_(network.topology().num_nodes(), 0),
+      next_sequence_from_(network.topology().num_nodes(), 0),
       reg_route_(kMaxRouteHops, 0) {
   registers.register_b_transport(this, &NetworkInterface::b_transport);
   for (int c = 0; c < network.num_injection_channels(); ++c)
@@ -133,7 +136,7 @@ bool NetworkInterface::start_send() {
   msg.src = node_;
   msg.dst = static_cast<int>(reg_peer_);
   msg.tag = reg_tag_;
-  msg.message_id = next_message_id_++;
+  msg.message_id = next_sequence_to_[msg.dst]++;
   msg.created_cycle = cycle;
   msg.ready_cycle = cycle + 1;
   msg.descriptor = static_cast<int>(descriptors_.size());
@@ -149,27 +152,22 @@ bool NetworkInterface::start_receive() {
   const std::string what = "receive from node " + std::to_string(reg_peer_) + " tag " + std::to_string(reg_tag_);
   if (!descriptor_fits(what)) return false;
   const SourceTag key{static_cast<int>(reg_peer_), reg_tag_};
-  auto waiting = unexpected_.find(key);
-  if (waiting != unexpected_.end() && waiting->second.front().bytes.size() != reg_length_)
-    return reject(what + ": the message is " + std::to_string(waiting->second.front().bytes.size()) +
+  auto waiting = unmatched_.find(key);
+  const SourceMessage early{key.first, waiting == unmatched_.end() ? 0 : waiting->second.front()};
+  if (waiting != unmatched_.end() && buffered_.at(early).bytes.size() != reg_length_)
+    return reject(what + ": the message is " + std::to_string(buffered_.at(early).bytes.size()) +
                   " bytes, the receive LENGTH is " + std::to_string(reg_length_));
   const int id = static_cast<int>(descriptors_.size());
   descriptors_.push_back({reg_address_, reg_length_, reg_tag_});
   reg_descriptor_id_ = static_cast<std::uint32_t>(id);
-  if (waiting == unexpected_.end()) {
+  if (waiting == unmatched_.end()) {
     posted_receives_[key].push_back(id);
-    update_probe();
-    return true;
+  } else {
+    // The oldest admitted message of (source, tag) is here, whole or in part: copy it from the buffer.
+    waiting->second.erase(waiting->second.begin());
+    if (waiting->second.empty()) unmatched_.erase(waiting);
+    hand_over(early, buffered_.at(early), id, network_.current_cycle());
   }
-  // The message (or its first part) is already here: copy it from the interface's buffer.
-  UnexpectedMessage early = std::move(waiting->second.front());
-  waiting->second.erase(waiting->second.begin());
-  if (waiting->second.empty()) unexpected_.erase(waiting);
-  Descriptor& d = descriptors_[id];
-  memory_access(tlm::TLM_WRITE_COMMAND, d.address, early.bytes.data(), d.length);
-  d.bytes_received = early.bytes_received;
-  if (d.bytes_received == d.length) complete(id);
-  else message_to_descriptor_[{key.first, early.message_id}] = id;
   update_probe();
   return true;
 }
@@ -209,57 +207,82 @@ void NetworkInterface::deliver(const ReceivedPacket& packet, std::uint64_t cycle
   const auto n = static_cast<std::uint32_t>(packet.payload.size());
   const SourceMessage message{h.src, h.message_id};
   auto direct = message_to_descriptor_.find(message);
-  int id = direct != message_to_descriptor_.end() ? direct->second : -1;
-  const SourceTag key{h.src, h.tag};
-  UnexpectedMessage* early = nullptr;
-  if (id < 0) {
-    auto waiting = unexpected_.find(key);
-    if (waiting != unexpected_.end())
-      for (auto& m : waiting->second)
-        if (m.message_id == h.message_id) early = &m;
-  }
-  if (id < 0 && !early) {
-    // The first packet of a new message: match it to the oldest posted receive of (source, tag).
-    auto posted = posted_receives_.find(key);
-    if (posted != posted_receives_.end() && !posted->second.empty()) {
-      id = posted->second.front();
-      posted->second.erase(posted->second.begin());
-      if (posted->second.empty()) posted_receives_.erase(posted);
-      if (descriptors_[id].length != h.message_bytes) {
-        network_.report_failure("node " + std::to_string(node_) + ": the message from node " + std::to_string(h.src) +
-                                " tag " + std::to_string(h.tag) + " is " + std::to_string(h.message_bytes) +
-                                " bytes, the posted receive expects " + std::to_string(descriptors_[id].length));
-        return;
-      }
-      message_to_descriptor_[message] = id;
-    } else {
-      auto& list = unexpected_[key];
-      list.push_back({h.message_id, std::vector<std::uint8_t>(h.message_bytes), 0, 0});
-      early = &list.back();
-      ++unexpected_count_;
-    }
-  }
-  if (id >= 0) {
+  if (direct != message_to_descriptor_.end()) {
+    // Matched already: the packet goes straight to the receive's memory.
+    const int id = direct->second;
     Descriptor& d = descriptors_[id];
     memory_access(tlm::TLM_WRITE_COMMAND, d.address + h.message_offset, const_cast<std::uint8_t*>(packet.payload.data()), n);
     d.bytes_received += n;
     d.blocked_cycles += h.blocked_cycles;
     if (d.bytes_received == d.length) {
-      message_to_descriptor_.erase(message);
-      record_arrival(h.src, h, d.blocked_cycles, cycle);
+      message_to_descriptor_.erase(direct);
+      record_arrival(h.src, d.length, h.created_cycle, d.blocked_cycles, cycle);
       complete(id);
     }
-  } else {
-    if (n > 0) std::memcpy(early->bytes.data() + h.message_offset, packet.payload.data(), n);
-    early->bytes_received += n;
-    early->blocked_cycles += h.blocked_cycles;
-    if (early->bytes_received == early->bytes.size()) record_arrival(h.src, h, early->blocked_cycles, cycle);
+    update_probe();
+    return;
   }
+  auto [entry, first_packet] = buffered_.try_emplace(message);
+  BufferedMessage& buffered = entry->second;
+  if (first_packet) {
+    buffered.tag = h.tag;
+    buffered.bytes.resize(h.message_bytes);
+    buffered.created_cycle = h.created_cycle;
+    buffered_bytes_ += h.message_bytes;
+    peak_buffered_bytes_ = std::max(peak_buffered_bytes_, buffered_bytes_);
+    if (h.message_id != next_sequence_from_[h.src]) ++out_of_order_count_;
+  }
+  if (n > 0) std::memcpy(buffered.bytes.data() + h.message_offset, packet.payload.data(), n);
+  buffered.bytes_received += n;
+  buffered.blocked_cycles += h.blocked_cycles;
+  if (buffered.bytes_received == buffered.bytes.size())
+    record_arrival(h.src, h.message_bytes, buffered.created_cycle, buffered.blocked_cycles, cycle);
+  if (first_packet) admit_in_order(h.src, cycle);
   update_probe();
 }
 
-void NetworkInterface::record_arrival(int src, const Flit& header, std::uint64_t blocked_cycles, std::uint64_t cycle) {
-  received_.push_back({src, header.message_bytes, cycle - header.created_cycle, blocked_cycles});
+void NetworkInterface::admit_in_order(int src, std::uint64_t cycle) {
+  for (;;) {
+    const SourceMessage next{src, next_sequence_from_[src]};
+    auto found = buffered_.find(next);
+    if (found == buffered_.end()) return;
+    ++next_sequence_from_[src];
+    const SourceTag key{src, found->second.tag};
+    auto posted = posted_receives_.find(key);
+    if (posted == posted_receives_.end()) {
+      unmatched_[key].push_back(next.second);
+      ++unexpected_count_;
+      continue;
+    }
+    const int id = posted->second.front();
+    posted->second.erase(posted->second.begin());
+    if (posted->second.empty()) posted_receives_.erase(posted);
+    if (descriptors_[id].length != found->second.bytes.size()) {
+      network_.report_failure("node " + std::to_string(node_) + ": the message from node " + std::to_string(src) +
+                              " tag " + std::to_string(key.second) + " is " +
+                              std::to_string(found->second.bytes.size()) + " bytes, the posted receive expects " +
+                              std::to_string(descriptors_[id].length));
+      return;
+    }
+    hand_over(next, found->second, id, cycle);
+  }
+}
+
+void NetworkInterface::hand_over(const SourceMessage& message, BufferedMessage& buffered, int id, std::uint64_t) {
+  Descriptor& d = descriptors_[id];
+  memory_access(tlm::TLM_WRITE_COMMAND, d.address, buffered.bytes.data(), d.length);
+  d.bytes_received = buffered.bytes_received;
+  d.blocked_cycles = buffered.blocked_cycles;
+  buffered_bytes_ -= buffered.bytes.size();
+  const bool whole = d.bytes_received == d.length;
+  buffered_.erase(message);  // `buffered` is gone from here on
+  if (whole) complete(id);
+  else message_to_descriptor_[message] = id;
+}
+
+void NetworkInterface::record_arrival(int src, std::uint32_t bytes, std::uint64_t created_cycle,
+                                      std::uint64_t blocked_cycles, std::uint64_t cycle) {
+  received_.push_back({src, bytes, cycle - created_cycle, blocked_cycles});
 }
 
 void NetworkInterface::complete(int descriptor) {
@@ -295,6 +318,15 @@ std::vector<std::string> NetworkInterface::describe_pending() const {
     for (int id : list)
       lines.push_back(me + "receive from node " + std::to_string(key.first) + " tag " + std::to_string(key.second) +
                       " (" + std::to_string(descriptors_[id].length) + " bytes) has no message yet");
+  for (const auto& [message, buffered] : buffered_) {
+    const bool admitted = message.second < next_sequence_from_[message.first];
+    lines.push_back(me + "holds message " + std::to_string(message.second) + " from node " + std::to_string(message.first) +
+                    " tag " + std::to_string(buffered.tag) + " (" + std::to_string(buffered.bytes_received) + " of " +
+                    std::to_string(buffered.bytes.size()) + " bytes arrived): " +
+                    (admitted ? "no receive of (source, tag) is posted for it"
+                              : "it waits for message " + std::to_string(next_sequence_from_[message.first]) +
+                                    " from that node, sent earlier"));
+  }
   for (const auto& [message, id] : message_to_descriptor_)
     lines.push_back(me + "receive from node " + std::to_string(message.first) + " tag " +
                     std::to_string(descriptors_[id].tag) + ": " + std::to_string(descriptors_[id].bytes_received) +

@@ -61,6 +61,12 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
 
   const std::vector<ReceivedMessageRecord>& received_messages() const { return received_; }
   std::uint64_t unexpected_messages() const { return unexpected_count_; }
+  // Messages that arrived but were never matched to a receive (a firmware mistake at the end of a run).
+  std::size_t unreceived_messages() const { return buffered_.size(); }
+  // Messages whose first packet arrived before that of a message their source had sent earlier.
+  std::uint64_t out_of_order_messages() const { return out_of_order_count_; }
+  // Largest number of bytes the interface held at once for messages not yet matched to a receive.
+  std::uint64_t peak_buffered_bytes() const { return peak_buffered_bytes_; }
   const DmaProbe& probe() const { return probe_; }
   // Keeps probe() up to date (waveform tracing only: it costs a walk over the queues per cycle).
   void enable_probe() { probe_enabled_ = true; }
@@ -74,15 +80,18 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
     std::uint32_t bytes_received = 0;
     std::uint64_t blocked_cycles = 0;
   };
-  // A message that arrived (or is arriving) before its receive was posted.
-  struct UnexpectedMessage {
-    std::uint32_t message_id;
+  // A message that arrived (or is arriving) before it could be matched to a posted receive: its bytes
+  // wait in the interface's buffer. It is admitted (eligible for matching) in the order its source sent
+  // it to this node.
+  struct BufferedMessage {
+    std::uint32_t tag;
     std::vector<std::uint8_t> bytes;
     std::uint32_t bytes_received = 0;
     std::uint64_t blocked_cycles = 0;
+    std::uint64_t created_cycle = 0;
   };
   using SourceTag = std::pair<int, std::uint32_t>;
-  using SourceMessage = std::pair<int, std::uint32_t>;
+  using SourceMessage = std::pair<int, std::uint32_t>;  // (source, its sequence number to this node)
 
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   bool write_register(std::uint64_t address, const unsigned char* data, unsigned length);
@@ -93,7 +102,13 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   bool reject(const std::string& why);
   bool memory_access(tlm::tlm_command command, std::uint32_t address, std::uint8_t* data, std::uint32_t length);
   void deliver(const ReceivedPacket& packet, std::uint64_t cycle);
-  void record_arrival(int src, const Flit& header, std::uint64_t blocked_cycles, std::uint64_t cycle);
+  // Admits the buffered messages of `src` that are next in its sending order: each is matched to the
+  // oldest posted receive of its (source, tag), or waits for one.
+  void admit_in_order(int src, std::uint64_t cycle);
+  // Copies a buffered message into the memory of descriptor `id`; completes it when it is whole.
+  void hand_over(const SourceMessage& message, BufferedMessage& buffered, int id, std::uint64_t cycle);
+  void record_arrival(int src, std::uint32_t bytes, std::uint64_t created_cycle, std::uint64_t blocked_cycles,
+                      std::uint64_t cycle);
   void complete(int descriptor);
   void update_probe();
 
@@ -106,10 +121,17 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   std::vector<Descriptor> descriptors_;
   // Oldest first; almost always one entry per key, so plain vectors (a deque costs a 512-byte chunk).
   std::map<SourceTag, std::vector<int>> posted_receives_;
-  std::map<SourceTag, std::vector<UnexpectedMessage>> unexpected_;
+  std::map<SourceMessage, BufferedMessage> buffered_;             // arrived or arriving, not yet matched
+  std::map<SourceTag, std::vector<std::uint32_t>> unmatched_;     // admitted buffered messages, in order
   std::map<SourceMessage, int> message_to_descriptor_;  // messages being written to a posted receive
-  std::uint32_t next_message_id_ = 0;
+  // MPI's non-overtaking rule: messages from one source to one destination are numbered in sending order
+  // and matched in that order, whatever order their packets arrive in.
+  std::vector<std::uint32_t> next_sequence_to_;    // per destination: the next message's number
+  std::vector<std::uint32_t> next_sequence_from_;  // per source: the number of the next message to admit
   std::uint64_t unexpected_count_ = 0;
+  std::uint64_t out_of_order_count_ = 0;
+  std::uint64_t buffered_bytes_ = 0;
+  std::uint64_t peak_buffered_bytes_ = 0;
   std::vector<ReceivedMessageRecord> received_;
 
   // Register file.

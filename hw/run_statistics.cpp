@@ -63,16 +63,20 @@ nlohmann::json collect_statistics(const Machine& machine, const RunResult& resul
   stats["steps"] = steps;
 
   std::vector<std::uint64_t> latency, blocking;
-  std::uint64_t unexpected = 0;
+  std::uint64_t unexpected = 0, out_of_order = 0, peak_buffered = 0;
   for (int i = 0; i < n; ++i) {
     for (const auto& r : machine.node(i).dma.received_messages()) {
       latency.push_back(r.latency_cycles);
       blocking.push_back(r.blocked_cycles);
     }
     unexpected += machine.node(i).dma.unexpected_messages();
+    out_of_order += machine.node(i).dma.out_of_order_messages();
+    peak_buffered = std::max(peak_buffered, machine.node(i).dma.peak_buffered_bytes());
   }
   stats["messages"] = {{"received", latency.size()},
                        {"arrived_before_receive_posted", unexpected},
+                       {"arrived_out_of_sending_order", out_of_order},
+                       {"peak_interface_buffer_bytes", peak_buffered},
                        {"latency_cycles", distribution(latency)},
                        {"header_blocking_cycles", distribution(blocking)}};
 

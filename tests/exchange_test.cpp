@@ -117,6 +117,22 @@ TEST(PaperCostModel, PairwiseOnTheHypercubeFollowsTheStepEstimate) {
   EXPECT_EQ(machine.network().body_stall_cycles(), 0u) << "XOR steps under e-cube routing never share a link";
 }
 
+// A message nobody receives: the run ends as a firmware error naming the node and the message.
+TEST(MachineRun, UnreceivedMessageIsAFirmwareError) {
+  MachineConfig config;
+  config.topology = "mesh:2x2";
+  Machine machine("machine", config, [](NodeApi& api) {
+    if (api.id() == 0) api.wait(api.send(3, 0, 24, 42));
+  });
+  const RunResult result = machine.run();
+  EXPECT_EQ(result.status, RunStatus::FirmwareError);
+  ASSERT_EQ(result.details.size(), 1u);
+  EXPECT_NE(result.details[0].find("node 3 DMA: holds message 0 from node 0 tag 42 (24 of 24 bytes arrived): "
+                                   "no receive of (source, tag) is posted for it"),
+            std::string::npos)
+      << result.details[0];
+}
+
 // A firmware that waits for a message nobody sends: the run ends as a stall that names what each node
 // waits for, instead of hanging.
 TEST(MachineRun, StalledFirmwareIsReportedNotHung) {
