@@ -3,8 +3,8 @@
 
 namespace meshmp {
 
-OutputUnit::OutputUnit(int vcs, int buffer_flits, bool ejection)
-    : credits_(vcs, buffer_flits), owner_(vcs, -1), buffer_flits_(buffer_flits), unlimited_(ejection), exclusive_(ejection) {}
+OutputUnit::OutputUnit(int vcs, int buffer_flits, bool ejection, bool exclusive)
+    : credits_(vcs, buffer_flits), owner_(vcs, -1), buffer_flits_(buffer_flits), unlimited_(ejection), exclusive_(exclusive) {}
 
 bool OutputUnit::consume_credit(int vc) {
   if (unlimited_) return true;

@@ -10,8 +10,8 @@ namespace meshmp {
 
 class OutputUnit {
  public:
-  // An ejection port has unlimited credits and is exclusive.
-  OutputUnit(int vcs, int buffer_flits, bool ejection);
+  // An ejection port has unlimited credits, and is exclusive when `exclusive`.
+  OutputUnit(int vcs, int buffer_flits, bool ejection, bool exclusive);
 
   int num_vcs() const { return static_cast<int>(credits_.size()); }
   bool unlimited_credits() const { return unlimited_; }

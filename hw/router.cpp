@@ -30,7 +30,8 @@ Router::Router(int node, const Topology& topology, const RouterParams& params, P
       probes_(net_ports_ + local_ports_) {
   for (int p = 0; p < num_ports(); ++p) {
     inputs_.emplace_back(params.vcs, params.buffer_flits);
-    outputs_.emplace_back(params.vcs, params.buffer_flits, /*ejection=*/p >= net_ports_);
+    const bool ejection = p >= net_ports_;
+    outputs_.emplace_back(params.vcs, params.buffer_flits, ejection, ejection && params.exclusive_ejection);
   }
 }
 

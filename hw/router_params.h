@@ -30,6 +30,10 @@ struct RouterParams {
   int max_packet_payload_flits = 16; // messages are cut into packets of at most this many payload flits
   SwitchingMode switching = SwitchingMode::Wormhole;
   bool dateline = true;              // dateline virtual-channel classes on rings (deadlock freedom)
+  // Ejection channels take one packet at a time (a node's DMA engine receives one worm at a time: the
+  // one-port rule). Off for the bare sinks of synthetic traffic, which take a flit per cycle from any
+  // packet, interleaved on the ejection channel's VCs.
+  bool exclusive_ejection = true;
 
   int max_packet_flits() const { return 1 + max_packet_payload_flits; }
   // Empty when valid; otherwise the first broken rule, naming field, value and rule.

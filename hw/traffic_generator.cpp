@@ -1,7 +1,58 @@
-// Synthetic uniform random traffic. See traffic_generator.h.
+// Synthetic traffic patterns. See traffic_generator.h.
 #include "hw/traffic_generator.h"
 
+#include <algorithm>
+#include <cmath>
+
+#include "hw/config_error.h"
+
 namespace meshmp {
+
+TrafficPattern parse_traffic_pattern(const std::string& name) {
+  if (name == "uniform") return TrafficPattern::Uniform;
+  if (name == "transpose") return TrafficPattern::Transpose;
+  if (name == "bit-complement") return TrafficPattern::BitComplement;
+  if (name == "hotspot") return TrafficPattern::Hotspot;
+  if (name == "neighbour" || name == "neighbor") return TrafficPattern::Neighbour;
+  throw ConfigError("traffic.pattern", name, "expected uniform, transpose, bit-complement, hotspot or neighbour");
+}
+
+std::string to_string(TrafficPattern pattern) {
+  switch (pattern) {
+    case TrafficPattern::Uniform: return "uniform";
+    case TrafficPattern::Transpose: return "transpose";
+    case TrafficPattern::BitComplement: return "bit-complement";
+    case TrafficPattern::Hotspot: return "hotspot";
+    case TrafficPattern::Neighbour: return "neighbour";
+  }
+  return "?";
+}
+
+std::optional<std::string> TrafficParams::validate(const Topology& topology) const {
+  auto bad = [](const std::string& field, const std::string& value, const std::string& rule) {
+    return std::optional<std::string>(ConfigError(field, value, rule).what());
+  };
+  const int n = topology.num_nodes();
+  if (!(flits_per_node_per_cycle > 0 && flits_per_node_per_cycle <= 1))
+    return bad("traffic.rate", std::to_string(flits_per_node_per_cycle), "must be in (0, 1] flits/node/cycle");
+  if (packet_flits < 1 || packet_flits > 4097)
+    return bad("traffic.packet_flits", std::to_string(packet_flits), "must be 1..4097 (head included)");
+  if (measure_cycles < 1) return bad("traffic.measure_cycles", "0", "must be at least 1");
+  if (pattern == TrafficPattern::Transpose &&
+      (topology.num_dimensions() != 2 || topology.dimension(0).size != topology.dimension(1).size))
+    return bad("traffic.pattern", "transpose", "needs a square 2-D topology (node (x,y) sends to (y,x)); " +
+                                                   topology.spec() + " is not");
+  if (pattern == TrafficPattern::BitComplement && (n & (n - 1)) != 0)
+    return bad("traffic.pattern", "bit-complement", "needs a power-of-two number of nodes; " + topology.spec() +
+                                                        " has " + std::to_string(n));
+  if (pattern == TrafficPattern::Hotspot && (hotspot_node < 0 || hotspot_node >= n))
+    return bad("traffic.hotspot_node", std::to_string(hotspot_node), "must be a node, 0.." + std::to_string(n - 1));
+  if (pattern == TrafficPattern::Hotspot && !(hotspot_fraction >= 0 && hotspot_fraction <= 1))
+    return bad("traffic.hotspot_fraction", std::to_string(hotspot_fraction), "must be 0..1");
+  if (pattern == TrafficPattern::Uniform && !include_self && n < 2)
+    return bad("traffic.include_self", "false", "a single node has no other destination");
+  return std::nullopt;
+}
 namespace {
 std::uint8_t payload_byte(int src, std::uint32_t message_id, std::uint32_t index) {
   return static_cast<std::uint8_t>(src * 7 + message_id * 13 + index * 3 + (index >> 8));
@@ -18,20 +69,19 @@ class TrafficGenerator::Endpoint : public NetworkEndpoint {
 
   bool step(std::uint64_t cycle) override {
     const TrafficParams& p = owner_.params_;
-    const int nodes = owner_.network_.topology().num_nodes();
     if (cycle < owner_.generation_end_cycle()) {
       const double packet_rate = p.flits_per_node_per_cycle / p.packet_flits;
       if (std::uniform_real_distribution<double>(0.0, 1.0)(owner_.rng_) < packet_rate) {
         OutgoingMessage msg;
         msg.src = node_;
-        int dst = static_cast<int>(std::uniform_int_distribution<int>(0, nodes - 2)(owner_.rng_));
-        msg.dst = dst >= node_ ? dst + 1 : dst;
+        msg.dst = owner_.destination(node_);
         msg.message_id = next_message_id_++;
         msg.payload.resize(static_cast<std::size_t>(p.packet_flits - 1) * owner_.network_.params().flit_bytes);
         for (std::uint32_t b = 0; b < msg.payload.size(); ++b) msg.payload[b] = payload_byte(node_, msg.message_id, b);
         msg.created_cycle = msg.ready_cycle = cycle;
         packetizer_.enqueue(std::move(msg));
         ++owner_.stats_.packets_generated;
+        if (cycle >= p.warmup_cycles) ++owner_.measured_created_;
       }
     }
     Flit flit;
@@ -65,6 +115,8 @@ class TrafficGenerator::Endpoint : public NetworkEndpoint {
     if (h.created_cycle >= p.warmup_cycles && h.created_cycle < owner_.generation_end_cycle()) {
       ++s.measured_packets;
       s.measured_latency_sum += cycle - h.created_cycle;
+      s.measured_latencies.push_back(static_cast<std::uint32_t>(cycle - h.created_cycle));
+      s.measured_hops_sum += static_cast<std::uint64_t>(owner_.network_.topology().distance(h.src, h.dst));
     }
   }
 
@@ -102,6 +154,42 @@ void TrafficGenerator::start() {
 
 double TrafficGenerator::average_latency() const {
   return stats_.measured_packets ? static_cast<double>(stats_.measured_latency_sum) / stats_.measured_packets : 0.0;
+}
+
+int TrafficGenerator::destination(int src) {
+  const Topology& t = network_.topology();
+  const int n = t.num_nodes();
+  auto uniform = [&] {
+    if (params_.include_self) return std::uniform_int_distribution<int>(0, n - 1)(rng_);
+    const int d = std::uniform_int_distribution<int>(0, n - 2)(rng_);
+    return d >= src ? d + 1 : d;
+  };
+  switch (params_.pattern) {
+    case TrafficPattern::Uniform: return uniform();
+    case TrafficPattern::Transpose: return t.node_at({t.coordinate(src, 1), t.coordinate(src, 0)});
+    case TrafficPattern::BitComplement: return (n - 1) ^ src;
+    case TrafficPattern::Hotspot:
+      return std::uniform_real_distribution<double>(0.0, 1.0)(rng_) < params_.hotspot_fraction ? params_.hotspot_node
+                                                                                               : uniform();
+    case TrafficPattern::Neighbour: {
+      std::vector<int> c = t.coordinates(src);
+      c[0] = (c[0] + 1) % t.dimension(0).size;
+      return t.node_at(c);
+    }
+  }
+  return src;
+}
+
+double TrafficGenerator::latency_percentile(double q) const {
+  auto values = stats_.measured_latencies;
+  if (values.empty()) return 0;
+  const auto k = static_cast<std::size_t>(std::ceil(q * values.size())) - 1;
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(std::min(k, values.size() - 1)), values.end());
+  return values[std::min(k, values.size() - 1)];
+}
+
+double TrafficGenerator::average_hops() const {
+  return stats_.measured_packets ? static_cast<double>(stats_.measured_hops_sum) / stats_.measured_packets : 0.0;
 }
 
 double TrafficGenerator::accepted_flits_per_node_per_cycle() const {

@@ -1,12 +1,14 @@
-// Synthetic traffic for the network alone (benchmarks and network tests): every node is a Bernoulli
-// source of fixed-length packets with uniformly random destinations, offered at a rate in flits per
-// node per cycle, with an unbounded source queue (latency counts the time spent there). Sinks check
-// every delivered packet: its destination, its flit count and every payload byte, so a lost, duplicated
-// or reordered flit is an error.
+// Synthetic traffic for the network alone (`meshmp traffic`, benchmarks, network tests): every node is a
+// Bernoulli source of fixed-length packets offered at a rate in flits per node per cycle, with an
+// unbounded source queue (latency counts the time spent there: creation to tail ejection), and a
+// destination pattern: uniform random (the source itself included unless excluded), transpose, bit
+// complement, hotspot, or the +1 neighbour in dimension 0. Sinks check every delivered packet: its
+// destination, its flit count and every payload byte, so a lost, duplicated or reordered flit is an error.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -18,12 +20,26 @@
 
 namespace meshmp {
 
+enum class TrafficPattern { Uniform, Transpose, BitComplement, Hotspot, Neighbour };
+
+// Throws ConfigError("traffic.pattern", ...) for an unknown name.
+TrafficPattern parse_traffic_pattern(const std::string& name);
+std::string to_string(TrafficPattern pattern);
+
 struct TrafficParams {
+  TrafficPattern pattern = TrafficPattern::Uniform;
+  bool include_self = false;               // uniform: draw destinations over all nodes, the source included
+  int hotspot_node = 0;                    // hotspot: the hot node ...
+  double hotspot_fraction = 0.2;           // ... and the share of packets sent to it (others uniform)
   double flits_per_node_per_cycle = 0.2;
   int packet_flits = 4;                    // head + payload flits
   std::uint64_t warmup_cycles = 1000;      // packets created before this are not measured
   std::uint64_t measure_cycles = 10000;    // then packets are measured for this long
+  std::uint64_t drain_cycles = 100000;     // after generation, at most this long for measured packets
   std::uint64_t seed = 1;
+
+  // Empty when valid; otherwise the first broken rule for this topology (field, value, rule).
+  std::optional<std::string> validate(const Topology& topology) const;
 };
 
 struct TrafficStats {
@@ -32,6 +48,8 @@ struct TrafficStats {
   std::uint64_t flits_delivered = 0;
   std::uint64_t measured_packets = 0;       // created inside the measurement window and delivered
   std::uint64_t measured_latency_sum = 0;
+  std::uint64_t measured_hops_sum = 0;
+  std::vector<std::uint32_t> measured_latencies;
   std::uint64_t window_flits_delivered = 0; // delivered inside the measurement window
   std::vector<std::string> errors;
 };
@@ -48,6 +66,10 @@ class TrafficGenerator {
   const TrafficParams& params() const { return params_; }
   std::uint64_t generation_end_cycle() const { return params_.warmup_cycles + params_.measure_cycles; }
   double average_latency() const;
+  double latency_percentile(double q) const;  // over the measured packets
+  double average_hops() const;                // links crossed by the measured packets
+  // True once every packet created in the measurement window has been delivered.
+  bool measurement_drained() const { return stats_.measured_packets == measured_created_; }
   double accepted_flits_per_node_per_cycle() const;
 
  private:
@@ -57,6 +79,8 @@ class TrafficGenerator {
   TrafficStats stats_;
   std::mt19937_64 rng_;
   std::vector<std::unique_ptr<Endpoint>> endpoints_;
+  std::uint64_t measured_created_ = 0;
+  int destination(int src);
 };
 
 }  // namespace meshmp

@@ -8,26 +8,35 @@ namespace meshmp {
 void RunOptions::add_to(CLI::App& c) {
   c.add_option("-c,--config", config_file_, "JSON config file (keys as printed in the stats' \"config\"); "
                                             "options given on the command line override it");
+  add_network_options_to(c);
+  c.add_option("-a,--algorithm", algorithm_, "exchange algorithm (see `meshmp list`)  [default direct]");
+  c.add_option("-m,--block-bytes", block_bytes_, "bytes per block m  [default 64]");
+  add_node_options_to(c);
+}
+
+void RunOptions::add_network_options_to(CLI::App& c, bool with_packet_limit) {
   c.add_option("-t,--topology", topology_,
                "mesh:RxC[x...], torus:AxB[x...], ring:N, hypercube:N, ghc:AxB[x...], or "
                "product:path4xring6xcomplete3  [default torus:8x8]");
-  c.add_option("-a,--algorithm", algorithm_, "exchange algorithm (see `meshmp list`)  [default direct]");
-  c.add_option("-m,--block-bytes", block_bytes_, "bytes per block m  [default 64]");
   c.add_option("--vcs", vcs_, "virtual channels per input port  [default 4]");
   c.add_option("--buffer-flits", buffer_flits_, "buffer depth per virtual channel  [default 8]");
   c.add_option("--pipeline-depth", pipeline_depth_, "cycles a flit spends in an idle router, 1..5 (4 = route, VC allocation, switch allocation, traversal)  [default 2]");
   c.add_option("--link-latency", link_latency_, "link latency in cycles  [default 1]");
   c.add_option("--flit-bytes", flit_bytes_, "link width in bytes per flit, 1..32  [default 8]");
-  c.add_option("--packet-flits", packet_flits_, "maximum payload flits per packet  [default 16]");
+  if (with_packet_limit)
+    c.add_option("--packet-flits", packet_flits_, "maximum payload flits per packet  [default 16]");
   c.add_option("--switching", switching_, "wormhole, cut-through or store-and-forward  [default wormhole]");
   c.add_flag("--no-dateline", no_dateline_, "do not split virtual channels into dateline classes on rings "
                                             "(a torus can then deadlock)");
   c.add_option("--routing", routing_, "routing function  [default dimension-order]");
   c.add_option("--port-model", port_model_, "one-port or all-port  [default one-port]");
+  c.add_option("--watchdog-cycles", watchdog_cycles_, "deadlock watchdog: cycles without any flit moving  [default 20000]");
+}
+
+void RunOptions::add_node_options_to(CLI::App& c) {
   c.add_option("--startup-cycles", startup_cycles_, "start-up cost t_s per message, in cycles  [default 100]");
   c.add_option("--copy-cycles-per-byte", copy_cycles_per_byte_, "local copy cost rho, cycles per byte  [default 0.25]");
   c.add_option("--barrier-latency", barrier_latency_, "hardware barrier latency in cycles  [default 10]");
-  c.add_option("--watchdog-cycles", watchdog_cycles_, "deadlock watchdog: cycles without any flit moving  [default 20000]");
   c.add_option("--max-cycles", max_cycles_, "end the run after this many cycles  [default 200000000]");
   c.add_option("-o,--stats-json", stats_json_, "write statistics (and the config) as JSON to this file; \"\" for none  [default meshmp-stats.json]");
   c.add_option("--detail-csv", detail_csv_, "write one row per node per step (messages, bytes, begin cycle, zero-load cost) to this CSV file");

@@ -15,10 +15,15 @@ class RunOptions {
  public:
   // Declares the options on `command`.
   void add_to(CLI::App& command);
+  // Declares only the machine's network options (topology, router, routing, port model): `meshmp traffic`.
+  // `with_packet_limit`: also --packet-flits (the router's largest packet), which traffic sets itself.
+  void add_network_options_to(CLI::App& command, bool with_packet_limit = true);
   // The configuration: defaults, then the config file, then the options given. Throws ConfigError.
   MachineConfig resolve() const;
 
  private:
+  void add_node_options_to(CLI::App& command);
+
   std::string config_file_;
   std::optional<std::string> topology_, algorithm_, switching_, port_model_, routing_, stats_json_, vcd_, detail_csv_;
   std::optional<long long> block_bytes_, vcs_, buffer_flits_, pipeline_depth_, link_latency_, flit_bytes_,

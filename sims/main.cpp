@@ -14,6 +14,7 @@
 #include "sims/bench_command.h"
 #include "sims/cli_options.h"
 #include "sims/run_command.h"
+#include "sims/traffic_command.h"
 
 int sc_main(int argc, char* argv[]) {
   // The banner of this process is already printed; this keeps the benchmark's child processes quiet.
@@ -56,6 +57,26 @@ EXIT STATUS
 
   app.add_subcommand("list", "List the exchange algorithms and routing functions.");
 
+  meshmp::TrafficCommand traffic_command;
+  CLI::App* traffic = app.add_subcommand(
+      "traffic", "Synthetic traffic on the network alone: latency and accepted load at one offered load, or a sweep.");
+  traffic_command.add_to(*traffic);
+  traffic->footer(R"(
+DESCRIPTION
+  Every node is a Bernoulli source of fixed-length packets (--packet-flits, the head included) at the
+  offered load --rate in flits/node/cycle, with an unbounded source queue. Packets created during the
+  measurement window are measured from creation to the ejection of their tail (source queueing
+  included); the accepted load counts the flits ejected during the window. With --rates each load runs
+  in its own process and the curve is written as CSV and PNG; --compare-reference compares it with a
+  reference curve (sims/reference/booksim2-mesh8x8-uniform.csv: BookSim2's input-queued router, which
+  --pipeline-depth 4 --vcs 4 --buffer-flits 8 --link-latency 1 models).
+
+EXAMPLES
+  meshmp traffic --topology mesh:8x8 --pipeline-depth 4 --rate 0.2
+  meshmp traffic --topology mesh:8x8 --pipeline-depth 4 --rates 0.02:0.44:0.02 \
+      --compare-reference sims/reference/booksim2-mesh8x8-uniform.csv
+  meshmp traffic --topology torus:8x8 --pattern transpose --rate 0.1)");
+
   std::string bench_json;
   CLI::App* bench = app.add_subcommand("bench", "Measure simulation speed (cycles/s, flit-hops/s).");
   bench->add_option("-o,--json", bench_json, "also write the results as JSON to this file");
@@ -89,6 +110,13 @@ EXIT STATUS
       return meshmp::run_benchmarks(length > 0 ? self : argv[0], bench_json, std::cout, std::cerr);
     }
     if (app.got_subcommand("bench-case")) return meshmp::run_benchmark_case(bench_case, std::cout, std::cerr);
+    if (app.got_subcommand("traffic")) {
+      char self[4096];
+      const ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
+      self[length > 0 ? length : 0] = '\0';
+      return traffic_command.run(length > 0 ? self : argv[0], std::vector<std::string>(argv + 1, argv + argc), std::cout,
+                                 std::cerr);
+    }
     const meshmp::MachineConfig config = run_options.resolve();
     return meshmp::run_machine(config, std::cout, std::cerr);
   } catch (const meshmp::ConfigError& e) {

@@ -1,0 +1,46 @@
+#!/usr/bin/env python3
+"""Latency-vs-load plot of a `meshmp traffic --rates` sweep, with an optional reference curve.
+
+Usage: plot_latency.py CURVE.csv OUT.png [REFERENCE.csv]
+"""
+import csv
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def read(path):
+    loads, latencies = [], []
+    with open(path) as f:
+        for row in csv.reader(f):
+            try:
+                loads.append(float(row[0]))
+                latencies.append(float(row[2]))
+            except (ValueError, IndexError):
+                continue
+    return loads, latencies
+
+
+def main():
+    curve, out = sys.argv[1], sys.argv[2]
+    loads, latencies = read(curve)
+    plt.figure(figsize=(6, 4))
+    plt.plot(loads, latencies, "o-", label="meshmp")
+    if len(sys.argv) > 3:
+        ref_loads, ref_latencies = read(sys.argv[3])
+        plt.plot(ref_loads, ref_latencies, "s--", label="reference")
+    top = 4 * min(latencies) if latencies else 1
+    plt.ylim(0, max(top, 1))
+    plt.xlabel("offered load (flits/node/cycle)")
+    plt.ylabel("average packet latency (cycles)")
+    plt.grid(True, alpha=0.3)
+    plt.legend()
+    plt.tight_layout()
+    plt.savefig(out, dpi=100)
+
+
+if __name__ == "__main__":
+    main()

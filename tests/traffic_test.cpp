@@ -1,0 +1,94 @@
+// `meshmp traffic` end to end (the binary in a child process): the latency-vs-load curve of the 8x8 mesh
+// with the router configured like BookSim2's default input-queued router (4-cycle routers, 1-cycle links,
+// 4 VCs x 8 flits, 4-flit packets, dimension order, the source itself among the destinations) lies within
+// 5% of BookSim2's measured curve (sims/reference/) at a low and a medium load, on short windows; the
+// full comparison is a benchmark (README). Patterns reach the destinations they define; bad parameters
+// are refused with the rule.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "sims/traffic_command.h"
+
+namespace {
+
+struct Outcome {
+  int status;
+  std::string output;
+};
+
+Outcome meshmp(const std::string& args) {
+  const std::string command = std::string(MESHMP_BINARY) + " " + args + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  std::string text;
+  char buffer[4096];
+  while (std::fgets(buffer, sizeof buffer, pipe)) text += buffer;
+  const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text};
+}
+
+nlohmann::json point(const std::string& args) {
+  const Outcome o = meshmp("traffic " + args + " --json-line");
+  EXPECT_EQ(o.status, 0) << o.output;
+  return nlohmann::json::parse(o.output);
+}
+
+const std::string kLikeBookSim = "--topology mesh:8x8 --pipeline-depth 4 --link-latency 1 --vcs 4 --buffer-flits 8 "
+                                 "--packet-flits 4 --warmup-cycles 5000 --measure-cycles 30000 ";
+
+// BookSim2's average latencies (sims/reference/booksim2-mesh8x8-uniform.csv) at 0.05 and 0.25.
+TEST(Traffic, LowLoadLatencyWithinFivePercentOfBookSim2) {
+  const auto p = point(kLikeBookSim + "--rate 0.05");
+  EXPECT_NEAR(p["average_packet_latency_cycles"].get<double>() / 36.8172, 1.0, 0.05);
+  EXPECT_NEAR(p["accepted_flits_per_node_per_cycle"].get<double>(), 0.05, 0.002);
+  EXPECT_NEAR(p["average_hops"].get<double>(), 5.25, 0.1) << "uniform over 64 nodes, self included: 5.25 hops";
+}
+
+TEST(Traffic, MediumLoadLatencyWithinFivePercentOfBookSim2) {
+  const auto p = point(kLikeBookSim + "--rate 0.25");
+  EXPECT_NEAR(p["average_packet_latency_cycles"].get<double>() / 42.0757, 1.0, 0.05);
+  EXPECT_NEAR(p["accepted_flits_per_node_per_cycle"].get<double>(), 0.25, 0.005);
+}
+
+TEST(Traffic, NeighbourPatternIsOneHop) {
+  const auto p = point("--topology torus:4x4 --pattern neighbour --rate 0.05 --measure-cycles 5000");
+  EXPECT_DOUBLE_EQ(p["average_hops"].get<double>(), 1.0);
+}
+
+TEST(Traffic, TransposeAndBitComplementHops) {
+  // mesh:4x4 transpose: (x,y) -> (y,x) is 2|x-y| hops; averaged over the 16 nodes: 2 * 40/16 = 5 / ...
+  // (the diagonal sends to itself, 0 hops). Sum of |x-y| over 4x4 = 20, so 40/16 = 2.5 hops.
+  auto p = point("--topology mesh:4x4 --pattern transpose --rate 0.05 --measure-cycles 20000");
+  EXPECT_NEAR(p["average_hops"].get<double>(), 2.5, 0.1);
+  // hypercube:4 bit complement: every packet crosses all 4 dimensions.
+  p = point("--topology hypercube:4 --pattern bit-complement --rate 0.05 --measure-cycles 5000");
+  EXPECT_DOUBLE_EQ(p["average_hops"].get<double>(), 4.0);
+}
+
+TEST(Traffic, PatternsRefuseTopologiesWhereTheyAreUndefined) {
+  Outcome o = meshmp("traffic --topology mesh:2x3 --pattern bit-complement");
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find("needs a power-of-two number of nodes"), std::string::npos) << o.output;
+  o = meshmp("traffic --topology mesh:4x3 --pattern transpose");
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find("needs a square 2-D topology"), std::string::npos) << o.output;
+  o = meshmp("traffic --pattern zigzag");
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find("traffic.pattern = 'zigzag'"), std::string::npos) << o.output;
+  o = meshmp("traffic --rate 1.5");
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find("must be in (0, 1]"), std::string::npos) << o.output;
+  o = meshmp("traffic --rates 0.3:0.1:0.1");
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find("FROM:TO:STEP"), std::string::npos) << o.output;
+}
+
+TEST(Traffic, SaturationIsWhereLatencyTriples) {
+  EXPECT_DOUBLE_EQ(meshmp::saturation_load({0.1, 0.2, 0.3}, {10, 20, 40}), 0.25);
+  EXPECT_LT(meshmp::saturation_load({0.1, 0.2}, {10, 12}), 0);
+}
+
+}  // namespace
