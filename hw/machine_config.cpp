@@ -1,11 +1,13 @@
 // Machine configuration: validation and JSON. See machine_config.h.
 #include "hw/machine_config.h"
 
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
 
 #include "hw/config_error.h"
+#include "hw/config_limits.h"
 #include "hw/routing.h"
 
 namespace meshmp {
@@ -31,12 +33,17 @@ std::optional<std::string> MachineConfig::validate() const {
     return bad("block_bytes", std::to_string(block_bytes),
                "the machine's memories (3 x nodes^2 x block_bytes = " + std::to_string(memory * topo->num_nodes()) +
                    " bytes) exceed 8 GiB");
-  if (processor.copy_cycles_per_byte < 0 || processor.copy_cycles_per_byte > 1e6)
-    return bad("node.copy_cycles_per_byte", std::to_string(processor.copy_cycles_per_byte), "must be 0..1e6");
-  if (processor.startup_cycles > 100000000)
-    return bad("node.startup_cycles", std::to_string(processor.startup_cycles), "must be at most 1e8");
-  if (watchdog_cycles < 10) return bad("run.watchdog_cycles", std::to_string(watchdog_cycles), "must be at least 10");
-  if (max_cycles < 1) return bad("run.max_cycles", std::to_string(max_cycles), "must be at least 1");
+  if (!copy_cycles_per_byte_valid(processor.copy_cycles_per_byte))
+    return bad("node.copy_cycles_per_byte", std::to_string(processor.copy_cycles_per_byte),
+               "must be a number 0..1e6 (cycles per byte)");
+  try {
+    check_integer(processor.startup_cycles, limits::kStartupCycles);
+    check_integer(barrier_latency_cycles, limits::kBarrierLatency);
+    check_integer(watchdog_cycles, limits::kWatchdogCycles);
+    check_integer(max_cycles, limits::kMaxCycles);
+  } catch (const ConfigError& e) {
+    return std::string(e.what());
+  }
   for (int n : trace_nodes)
     if (n < 0 || n >= topo->num_nodes())
       return bad("output.trace_nodes", std::to_string(n),
@@ -71,34 +78,28 @@ void check_keys(const nlohmann::json& json, const std::string& section, const st
 
 void MachineConfig::apply_json(const nlohmann::json& json) {
   check_keys(json, "", {"topology", "algorithm", "block_bytes", "router", "node", "run", "output"});
-  auto uint = [](const nlohmann::json& j, const std::string& field) {
-    if (!j.is_number_unsigned()) throw ConfigError(field, j.dump(), "must be a non-negative whole number");
-    return j.get<std::uint64_t>();
-  };
-  auto small = [&](const nlohmann::json& j, const std::string& field) {
-    std::uint64_t v = uint(j, field);
-    if (v > 0x7fffffff) throw ConfigError(field, j.dump(), "is too large");
-    return static_cast<int>(v);
+  // A whole number within its real rule (hw/config_limits.h).
+  auto whole = [](const nlohmann::json& j, const IntegerLimit& limit) {
+    if (!j.is_number_unsigned()) throw ConfigError(limit.field, j.dump(), "is not a whole number; " + limit.rule());
+    const std::uint64_t v = j.get<std::uint64_t>();
+    check_integer(v, limit);
+    return v;
   };
   if (json.contains("topology")) topology = get<std::string>(json["topology"], "topology", "a string");
   if (json.contains("algorithm")) algorithm = get<std::string>(json["algorithm"], "algorithm", "a string");
-  if (json.contains("block_bytes")) {
-    std::uint64_t v = uint(json["block_bytes"], "block_bytes");
-    if (v > 0xffffffffull) throw ConfigError("block_bytes", json["block_bytes"].dump(), "is too large");
-    block_bytes = static_cast<std::uint32_t>(v);
-  }
+  if (json.contains("block_bytes")) block_bytes = static_cast<std::uint32_t>(whole(json["block_bytes"], limits::kBlockBytes));
   if (json.contains("router")) {
     const auto& r = json["router"];
     check_keys(r, "router", {"vcs", "buffer_flits", "pipeline_depth", "link_latency_cycles", "flit_bytes",
                              "max_packet_payload_flits", "switching", "dateline", "routing"});
-    if (r.contains("vcs")) router.vcs = small(r["vcs"], "router.vcs");
-    if (r.contains("buffer_flits")) router.buffer_flits = small(r["buffer_flits"], "router.buffer_flits");
-    if (r.contains("pipeline_depth")) router.pipeline_depth = small(r["pipeline_depth"], "router.pipeline_depth");
+    if (r.contains("vcs")) router.vcs = static_cast<int>(whole(r["vcs"], limits::kVcs));
+    if (r.contains("buffer_flits")) router.buffer_flits = static_cast<int>(whole(r["buffer_flits"], limits::kBufferFlits));
+    if (r.contains("pipeline_depth")) router.pipeline_depth = static_cast<int>(whole(r["pipeline_depth"], limits::kPipelineDepth));
     if (r.contains("link_latency_cycles"))
-      router.link_latency_cycles = small(r["link_latency_cycles"], "router.link_latency_cycles");
-    if (r.contains("flit_bytes")) router.flit_bytes = small(r["flit_bytes"], "router.flit_bytes");
+      router.link_latency_cycles = static_cast<int>(whole(r["link_latency_cycles"], limits::kLinkLatency));
+    if (r.contains("flit_bytes")) router.flit_bytes = static_cast<int>(whole(r["flit_bytes"], limits::kFlitBytes));
     if (r.contains("max_packet_payload_flits"))
-      router.max_packet_payload_flits = small(r["max_packet_payload_flits"], "router.max_packet_payload_flits");
+      router.max_packet_payload_flits = static_cast<int>(whole(r["max_packet_payload_flits"], limits::kMaxPacketPayloadFlits));
     if (r.contains("switching"))
       router.switching = parse_switching(get<std::string>(r["switching"], "router.switching", "a string"), "router.switching");
     if (r.contains("dateline")) router.dateline = get<bool>(r["dateline"], "router.dateline", "true or false");
@@ -109,17 +110,17 @@ void MachineConfig::apply_json(const nlohmann::json& json) {
     check_keys(n, "node", {"port_model", "startup_cycles", "copy_cycles_per_byte", "barrier_latency_cycles"});
     if (n.contains("port_model"))
       port_model = parse_port_model(get<std::string>(n["port_model"], "node.port_model", "a string"), "node.port_model");
-    if (n.contains("startup_cycles")) processor.startup_cycles = uint(n["startup_cycles"], "node.startup_cycles");
+    if (n.contains("startup_cycles")) processor.startup_cycles = whole(n["startup_cycles"], limits::kStartupCycles);
     if (n.contains("copy_cycles_per_byte"))
-      processor.copy_cycles_per_byte = get<double>(n["copy_cycles_per_byte"], "node.copy_cycles_per_byte", "a number");
+      processor.copy_cycles_per_byte = get<double>(n["copy_cycles_per_byte"], "node.copy_cycles_per_byte", "a number 0..1e6");
     if (n.contains("barrier_latency_cycles"))
-      barrier_latency_cycles = uint(n["barrier_latency_cycles"], "node.barrier_latency_cycles");
+      barrier_latency_cycles = whole(n["barrier_latency_cycles"], limits::kBarrierLatency);
   }
   if (json.contains("run")) {
     const auto& r = json["run"];
     check_keys(r, "run", {"watchdog_cycles", "max_cycles"});
-    if (r.contains("watchdog_cycles")) watchdog_cycles = uint(r["watchdog_cycles"], "run.watchdog_cycles");
-    if (r.contains("max_cycles")) max_cycles = uint(r["max_cycles"], "run.max_cycles");
+    if (r.contains("watchdog_cycles")) watchdog_cycles = whole(r["watchdog_cycles"], limits::kWatchdogCycles);
+    if (r.contains("max_cycles")) max_cycles = whole(r["max_cycles"], limits::kMaxCycles);
   }
   if (json.contains("output")) {
     const auto& o = json["output"];
@@ -130,7 +131,11 @@ void MachineConfig::apply_json(const nlohmann::json& json) {
     if (o.contains("trace_nodes")) {
       if (!o["trace_nodes"].is_array()) throw ConfigError("output.trace_nodes", o["trace_nodes"].dump(), "must be a list of node ids");
       trace_nodes.clear();
-      for (const auto& v : o["trace_nodes"]) trace_nodes.push_back(small(v, "output.trace_nodes"));
+      for (const auto& v : o["trace_nodes"]) {
+        if (!v.is_number_unsigned() || v.get<std::uint64_t>() > 65535)
+          throw ConfigError("output.trace_nodes", v.dump(), "must be node ids (whole numbers)");
+        trace_nodes.push_back(v.get<int>());
+      }
     }
   }
 }
@@ -160,13 +165,25 @@ nlohmann::json MachineConfig::to_json() const {
 }
 
 void load_config_file(MachineConfig& config, const std::string& path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) throw ConfigError("--config", path, "is a directory, not a JSON file");
   std::ifstream in(path);
   if (!in) throw ConfigError("--config", path, "the file cannot be opened");
   std::stringstream text;
   text << in.rdbuf();
+  // Duplicate keys are refused (the parser would keep only the last): track the keys of every open object.
+  std::vector<std::set<std::string>> open_objects;
+  auto refuse_duplicates = [&](int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+    if (event == nlohmann::json::parse_event_t::object_start) open_objects.emplace_back();
+    else if (event == nlohmann::json::parse_event_t::object_end && !open_objects.empty()) open_objects.pop_back();
+    else if (event == nlohmann::json::parse_event_t::key && !open_objects.empty() &&
+             !open_objects.back().insert(parsed.get<std::string>()).second)
+      throw ConfigError("--config", path, "the key \"" + parsed.get<std::string>() + "\" appears twice in one object");
+    return true;
+  };
   nlohmann::json json;
   try {
-    json = nlohmann::json::parse(text.str());
+    json = nlohmann::json::parse(text.str(), refuse_duplicates);
   } catch (const nlohmann::json::parse_error& e) {
     throw ConfigError("--config", path, std::string("is not valid JSON: ") + e.what());
   }

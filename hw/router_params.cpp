@@ -2,6 +2,7 @@
 #include "hw/router_params.h"
 
 #include "hw/config_error.h"
+#include "hw/config_limits.h"
 #include "hw/flit.h"
 
 namespace meshmp {
@@ -34,19 +35,16 @@ std::optional<std::string> RouterParams::validate(const Topology& topology) cons
   auto bad = [](const std::string& field, int value, const std::string& rule) {
     return std::string(ConfigError(field, std::to_string(value), rule).what());
   };
-  if (vcs < 1 || vcs > 16) return bad("router.vcs", vcs, "must be 1..16");
+  for (const auto& [value, limit] : {std::pair{vcs, &limits::kVcs}, std::pair{buffer_flits, &limits::kBufferFlits},
+                                     std::pair{pipeline_depth, &limits::kPipelineDepth},
+                                     std::pair{link_latency_cycles, &limits::kLinkLatency},
+                                     std::pair{flit_bytes, &limits::kFlitBytes},
+                                     std::pair{max_packet_payload_flits, &limits::kMaxPacketPayloadFlits}})
+    if (value < 0 || static_cast<std::uint64_t>(value) < limit->min || static_cast<std::uint64_t>(value) > limit->max)
+      return bad(limit->field, value, limit->rule());
   if (dateline && topology.has_rings() && vcs < 2)
     return bad("router.vcs", vcs,
                "a topology with rings needs at least 2 virtual channels for the dateline classes");
-  if (buffer_flits < 1 || buffer_flits > 1024) return bad("router.buffer_flits", buffer_flits, "must be 1..1024");
-  if (pipeline_depth < 1 || pipeline_depth > 5)
-    return bad("router.pipeline_depth", pipeline_depth, "must be 1..5 cycles");
-  if (link_latency_cycles < 1 || link_latency_cycles > 64)
-    return bad("router.link_latency_cycles", link_latency_cycles, "must be 1..64");
-  if (flit_bytes < 1 || flit_bytes > kMaxFlitBytes)
-    return bad("router.flit_bytes", flit_bytes, "must be 1.." + std::to_string(kMaxFlitBytes));
-  if (max_packet_payload_flits < 1 || max_packet_payload_flits > 4096)
-    return bad("router.max_packet_payload_flits", max_packet_payload_flits, "must be 1..4096");
   if (switching != SwitchingMode::Wormhole && buffer_flits < max_packet_flits())
     return bad("router.buffer_flits", buffer_flits,
                to_string(switching) + " switching needs a buffer that holds a whole packet (" +

@@ -29,10 +29,20 @@ build() {  # build <dir> <cmake-args...>
 }
 export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
 
+# Puts meshmp on a bin folder of the PATH: /usr/local when root, else ~/.local.
+install_tool() {
+  local prefix=/usr/local
+  [ "$(id -u)" -eq 0 ] || prefix="$HOME/.local"
+  cmake --install build/release --prefix "$prefix" >/dev/null
+  echo "meshmp installed: $prefix/bin/meshmp"
+}
+
 case "$job" in
   run)      build build/release -DCMAKE_BUILD_TYPE=Release
+            install_tool
             build/release/sims/meshmp run ;;
   test)     build build/release -DCMAKE_BUILD_TYPE=Release
+            install_tool
             ctest --test-dir build/release -j "$jobs" --output-on-failure ;;
   sanitize) build build/sanitize -DCMAKE_BUILD_TYPE=Debug -DMESHMP_SANITIZE=ON
             ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \

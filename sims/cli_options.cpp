@@ -2,6 +2,9 @@
 #include "sims/cli_options.h"
 
 #include "hw/config_error.h"
+#include "hw/config_limits.h"
+
+#include <type_traits>
 
 namespace meshmp {
 
@@ -45,39 +48,30 @@ void RunOptions::add_node_options_to(CLI::App& c) {
       ->delimiter(',');
 }
 
-namespace {
-template <class T>
-T checked(long long value, const std::string& field, long long low, long long high) {
-  if (value < low || value > high)
-    throw ConfigError(field, std::to_string(value),
-                      "must be " + std::to_string(low) + ".." + std::to_string(high));
-  return static_cast<T>(value);
-}
-}  // namespace
-
 MachineConfig RunOptions::resolve() const {
   MachineConfig config;
   if (!config_file_.empty()) load_config_file(config, config_file_);
-  const long long kBig = 0x7fffffff;
+  auto integer = [](const std::optional<std::string>& text, const IntegerLimit& limit, auto& field) {
+    if (text) field = static_cast<std::remove_reference_t<decltype(field)>>(parse_integer(*text, limit));
+  };
   if (topology_) config.topology = *topology_;
   if (algorithm_) config.algorithm = *algorithm_;
-  if (block_bytes_) config.block_bytes = checked<std::uint32_t>(*block_bytes_, "block_bytes", 0, 0xffffffffll);
-  if (vcs_) config.router.vcs = checked<int>(*vcs_, "router.vcs", 0, kBig);
-  if (buffer_flits_) config.router.buffer_flits = checked<int>(*buffer_flits_, "router.buffer_flits", 0, kBig);
-  if (pipeline_depth_) config.router.pipeline_depth = checked<int>(*pipeline_depth_, "router.pipeline_depth", 0, kBig);
-  if (link_latency_) config.router.link_latency_cycles = checked<int>(*link_latency_, "router.link_latency_cycles", 0, kBig);
-  if (flit_bytes_) config.router.flit_bytes = checked<int>(*flit_bytes_, "router.flit_bytes", 0, kBig);
-  if (packet_flits_)
-    config.router.max_packet_payload_flits = checked<int>(*packet_flits_, "router.max_packet_payload_flits", 0, kBig);
+  integer(block_bytes_, limits::kBlockBytes, config.block_bytes);
+  integer(vcs_, limits::kVcs, config.router.vcs);
+  integer(buffer_flits_, limits::kBufferFlits, config.router.buffer_flits);
+  integer(pipeline_depth_, limits::kPipelineDepth, config.router.pipeline_depth);
+  integer(link_latency_, limits::kLinkLatency, config.router.link_latency_cycles);
+  integer(flit_bytes_, limits::kFlitBytes, config.router.flit_bytes);
+  integer(packet_flits_, limits::kMaxPacketPayloadFlits, config.router.max_packet_payload_flits);
   if (switching_) config.router.switching = parse_switching(*switching_, "router.switching");
   if (no_dateline_) config.router.dateline = false;
   if (routing_) config.routing = *routing_;
   if (port_model_) config.port_model = parse_port_model(*port_model_, "node.port_model");
-  if (startup_cycles_) config.processor.startup_cycles = checked<std::uint64_t>(*startup_cycles_, "node.startup_cycles", 0, 100000000);
-  if (copy_cycles_per_byte_) config.processor.copy_cycles_per_byte = *copy_cycles_per_byte_;
-  if (barrier_latency_) config.barrier_latency_cycles = checked<std::uint64_t>(*barrier_latency_, "node.barrier_latency_cycles", 0, 100000000);
-  if (watchdog_cycles_) config.watchdog_cycles = checked<std::uint64_t>(*watchdog_cycles_, "run.watchdog_cycles", 0, 0x7fffffffffffffffll);
-  if (max_cycles_) config.max_cycles = checked<std::uint64_t>(*max_cycles_, "run.max_cycles", 0, 0x7fffffffffffffffll);
+  integer(startup_cycles_, limits::kStartupCycles, config.processor.startup_cycles);
+  if (copy_cycles_per_byte_) config.processor.copy_cycles_per_byte = parse_copy_cycles_per_byte(*copy_cycles_per_byte_);
+  integer(barrier_latency_, limits::kBarrierLatency, config.barrier_latency_cycles);
+  integer(watchdog_cycles_, limits::kWatchdogCycles, config.watchdog_cycles);
+  integer(max_cycles_, limits::kMaxCycles, config.max_cycles);
   if (stats_json_) config.stats_json = *stats_json_;
   if (vcd_) config.vcd = *vcd_;
   if (detail_csv_) config.detail_csv = *detail_csv_;

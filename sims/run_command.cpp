@@ -11,6 +11,7 @@
 #include "firmware/exchange_verifier.h"
 #include "hw/config_error.h"
 #include "hw/machine.h"
+#include "hw/model_size.h"
 #include "hw/run_statistics.h"
 
 namespace meshmp {
@@ -29,6 +30,10 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
     return 2;
   }
   if (auto error = algorithm->supports(topology, config)) {
+    err << "meshmp: error: " << *error << "\n";
+    return 2;
+  }
+  if (auto error = check_model_fits(topology, config)) {
     err << "meshmp: error: " << *error << "\n";
     return 2;
   }
@@ -86,7 +91,7 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
   out << "meshmp: " << topology.spec() << " (" << topology.num_nodes() << " nodes), algorithm " << algorithm->name
       << " [" << algorithm->source << "], " << layout.block_bytes << "-byte blocks\n"
       << "  router: " << to_string(config.router.switching) << ", " << config.router.vcs << " VCs x "
-      << config.router.buffer_flits << " flits, " << config.router.pipeline_depth << "-stage pipeline, "
+      << config.router.buffer_flits << " flits, " << config.router.pipeline_depth << "-cycle routers, "
       << config.router.flit_bytes << "-byte flits, link latency " << config.router.link_latency_cycles
       << "; nodes: " << to_string(config.port_model) << ", t_s = " << config.processor.startup_cycles
       << " cycles, rho = " << config.processor.copy_cycles_per_byte << " cycles/byte\n";

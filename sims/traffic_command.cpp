@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "hw/config_error.h"
+#include "hw/model_size.h"
 #include "hw/network.h"
 #include "hw/routing.h"
 #include "hw/traffic_generator.h"
@@ -70,6 +71,10 @@ int TrafficCommand::run_point(double rate, std::ostream& out, std::ostream& err)
     return 2;
   }
   const Topology topology = Topology::parse(config.topology);
+  if (auto error = check_model_fits(topology, config, /*with_nodes=*/false)) {
+    err << "meshmp: error: " << *error << "\n";
+    return 2;
+  }
   TrafficParams params;
   params.pattern = parse_traffic_pattern(pattern_);
   params.include_self = !exclude_self_;

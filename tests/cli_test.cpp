@@ -17,14 +17,21 @@ struct Outcome {
   std::string output;
 };
 
-Outcome meshmp(const std::string& args) {
-  const std::string command = std::string(MESHMP_BINARY) + " " + args + " 2>&1";
+Outcome meshmp_command(const std::string& command_line) {
+  const std::string command = command_line + " 2>&1";
   FILE* pipe = popen(command.c_str(), "r");
   std::string text;
   char buffer[4096];
   while (std::fgets(buffer, sizeof buffer, pipe)) text += buffer;
   const int status = pclose(pipe);
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text};
+}
+
+Outcome meshmp(const std::string& args) { return meshmp_command(std::string(MESHMP_BINARY) + " " + args); }
+
+// As a user runs it: without the test environment's SYSTEMC_DISABLE_COPYRIGHT_MESSAGE.
+Outcome meshmp_without_environment(const std::string& args) {
+  return meshmp_command("env -u SYSTEMC_DISABLE_COPYRIGHT_MESSAGE " + std::string(MESHMP_BINARY) + " " + args);
 }
 
 std::string temp_path(const std::string& name) {
@@ -90,8 +97,17 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"run --algorithm bogus", "algorithm = 'bogus': unknown algorithm; known: direct, pairwise"},
         BadInput{"run --topology hypercube:17", "topology = 'hypercube:17': the hypercube dimension must be 1..16"},
         BadInput{"run --topology mesh:4xq", "topology = 'mesh:4xq': 'q' is not a dimension size"},
-        BadInput{"run --block-bytes 0", "block_bytes = '0': a block must hold at least one byte"},
-        BadInput{"run --block-bytes -3", "block_bytes = '-3': must be 0..4294967295"},
+        BadInput{"run --block-bytes 0", "block_bytes = '0': must be 1..4294967295"},
+        BadInput{"run --block-bytes -3", "block_bytes = '-3': must be 1..4294967295"},
+        BadInput{"run --vcs -1", "router.vcs = '-1': must be 1..16"},
+        BadInput{"run --pipeline-depth 6", "router.pipeline_depth = '6': must be 1..5"},
+        BadInput{"run --max-cycles 99999999999999999999",
+                 "run.max_cycles = '99999999999999999999': must be 1..4611686018427387904"},
+        BadInput{"run --watchdog-cycles 5", "run.watchdog_cycles = '5': must be 10..4611686018427387904"},
+        BadInput{"run --copy-cycles-per-byte nan", "node.copy_cycles_per_byte = 'nan': must be a number 0..1e6"},
+        BadInput{"run --copy-cycles-per-byte inf", "node.copy_cycles_per_byte = 'inf': must be a number 0..1e6"},
+        BadInput{"run --copy-cycles-per-byte -0.5", "node.copy_cycles_per_byte = '-0.5': must be a number 0..1e6"},
+        BadInput{"run --startup-cycles 1e3", "node.startup_cycles = '1e3': is not a whole number; must be 0..100000000"},
         BadInput{"run --vcs 0", "router.vcs = '0': must be 1..16"},
         BadInput{"run --topology torus:4x4 --vcs 1", "router.vcs = '1': a topology with rings needs at least 2"},
         BadInput{"run --switching cut-through", "router.buffer_flits = '8': cut-through switching needs a buffer"},
@@ -101,7 +117,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"run --trace-nodes 64", "output.trace_nodes = '64': not a node of torus:8x8"},
         BadInput{"run --routing west-first", "router.routing = 'west-first': unknown routing function"},
         BadInput{"run --config /nonexistent.json", "--config = '/nonexistent.json': the file cannot be opened"},
-        BadInput{"run --vcs many", "Could not convert: --vcs = many"},
+        BadInput{"run --vcs many", "router.vcs = 'many': is not a whole number; must be 1..16"},
         BadInput{"run --frobnicate", "The following argument was not expected: --frobnicate"}));
 
 TEST(CommandLine, MalformedAndMistypedConfigFiles) {
@@ -121,8 +137,24 @@ TEST(CommandLine, MalformedAndMistypedConfigFiles) {
   std::ofstream(mistyped) << R"({"block_bytes": "large"})";
   o = meshmp("run --config " + mistyped);
   EXPECT_EQ(o.status, 2);
-  EXPECT_NE(o.output.find("block_bytes = '\"large\"': must be a non-negative whole number"), std::string::npos)
+  EXPECT_NE(o.output.find("block_bytes = '\"large\"': is not a whole number; must be 1..4294967295"), std::string::npos)
       << o.output;
+
+  const std::string duplicated = temp_path("duplicated.json");
+  std::ofstream(duplicated) << R"({"router": {"vcs": 2, "vcs": 4}})";
+  o = meshmp("run --config " + duplicated);
+  EXPECT_EQ(o.status, 2);
+  EXPECT_NE(o.output.find("the key \"vcs\" appears twice in one object"), std::string::npos) << o.output;
+
+  o = meshmp("run --config " + ::testing::TempDir());
+  EXPECT_EQ(o.status, 2);
+  EXPECT_NE(o.output.find("is a directory, not a JSON file"), std::string::npos) << o.output;
+
+  const std::string too_big = temp_path("too_big.json");
+  std::ofstream(too_big) << R"({"router": {"vcs": 40}, "run": {"max_cycles": 1e30}})";
+  o = meshmp("run --config " + too_big);
+  EXPECT_EQ(o.status, 2);
+  EXPECT_NE(o.output.find("router.vcs = '40': must be 1..16"), std::string::npos) << o.output;
 }
 
 TEST(CommandLine, DeadlockIsReportedWithBlockedChannels) {
@@ -202,6 +234,24 @@ TEST(CommandLine, CompactStatisticsAndDetailOnRequest) {
   }
   EXPECT_EQ(count, 256u * 256u) << "one row per node per step (steps 0..255)";
   EXPECT_EQ(messages, 256u * 255u) << "every node sent N-1 messages";
+}
+
+// A machine whose model would not fit in this host's memory is refused before it is built, with the numbers.
+TEST(CommandLine, MachineTooLargeForMemoryIsRefused) {
+  const Outcome o = meshmp("run --topology ghc:128x128 --block-bytes 1 --buffer-flits 256 -o \"\"");
+  EXPECT_EQ(o.status, 2) << o.output.substr(0, 400);
+  EXPECT_NE(o.output.find("topology = 'ghc:128x128': the model would need about"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("16384 routers of 254 network ports x 4 VCs x 256 flits"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("of this machine's"), std::string::npos) << o.output;
+}
+
+TEST(CommandLine, NoBannerWhenRunDirectly) {
+  const Outcome o = meshmp_without_environment("run --help");
+  EXPECT_EQ(o.status, 0);
+  EXPECT_EQ(o.output.find("Copyright"), std::string::npos) << o.output.substr(0, 300);
+  const Outcome run = meshmp_without_environment("run --topology mesh:2 -o \"\" --vcd " + temp_path("quiet.vcd"));
+  EXPECT_EQ(run.output.find("Copyright"), std::string::npos) << run.output.substr(0, 300);
+  EXPECT_EQ(run.output.find("Info:"), std::string::npos) << run.output.substr(0, 300);
 }
 
 TEST(CommandLine, OutputFilesAreWrittenAsNamedAndNeverShared) {

@@ -1,0 +1,42 @@
+// The range of every whole-number setting, in one place: validate() checks against it, and the command
+// line and the JSON config reader parse against it, so an out-of-range or unparsable value is reported
+// with the rule that really applies (never a type's range, never silently clamped).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace meshmp {
+
+struct IntegerLimit {
+  const char* field;
+  std::uint64_t min;
+  std::uint64_t max;
+  std::string rule() const { return "must be " + std::to_string(min) + ".." + std::to_string(max); }
+};
+
+namespace limits {
+inline const IntegerLimit kVcs{"router.vcs", 1, 16};
+inline const IntegerLimit kBufferFlits{"router.buffer_flits", 1, 1024};
+inline const IntegerLimit kPipelineDepth{"router.pipeline_depth", 1, 5};
+inline const IntegerLimit kLinkLatency{"router.link_latency_cycles", 1, 64};
+inline const IntegerLimit kFlitBytes{"router.flit_bytes", 1, 32};
+inline const IntegerLimit kMaxPacketPayloadFlits{"router.max_packet_payload_flits", 1, 4096};
+inline const IntegerLimit kBlockBytes{"block_bytes", 1, 0xffffffffull};
+inline const IntegerLimit kStartupCycles{"node.startup_cycles", 0, 100000000};
+inline const IntegerLimit kBarrierLatency{"node.barrier_latency_cycles", 0, 100000000};
+inline const IntegerLimit kWatchdogCycles{"run.watchdog_cycles", 10, 1ull << 62};
+inline const IntegerLimit kMaxCycles{"run.max_cycles", 1, 1ull << 62};
+}  // namespace limits
+
+// Parses a whole number written in decimal; throws ConfigError(limit.field, text, rule) when the text is
+// not one or lies outside the limit.
+std::uint64_t parse_integer(const std::string& text, const IntegerLimit& limit);
+// node.copy_cycles_per_byte (rho): a finite number 0..1e6. Parses text strictly (no nan, no inf).
+constexpr double kMaxCopyCyclesPerByte = 1e6;
+double parse_copy_cycles_per_byte(const std::string& text);
+bool copy_cycles_per_byte_valid(double value);
+// Throws ConfigError(limit.field, value, rule) when value lies outside the limit.
+void check_integer(std::uint64_t value, const IntegerLimit& limit);
+
+}  // namespace meshmp

@@ -1,0 +1,55 @@
+// Model size estimate. See model_size.h.
+#include "hw/model_size.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "hw/config_error.h"
+#include "hw/input_unit.h"
+
+namespace meshmp {
+
+ModelSize estimate_model_size(const Topology& topology, const MachineConfig& config, bool with_nodes) {
+  const std::uint64_t n = static_cast<std::uint64_t>(topology.num_nodes());
+  const std::uint64_t net_ports = static_cast<std::uint64_t>(topology.num_ports());
+  const std::uint64_t ports = net_ports + (config.port_model == PortModel::AllPort ? net_ports : 1);
+  const std::uint64_t vcs = static_cast<std::uint64_t>(config.router.vcs);
+  ModelSize size;
+  // Per port and VC: the flit slots and the VC state; per port pair: allocator requests.
+  size.router_bytes = n * ports * (vcs * (config.router.buffer_flits * sizeof(BufferedFlit) + sizeof(InputVirtualChannel)) +
+                                   ports * 16 + 256);
+  if (with_nodes) {
+    size.memory_bytes = n * 3 * n * config.block_bytes;
+    // A processor's thread stack and modules, and per peer the message sequence numbers.
+    size.node_bytes = n * (128 * 1024 + n * 8);
+  }
+  return size;
+}
+
+std::uint64_t physical_memory_bytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 0;
+}
+
+std::optional<std::string> check_model_fits(const Topology& topology, const MachineConfig& config, bool with_nodes) {
+  const std::uint64_t physical = physical_memory_bytes();
+  const ModelSize size = estimate_model_size(topology, config, with_nodes);
+  if (physical == 0 || size.total() <= physical / 10 * 8) return std::nullopt;
+  auto gib = [](std::uint64_t bytes) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f GiB", static_cast<double>(bytes) / (1ull << 30));
+    return std::string(text);
+  };
+  return std::string(ConfigError("topology", topology.spec(),
+                                 "the model would need about " + gib(size.total()) + " (routers " +
+                                     gib(size.router_bytes) + ": " + std::to_string(topology.num_nodes()) +
+                                     " routers of " + std::to_string(topology.num_ports()) + " network ports x " +
+                                     std::to_string(config.router.vcs) + " VCs x " +
+                                     std::to_string(config.router.buffer_flits) + " flits; node memories " +
+                                     gib(size.memory_bytes) + "; processors and interfaces " + gib(size.node_bytes) +
+                                     "), more than the 80% of this machine's " + gib(physical) + " it may use")
+                         .what());
+}
+
+}  // namespace meshmp

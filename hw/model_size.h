@@ -1,0 +1,28 @@
+// How much host memory a machine's model takes, estimated from its configuration before it is built, so
+// that a machine that would not fit is refused with the numbers instead of dying in an allocation.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "hw/machine_config.h"
+#include "hw/topology.h"
+
+namespace meshmp {
+
+struct ModelSize {
+  std::uint64_t router_bytes = 0;   // input buffers (flit slots), allocator and credit state
+  std::uint64_t memory_bytes = 0;   // the nodes' local memories
+  std::uint64_t node_bytes = 0;     // processors (thread stacks), DMA engines, per-peer bookkeeping
+  std::uint64_t total() const { return router_bytes + memory_bytes + node_bytes; }
+};
+
+ModelSize estimate_model_size(const Topology& topology, const MachineConfig& config, bool with_nodes = true);
+std::uint64_t physical_memory_bytes();
+// Empty when the model fits in 80% of this machine's physical memory; otherwise the error (field
+// topology, the estimate and what it is made of, the memory it would exceed).
+std::optional<std::string> check_model_fits(const Topology& topology, const MachineConfig& config,
+                                            bool with_nodes = true);
+
+}  // namespace meshmp
