@@ -77,7 +77,7 @@ void Machine::open_waveform(const std::string& path, const std::vector<int>& nod
   waveform_ = sc_core::sc_create_vcd_trace_file(base.c_str());
   waveform_->set_time_unit(kClockPeriodNs, sc_core::SC_NS);
   for (int n : nodes) {
-    Router& router = network_->router(n);
+    RouterModel& router = network_->router(n);
     network_->keep_stepping(n);
     const std::string r = "router" + std::to_string(n) + ".";
     for (int p = 0; p < router.num_ports(); ++p) {
@@ -89,10 +89,9 @@ void Machine::open_waveform(const std::string& path, const std::vector<int>& nod
       sc_core::sc_trace(waveform_, probe.vc, o + "vc", 4);
       sc_core::sc_trace(waveform_, probe.src, o + "src", 16);
       sc_core::sc_trace(waveform_, probe.dst, o + "dst", 16);
-      const OutputUnit& out = router.output(p);
-      if (!out.unlimited_credits())
-        for (int v = 0; v < out.num_vcs(); ++v)
-          sc_core::sc_trace(waveform_, out.credit_counter(v), o + "credits_vc" + std::to_string(v), 11);
+      for (int v = 0; v < config_.router.vcs; ++v)
+        if (const int* credits = router.credit_counter(p, v))
+          sc_core::sc_trace(waveform_, *credits, o + "credits_vc" + std::to_string(v), 11);
     }
     nodes_[n]->dma.enable_probe();
     const DmaProbe& dma = nodes_[n]->dma.probe();

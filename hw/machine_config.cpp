@@ -91,7 +91,8 @@ void MachineConfig::apply_json(const nlohmann::json& json) {
   if (json.contains("router")) {
     const auto& r = json["router"];
     check_keys(r, "router", {"vcs", "buffer_flits", "pipeline_depth", "link_latency_cycles", "flit_bytes",
-                             "max_packet_payload_flits", "switching", "dateline", "routing"});
+                             "max_packet_payload_flits", "switching", "dateline", "routing", "model"});
+    if (r.contains("model")) router.model = get<std::string>(r["model"], "router.model", "a string");
     if (r.contains("vcs")) router.vcs = static_cast<int>(whole(r["vcs"], limits::kVcs));
     if (r.contains("buffer_flits")) router.buffer_flits = static_cast<int>(whole(r["buffer_flits"], limits::kBufferFlits));
     if (r.contains("pipeline_depth")) router.pipeline_depth = static_cast<int>(whole(r["pipeline_depth"], limits::kPipelineDepth));
@@ -146,7 +147,8 @@ nlohmann::json MachineConfig::to_json() const {
       {"algorithm", algorithm},
       {"block_bytes", block_bytes},
       {"router",
-       {{"vcs", router.vcs},
+       {{"model", router.model},
+        {"vcs", router.vcs},
         {"buffer_flits", router.buffer_flits},
         {"pipeline_depth", router.pipeline_depth},
         {"link_latency_cycles", router.link_latency_cycles},

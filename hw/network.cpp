@@ -20,7 +20,7 @@ Network::Network(sc_core::sc_module_name name, const Topology& topology, const R
       router_always_(topology.num_nodes(), 0),
       endpoint_active_(topology.num_nodes(), 0) {
   for (int n = 0; n < topology.num_nodes(); ++n)
-    routers_.push_back(std::make_unique<Router>(n, topology, params, port_model, routing, this));
+    routers_.push_back(make_router(params.model, n, topology, params, port_model, routing, this));
   SC_METHOD(clock_edge);
   sensitive << tick_;
   dont_initialize();

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "hw/network_endpoint.h"
-#include "hw/router.h"
+#include "hw/router_model.h"
 #include "hw/router_params.h"
 #include "hw/routing.h"
 #include "hw/topology.h"
@@ -43,8 +43,9 @@ class Network : public sc_core::sc_module, public RouterEnvironment {
   const RouterParams& params() const { return params_; }
   PortModel port_model() const { return port_model_; }
   RoutingFunction routing() const { return routing_; }
-  int num_injection_channels() const { return routers_.front()->num_local_ports(); }
-  Router& router(int node) { return *routers_[node]; }
+  // One-port: one injection (and ejection) channel per node; all-port: one per network direction.
+  int num_injection_channels() const { return port_model_ == PortModel::AllPort ? topology_.num_ports() : 1; }
+  RouterModel& router(int node) { return *routers_[node]; }
   const sc_core::sc_time& clock_period() const { return period_; }
 
   void attach(int node, NetworkEndpoint* endpoint);
@@ -109,7 +110,7 @@ class Network : public sc_core::sc_module, public RouterEnvironment {
   RoutingFunction routing_;
   sc_core::sc_time period_;
   std::uint64_t watchdog_cycles_;
-  std::vector<std::unique_ptr<Router>> routers_;
+  std::vector<std::unique_ptr<RouterModel>> routers_;
   std::vector<NetworkEndpoint*> endpoints_;
 
   // Link calendar: deliveries by arrival cycle modulo its length.

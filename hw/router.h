@@ -15,6 +15,7 @@
 #include "hw/flit.h"
 #include "hw/input_unit.h"
 #include "hw/output_unit.h"
+#include "hw/router_model.h"
 #include "hw/router_params.h"
 #include "hw/routing_unit.h"
 #include "hw/switch_allocator.h"
@@ -23,59 +24,41 @@
 
 namespace meshmp {
 
-class RouterEnvironment {
- public:
-  virtual ~RouterEnvironment() = default;
-  // A flit crossed the switch of `router` towards output port `out_port` in this cycle.
-  virtual void send_flit(int router, int out_port, const Flit& flit) = 0;
-  // An input buffer slot of (in_port, vc) was freed in this cycle: a credit goes upstream.
-  virtual void send_credit(int router, int in_port, int vc) = 0;
-  // The credit protocol was broken (a modelling bug): reported, never silently ignored.
-  virtual void protocol_error(const std::string& what) = 0;
-};
-
-// Values a waveform shows for one output port: what crossed the switch in the last cycle stepped.
-struct OutputPortProbe {
-  bool flit_valid = false;
-  bool head = false;
-  bool tail = false;
-  unsigned vc = 0;
-  unsigned src = 0;
-  unsigned dst = 0;
-};
-
-class Router {
+class Router final : public RouterModel {
  public:
   Router(int node, const Topology& topology, const RouterParams& params, PortModel port_model,
          RoutingFunction routing, RouterEnvironment* environment);
 
-  int node() const { return node_; }
+  int node() const override { return node_; }
   int num_local_ports() const { return local_ports_; }
-  int num_ports() const { return net_ports_ + local_ports_; }  // inputs = outputs
+  int num_ports() const override { return net_ports_ + local_ports_; }  // inputs = outputs
 
   // Buffer write: a flit arrives on an input port (network port, or injection port net_ports + i).
-  void receive_flit(int in_port, const Flit& flit, std::uint64_t cycle);
+  void receive_flit(int in_port, const Flit& flit, std::uint64_t cycle) override;
   // A credit for output VC `vc` of `out_port` comes back from downstream.
-  void receive_credit(int out_port, int vc);
+  void receive_credit(int out_port, int vc) override;
   // One clock cycle: route computation, VC allocation, switch allocation, switch traversal.
-  void step(std::uint64_t cycle);
+  void step(std::uint64_t cycle) override;
 
-  int buffered_flits() const { return buffered_flits_; }
+  int buffered_flits() const override { return buffered_flits_; }
   const InputUnit& input(int port) const { return inputs_[port]; }
   const OutputUnit& output(int port) const { return outputs_[port]; }
-  std::uint64_t flits_sent(int out_port) const { return flits_sent_[out_port]; }
+  std::uint64_t flits_sent(int out_port) const override { return flits_sent_[out_port]; }
   // Contention, in flit-cycles beyond the zero-load pipeline. Header blocking: cycles a head flit waited
   // for an output VC, the switch or the ejection channel after its pipeline (store-and-forward: after
   // its pipeline counted from its tail's arrival). Body-flit stalls: cycles a body flit waited after its
   // pipeline and after the flit ahead of it had left (switch shared with other packets, no credit).
-  std::uint64_t header_blocking_cycles() const { return header_blocking_cycles_; }
-  std::uint64_t body_stall_cycles() const { return body_stall_cycles_; }
+  std::uint64_t header_blocking_cycles() const override { return header_blocking_cycles_; }
+  std::uint64_t body_stall_cycles() const override { return body_stall_cycles_; }
   // One line per occupied input VC: what its front flit is waiting for (deadlock reports).
-  std::vector<std::string> describe_blocked(std::uint64_t cycle) const;
+  std::vector<std::string> describe_blocked(std::uint64_t cycle) const override;
 
   // Waveform probes (updated every cycle the router is stepped).
-  const OutputPortProbe& probe(int out_port) const { return probes_[out_port]; }
-  void set_probes_enabled(bool enabled) { probes_enabled_ = enabled; }
+  const OutputPortProbe& probe(int out_port) const override { return probes_[out_port]; }
+  const int* credit_counter(int out_port, int vc) const override {
+    return outputs_[out_port].unlimited_credits() ? nullptr : &outputs_[out_port].credit_counter(vc);
+  }
+  void set_probes_enabled(bool enabled) override { probes_enabled_ = enabled; }
 
  private:
   // A flit written at cycle t may leave at t + pipeline_depth at the earliest.

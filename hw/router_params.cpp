@@ -3,6 +3,9 @@
 
 #include "hw/config_error.h"
 #include "hw/config_limits.h"
+#include "hw/router_model.h"
+
+#include <algorithm>
 #include "hw/flit.h"
 
 namespace meshmp {
@@ -35,6 +38,16 @@ std::optional<std::string> RouterParams::validate(const Topology& topology) cons
   auto bad = [](const std::string& field, int value, const std::string& rule) {
     return std::string(ConfigError(field, std::to_string(value), rule).what());
   };
+  try {
+    const auto known = router_model_names();
+    if (std::find(known.begin(), known.end(), model) == known.end()) {
+      std::string list;
+      for (const auto& name : known) list += (list.empty() ? "" : ", ") + name;
+      throw ConfigError("router.model", model, "unknown router model; known: " + list);
+    }
+  } catch (const ConfigError& e) {
+    return std::string(e.what());
+  }
   for (const auto& [value, limit] : {std::pair{vcs, &limits::kVcs}, std::pair{buffer_flits, &limits::kBufferFlits},
                                      std::pair{pipeline_depth, &limits::kPipelineDepth},
                                      std::pair{link_latency_cycles, &limits::kLinkLatency},

@@ -18,6 +18,7 @@ std::string to_string(SwitchingMode mode);
 std::string to_string(PortModel model);
 
 struct RouterParams {
+  std::string model = "cpp";         // which router model the network builds (hw/router_model.h)
   int vcs = 4;                       // virtual channels per input port
   int buffer_flits = 8;              // buffer depth per virtual channel
   // Cycles a flit spends in an idle router, from its buffer write to leaving on the output link (1..5):

@@ -46,9 +46,10 @@ EXAMPLES
 
 CONFIG FILE
   JSON with the keys topology, algorithm, block_bytes and the sections router {vcs, buffer_flits,
-  pipeline_depth, link_latency_cycles, flit_bytes, max_packet_payload_flits, switching, dateline,
+  model, pipeline_depth, link_latency_cycles, flit_bytes, max_packet_payload_flits, switching, dateline,
   routing}, node {port_model, startup_cycles, copy_cycles_per_byte, barrier_latency_cycles},
-  run {watchdog_cycles, max_cycles}, output {stats_json, vcd, trace_nodes}. Unknown keys are errors.
+  run {watchdog_cycles, max_cycles}, output {stats_json, vcd, trace_nodes, detail_csv}. Unknown keys and
+  keys given twice are errors.
 
 EXIT STATUS
   0 completed and verified; 1 the run failed (deadlock: the blocked channels are listed; stall: what each

@@ -100,6 +100,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"run --block-bytes 0", "block_bytes = '0': must be 1..4294967295"},
         BadInput{"run --block-bytes -3", "block_bytes = '-3': must be 1..4294967295"},
         BadInput{"run --vcs -1", "router.vcs = '-1': must be 1..16"},
+        BadInput{"run --router-model verilog", "router.model = 'verilog': unknown router model; known: cpp"},
         BadInput{"run --pipeline-depth 6", "router.pipeline_depth = '6': must be 1..5"},
         BadInput{"run --max-cycles 99999999999999999999",
                  "run.max_cycles = '99999999999999999999': must be 1..4611686018427387904"},

@@ -1,0 +1,43 @@
+// The router models by name. See router_model.h. A new model is a class implementing RouterModel plus
+// one line in kRouterModels.
+#include <utility>
+
+#include "hw/config_error.h"
+#include "hw/router.h"
+#include "hw/router_model.h"
+
+namespace meshmp {
+namespace {
+
+using MakeRouter = std::unique_ptr<RouterModel> (*)(int, const Topology&, const RouterParams&, PortModel,
+                                                    RoutingFunction, RouterEnvironment*);
+
+std::unique_ptr<RouterModel> make_cpp_router(int node, const Topology& topology, const RouterParams& params,
+                                             PortModel port_model, RoutingFunction routing,
+                                             RouterEnvironment* environment) {
+  return std::make_unique<Router>(node, topology, params, port_model, routing, environment);
+}
+
+const std::pair<const char*, MakeRouter> kRouterModels[] = {
+    {"cpp", &make_cpp_router},  // the cycle-level SystemC router (hw/router.h)
+};
+
+}  // namespace
+
+std::vector<std::string> router_model_names() {
+  std::vector<std::string> names;
+  for (const auto& [name, make] : kRouterModels) names.push_back(name);
+  return names;
+}
+
+std::unique_ptr<RouterModel> make_router(const std::string& model, int node, const Topology& topology,
+                                         const RouterParams& params, PortModel port_model, RoutingFunction routing,
+                                         RouterEnvironment* environment) {
+  for (const auto& [name, make] : kRouterModels)
+    if (model == name) return make(node, topology, params, port_model, routing, environment);
+  std::string known;
+  for (const auto& name : router_model_names()) known += (known.empty() ? "" : ", ") + name;
+  throw ConfigError("router.model", model, "unknown router model; known: " + known);
+}
+
+}  // namespace meshmp

@@ -1,0 +1,78 @@
+// The router seam: what the network and the machine see of a router, whatever models it. The SystemC
+// router of hw/router.h is the model `cpp`; a verilated RTL router (`rtl`) and a lockstep pair of both
+// (`dual`) plug in here, made by the factory from the `router.model` setting.
+//
+// The contract (docs/architecture.md, "Router microarchitecture"): flits and credits arriving in a cycle
+// are delivered before step() of that cycle; step() is one clock edge; everything a router sends goes
+// through its RouterEnvironment and arrives at the earliest one cycle later, so routers can be stepped in
+// any order within a cycle. A router with no flit buffered need not be stepped.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "hw/flit.h"
+#include "hw/router_params.h"
+#include "hw/routing.h"
+#include "hw/topology.h"
+
+namespace meshmp {
+
+class RouterEnvironment {
+ public:
+  virtual ~RouterEnvironment() = default;
+  // A flit crossed the switch of `router` towards output port `out_port` in this cycle.
+  virtual void send_flit(int router, int out_port, const Flit& flit) = 0;
+  // An input buffer slot of (in_port, vc) was freed in this cycle: a credit goes upstream.
+  virtual void send_credit(int router, int in_port, int vc) = 0;
+  // The credit protocol was broken (a modelling bug): reported, never silently ignored.
+  virtual void protocol_error(const std::string& what) = 0;
+};
+
+// Values a waveform shows for one output port: what crossed the switch in the last cycle stepped.
+struct OutputPortProbe {
+  bool flit_valid = false;
+  bool head = false;
+  bool tail = false;
+  unsigned vc = 0;
+  unsigned src = 0;
+  unsigned dst = 0;
+};
+
+class RouterModel {
+ public:
+  virtual ~RouterModel() = default;
+
+  virtual int node() const = 0;
+  virtual int num_ports() const = 0;  // network ports, then local (injection = ejection) ports
+
+  // Buffer write: a flit arrives on an input port (network port, or injection port net_ports + i).
+  virtual void receive_flit(int in_port, const Flit& flit, std::uint64_t cycle) = 0;
+  // A credit for output VC `vc` of `out_port` comes back from downstream.
+  virtual void receive_credit(int out_port, int vc) = 0;
+  // One clock cycle.
+  virtual void step(std::uint64_t cycle) = 0;
+
+  virtual int buffered_flits() const = 0;
+  virtual std::uint64_t flits_sent(int out_port) const = 0;
+  virtual std::uint64_t header_blocking_cycles() const = 0;
+  virtual std::uint64_t body_stall_cycles() const = 0;
+  // One line per occupied input VC: what its front flit is waiting for (deadlock reports).
+  virtual std::vector<std::string> describe_blocked(std::uint64_t cycle) const = 0;
+
+  // Waveform: per output port what crossed the switch in the last cycle, and its credit counters
+  // (nullptr for ports without credits, such as ejection ports).
+  virtual void set_probes_enabled(bool enabled) = 0;
+  virtual const OutputPortProbe& probe(int out_port) const = 0;
+  virtual const int* credit_counter(int out_port, int vc) const = 0;
+};
+
+// Router models by name (`router.model`). Throws ConfigError("router.model", name, ...) for an unknown one.
+std::unique_ptr<RouterModel> make_router(const std::string& model, int node, const Topology& topology,
+                                         const RouterParams& params, PortModel port_model, RoutingFunction routing,
+                                         RouterEnvironment* environment);
+std::vector<std::string> router_model_names();
+
+}  // namespace meshmp
