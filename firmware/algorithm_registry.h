@@ -8,12 +8,15 @@
 #include <string>
 #include <vector>
 
+#include "firmware/algorithm_options.h"
 #include "firmware/node_api.h"
 #include "hw/machine_config.h"
 #include "hw/topology.h"
 
 namespace meshmp {
 
+// Registered with named fields (see baseline_exchange.cpp):
+//   Algorithm a; a.name = "..."; a.source = "000 §3"; a.firmware = ...; ...
 struct Algorithm {
   std::string name;
   std::string summary;
@@ -24,6 +27,12 @@ struct Algorithm {
   // The paper's cost-model estimate of the completion time, in cycles, and the formula it comes from.
   std::function<double(const Topology&, const MachineConfig&)> estimate_cycles;
   std::string estimate_formula;
+  // Options the firmware reads through NodeApi::options().
+  std::vector<AlgorithmOption> options;
+  // Scratch memory per node beyond the send and receive buffers, in bytes, for N nodes, m-byte blocks
+  // and the given options (the layout grows to fit). None by default.
+  std::function<std::uint64_t(int nodes, std::uint32_t block_bytes, const AlgorithmOptions&)> scratch_bytes =
+      [](int, std::uint32_t, const AlgorithmOptions&) -> std::uint64_t { return 0; };
 };
 
 // 000 §2: a contention-free wormhole step moving an m-byte block costs t_s + m t_c; with one flit of

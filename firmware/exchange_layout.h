@@ -1,7 +1,7 @@
 // The complete exchange's data in a node's local memory (000 §3.3 data array, 001 §1, 002 §1: node i
 // holds N blocks of m bytes, block (i,j) destined for node j): the send buffer holds block (i,j) at j*m,
-// the receive buffer block (j,i) at N*m + j*m, and a scratch area of N*m bytes follows for algorithms
-// that rearrange data. Every byte of block (i,j) is a pattern of i, j and the byte index, so the verifier
+// the receive buffer block (j,i) at N*m + j*m, and the scratch area the algorithm declares follows
+// (Algorithm::scratch_bytes), for algorithms that rearrange data. Every byte of block (i,j) is a pattern of i, j and the byte index, so the verifier
 // can tell which block landed where.
 #pragma once
 
@@ -13,12 +13,13 @@ namespace meshmp {
 struct ExchangeLayout {
   int num_nodes = 0;
   std::uint32_t block_bytes = 0;
+  std::uint64_t scratch_bytes = 0;
 
   std::uint32_t send_base() const { return 0; }
   std::uint32_t receive_base() const { return buffer_bytes(); }
   std::uint32_t scratch_base() const { return 2 * buffer_bytes(); }
   std::uint32_t buffer_bytes() const { return static_cast<std::uint32_t>(num_nodes) * block_bytes; }
-  std::uint64_t memory_bytes() const { return 3ull * buffer_bytes(); }
+  std::uint64_t memory_bytes() const { return 2ull * buffer_bytes() + scratch_bytes; }
 
   std::uint32_t send_block(int dst) const { return send_base() + static_cast<std::uint32_t>(dst) * block_bytes; }
   std::uint32_t receive_block(int src) const { return receive_base() + static_cast<std::uint32_t>(src) * block_bytes; }

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "firmware/algorithm_options.h"
 #include "firmware/exchange_layout.h"
 #include "hw/topology.h"
 
@@ -49,6 +50,13 @@ class NodeApi {
   virtual void wait(Handle handle) = 0;
   // Waits for every descriptor this node started.
   virtual void wait_all() = 0;
+  // True when the descriptor has completed (does not wait).
+  virtual bool test(Handle handle) = 0;
+  // Waits until one of `handles` has completed and returns its index in `handles`.
+  virtual std::size_t wait_any(const std::vector<Handle>& handles) = 0;
+
+  // The algorithm's options, as declared and given for this run.
+  virtual const AlgorithmOptions& options() const = 0;
 
   // Posts the receive, starts the send, waits for both.
   void send_receive(int peer_to, std::uint32_t send_address, int peer_from, std::uint32_t receive_address,

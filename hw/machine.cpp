@@ -10,13 +10,13 @@ namespace meshmp {
 
 Node::Node(sc_core::sc_module_name name, int id, Network& network, const ExchangeLayout& layout,
            const ProcessorParams& params, HardwareBarrier& barrier, StepStatistics& step_statistics,
-           Firmware firmware, std::function<void()> on_finish)
+           Firmware firmware, const AlgorithmOptions& options, std::function<void()> on_finish)
     : sc_core::sc_module(name),
       memory("memory", layout.memory_bytes()),
       dma("dma", id, network, layout.memory_bytes()),
       cpu("cpu", id, network.topology(), layout, params,
           NetworkTiming{network.params(), network.port_model(), network.routing()}, network.clock_period(), barrier,
-          step_statistics, dma.completion_irq(), [this] { return dma.last_error(); }, std::move(firmware),
+          step_statistics, dma.completion_irq(), [this] { return dma.last_error(); }, std::move(firmware), options,
           std::move(on_finish)) {
   cpu.dma_port.bind(dma.registers);
   cpu.memory_port.bind(memory.cpu_port);
@@ -34,11 +34,13 @@ std::string to_string(RunStatus status) {
   return "?";
 }
 
-Machine::Machine(sc_core::sc_module_name name, const MachineConfig& config, Firmware firmware)
+Machine::Machine(sc_core::sc_module_name name, const MachineConfig& config, Firmware firmware, AlgorithmOptions options,
+                 std::uint64_t scratch_bytes)
     : sc_core::sc_module(name),
       config_(config),
       topology_(Topology::parse(config.topology)),
-      layout_{topology_.num_nodes(), config.block_bytes},
+      layout_{topology_.num_nodes(), config.block_bytes, scratch_bytes},
+      options_(std::move(options)),
       period_(kClockPeriodNs, sc_core::SC_NS) {
   network_ = std::make_unique<Network>("network", topology_, config.router, config.port_model,
                                        find_routing_function(config.routing), period_, config.watchdog_cycles);
@@ -56,8 +58,14 @@ Machine::Machine(sc_core::sc_module_name name, const MachineConfig& config, Firm
   for (int n = 0; n < topology_.num_nodes(); ++n)
     nodes_.push_back(std::make_unique<Node>(("node" + std::to_string(n)).c_str(), n, *network_, layout_,
                                             config.processor, *barrier_, step_statistics_, firmware,
-                                            [this] { node_finished(); }));
+                                            options_, [this] { node_finished(); }));
 }
+
+Machine::Machine(sc_core::sc_module_name name, const MachineConfig& config, const Algorithm& algorithm)
+    : Machine(name, config, algorithm.firmware,
+              AlgorithmOptions(algorithm.name, algorithm.options, config.algorithm_options),
+              algorithm.scratch_bytes(Topology::parse(config.topology).num_nodes(), config.block_bytes,
+                                      AlgorithmOptions(algorithm.name, algorithm.options, config.algorithm_options))) {}
 
 Machine::~Machine() {
   if (waveform_) sc_core::sc_close_vcd_trace_file(waveform_);

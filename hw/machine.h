@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "firmware/algorithm_registry.h"
 #include "firmware/exchange_layout.h"
 #include "hw/hardware_barrier.h"
 #include "hw/machine_config.h"
@@ -32,7 +33,7 @@ class Node : public sc_core::sc_module {
 
   Node(sc_core::sc_module_name name, int id, Network& network, const ExchangeLayout& layout,
        const ProcessorParams& params, HardwareBarrier& barrier, StepStatistics& step_statistics, Firmware firmware,
-       std::function<void()> on_finish);
+       const AlgorithmOptions& options, std::function<void()> on_finish);
 };
 
 enum class RunStatus { Completed, NetworkFailure, FirmwareError, Stalled, Timeout };
@@ -51,8 +52,13 @@ class Machine : public sc_core::sc_module {
   SC_HAS_PROCESS(Machine);
   static constexpr double kClockPeriodNs = 1.0;
 
-  // The config must be valid (MachineConfig::validate()).
-  Machine(sc_core::sc_module_name name, const MachineConfig& config, Firmware firmware);
+  // The config must be valid (MachineConfig::validate()). `options` are the algorithm's checked options;
+  // `scratch_bytes` the scratch memory per node it declared.
+  Machine(sc_core::sc_module_name name, const MachineConfig& config, Firmware firmware,
+          AlgorithmOptions options = {}, std::uint64_t scratch_bytes = 0);
+  // Runs a registered algorithm: its options are config.algorithm_options checked against its
+  // declarations (ConfigError when they do not match), its scratch memory as it declares.
+  Machine(sc_core::sc_module_name name, const MachineConfig& config, const Algorithm& algorithm);
   ~Machine() override;
 
   const MachineConfig& config() const { return config_; }
@@ -77,6 +83,7 @@ class Machine : public sc_core::sc_module {
   MachineConfig config_;
   Topology topology_;
   ExchangeLayout layout_;
+  AlgorithmOptions options_;
   sc_core::sc_time period_;
   std::unique_ptr<Network> network_;
   std::unique_ptr<HardwareBarrier> barrier_;

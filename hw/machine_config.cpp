@@ -25,13 +25,14 @@ std::optional<std::string> MachineConfig::validate() const {
     return std::optional<std::string>(ConfigError(field, value, rule).what());
   };
   if (block_bytes == 0) return bad("block_bytes", "0", "a block must hold at least one byte");
-  const std::uint64_t memory = 3ull * topo->num_nodes() * block_bytes;
+  // The send and receive buffers (the algorithm's scratch comes on top: see run_machine).
+  const std::uint64_t memory = 2ull * topo->num_nodes() * block_bytes;
   if (memory > 0xffffffffull)
     return bad("block_bytes", std::to_string(block_bytes),
-               "a node's memory (3 x nodes x block_bytes = " + std::to_string(memory) + " bytes) must fit 32-bit addresses");
+               "a node's memory (2 x nodes x block_bytes = " + std::to_string(memory) + " bytes) must fit 32-bit addresses");
   if (memory * topo->num_nodes() > (8ull << 30))
     return bad("block_bytes", std::to_string(block_bytes),
-               "the machine's memories (3 x nodes^2 x block_bytes = " + std::to_string(memory * topo->num_nodes()) +
+               "the machine's memories (2 x nodes^2 x block_bytes = " + std::to_string(memory * topo->num_nodes()) +
                    " bytes) exceed 8 GiB");
   if (!copy_cycles_per_byte_valid(processor.copy_cycles_per_byte))
     return bad("node.copy_cycles_per_byte", std::to_string(processor.copy_cycles_per_byte),
@@ -77,7 +78,7 @@ void check_keys(const nlohmann::json& json, const std::string& section, const st
 }  // namespace
 
 void MachineConfig::apply_json(const nlohmann::json& json) {
-  check_keys(json, "", {"topology", "algorithm", "block_bytes", "router", "node", "run", "output"});
+  check_keys(json, "", {"topology", "algorithm", "algorithm_options", "block_bytes", "router", "node", "run", "output"});
   // A whole number within its real rule (hw/config_limits.h).
   auto whole = [](const nlohmann::json& j, const IntegerLimit& limit) {
     if (!j.is_number_unsigned()) throw ConfigError(limit.field, j.dump(), "is not a whole number; " + limit.rule());
@@ -87,6 +88,12 @@ void MachineConfig::apply_json(const nlohmann::json& json) {
   };
   if (json.contains("topology")) topology = get<std::string>(json["topology"], "topology", "a string");
   if (json.contains("algorithm")) algorithm = get<std::string>(json["algorithm"], "algorithm", "a string");
+  if (json.contains("algorithm_options")) {
+    const auto& o = json["algorithm_options"];
+    if (!o.is_object()) throw ConfigError("algorithm_options", o.dump(), "must be a JSON object of option: value");
+    for (const auto& item : o.items())
+      algorithm_options[item.key()] = item.value().is_string() ? item.value().get<std::string>() : item.value().dump();
+  }
   if (json.contains("block_bytes")) block_bytes = static_cast<std::uint32_t>(whole(json["block_bytes"], limits::kBlockBytes));
   if (json.contains("router")) {
     const auto& r = json["router"];
@@ -145,6 +152,7 @@ nlohmann::json MachineConfig::to_json() const {
   return {
       {"topology", topology},
       {"algorithm", algorithm},
+      {"algorithm_options", algorithm_options},
       {"block_bytes", block_bytes},
       {"router",
        {{"model", router.model},

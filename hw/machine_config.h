@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@ namespace meshmp {
 struct MachineConfig {
   std::string topology = "torus:8x8";
   std::string algorithm = "direct";
+  std::map<std::string, std::string> algorithm_options;  // as given; checked against the algorithm's declarations
   std::uint32_t block_bytes = 64;
   RouterParams router;
   std::string routing = "dimension-order";

@@ -20,7 +20,7 @@ ModelSize estimate_model_size(const Topology& topology, const MachineConfig& con
   size.router_bytes = n * ports * (vcs * (config.router.buffer_flits * sizeof(BufferedFlit) + sizeof(InputVirtualChannel)) +
                                    ports * 16 + 256);
   if (with_nodes) {
-    size.memory_bytes = n * 3 * n * config.block_bytes;
+    size.memory_bytes = n * 2 * n * config.block_bytes;
     // A processor's thread stack and modules, and per peer the message sequence numbers.
     size.node_bytes = n * (128 * 1024 + n * 8);
   }

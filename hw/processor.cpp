@@ -16,7 +16,7 @@ Processor::Processor(sc_core::sc_module_name name, int node, const Topology& top
                      const ProcessorParams& params, const NetworkTiming& network, sc_core::sc_time clock_period,
                      HardwareBarrier& barrier, StepStatistics& step_statistics,
                      const sc_core::sc_event& completion_irq, std::function<std::string()> dma_error_text,
-                     Firmware firmware, std::function<void()> on_finish)
+                     Firmware firmware, const AlgorithmOptions& options, std::function<void()> on_finish)
     : sc_core::sc_module(name),
       dma_port("dma_port"),
       memory_port("memory_port"),
@@ -30,6 +30,7 @@ Processor::Processor(sc_core::sc_module_name name, int node, const Topology& top
       step_statistics_(step_statistics),
       completion_irq_(completion_irq),
       firmware_(std::move(firmware)),
+      options_(options),
       on_finish_(std::move(on_finish)),
       dma_error_text_(std::move(dma_error_text)),
       model_channel_free_(network.port_model == PortModel::AllPort ? topology.num_ports() : 1, 0) {
@@ -131,6 +132,26 @@ void Processor::wait(Handle handle) {
     sc_core::wait(completion_irq_);
   }
   blocked_ = Blocked::No;
+}
+
+bool Processor::test(Handle handle) {
+  write_register(dma::kQuery, static_cast<std::uint32_t>(handle));
+  return read_register(dma::kStatus) == dma::kStatusDone;
+}
+
+std::size_t Processor::wait_any(const std::vector<Handle>& handles) {
+  if (handles.empty()) throw FirmwareError("wait_any on no descriptors");
+  for (;;) {
+    for (std::size_t i = 0; i < handles.size(); ++i)
+      if (test(handles[i])) {
+        wait(handles[i]);  // bookkeeping and the zero-load model, without waiting
+        return i;
+      }
+    blocked_ = Blocked::OnDescriptor;
+    blocked_handle_ = handles.front();
+    sc_core::wait(completion_irq_);
+    blocked_ = Blocked::No;
+  }
 }
 
 void Processor::wait_all() {

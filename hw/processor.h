@@ -45,7 +45,8 @@ class Processor : public sc_core::sc_module, public NodeApi {
   Processor(sc_core::sc_module_name name, int node, const Topology& topology, const ExchangeLayout& layout,
             const ProcessorParams& params, const NetworkTiming& network, sc_core::sc_time clock_period,
             HardwareBarrier& barrier, StepStatistics& step_statistics, const sc_core::sc_event& completion_irq,
-            std::function<std::string()> dma_error_text, Firmware firmware, std::function<void()> on_finish);
+            std::function<std::string()> dma_error_text, Firmware firmware, const AlgorithmOptions& options,
+            std::function<void()> on_finish);
 
   // NodeApi
   int id() const override { return node_; }
@@ -56,6 +57,9 @@ class Processor : public sc_core::sc_module, public NodeApi {
   Handle receive(int peer, std::uint32_t address, std::uint32_t length, std::uint32_t tag) override;
   void wait(Handle handle) override;
   void wait_all() override;
+  bool test(Handle handle) override;
+  std::size_t wait_any(const std::vector<Handle>& handles) override;
+  const AlgorithmOptions& options() const override { return options_; }
   void local_copy(std::uint32_t to, std::uint32_t from, std::uint32_t length) override;
   void compute(std::uint64_t cycles) override;
   void hardware_barrier() override;
@@ -96,6 +100,7 @@ class Processor : public sc_core::sc_module, public NodeApi {
   StepStatistics& step_statistics_;
   const sc_core::sc_event& completion_irq_;
   Firmware firmware_;
+  const AlgorithmOptions& options_;
   std::function<void()> on_finish_;
   std::function<std::string()> dma_error_text_;  // why the DMA answered with an error response
 

@@ -86,7 +86,7 @@ nlohmann::json direct_torus_case() {
   config.topology = "torus:16x16";
   config.algorithm = "direct";
   config.block_bytes = 64;
-  Machine machine("machine", config, find_algorithm("direct").firmware);
+  Machine machine("machine", config, find_algorithm("direct"));
   for (int n = 0; n < machine.topology().num_nodes(); ++n)
     fill_exchange_memory(machine.node(n).memory.bytes(), machine.layout(), n);
   const RunResult result = machine.run();

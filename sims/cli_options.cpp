@@ -14,6 +14,8 @@ void RunOptions::add_to(CLI::App& c) {
   add_network_options_to(c);
   c.add_option("-a,--algorithm", algorithm_, "exchange algorithm (see `meshmp list`)  [default direct]");
   c.add_option("-m,--block-bytes", block_bytes_, "bytes per block m  [default 64]");
+  c.add_option("--algorithm-option", algorithm_options_,
+               "KEY=VALUE: an option of the algorithm (see `meshmp list`); repeatable");
   add_node_options_to(c);
 }
 
@@ -58,6 +60,12 @@ MachineConfig RunOptions::resolve() const {
   if (topology_) config.topology = *topology_;
   if (router_model_) config.router.model = *router_model_;
   if (algorithm_) config.algorithm = *algorithm_;
+  for (const std::string& option : algorithm_options_) {
+    const auto equals = option.find('=');
+    if (equals == std::string::npos || equals == 0)
+      throw ConfigError("--algorithm-option", option, "expected KEY=VALUE");
+    config.algorithm_options[option.substr(0, equals)] = option.substr(equals + 1);
+  }
   integer(block_bytes_, limits::kBlockBytes, config.block_bytes);
   integer(vcs_, limits::kVcs, config.router.vcs);
   integer(buffer_flits_, limits::kBufferFlits, config.router.buffer_flits);

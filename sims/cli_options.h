@@ -30,6 +30,7 @@ class RunOptions {
   std::optional<std::string> block_bytes_, vcs_, buffer_flits_, pipeline_depth_, link_latency_, flit_bytes_,
       packet_flits_, startup_cycles_, barrier_latency_, watchdog_cycles_, max_cycles_, copy_cycles_per_byte_;
   std::optional<std::vector<int>> trace_nodes_;
+  std::vector<std::string> algorithm_options_;  // key=value
   bool no_dateline_ = false;
 };
 

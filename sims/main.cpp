@@ -45,7 +45,8 @@ EXAMPLES
   meshmp run --config sims/examples/hypercube6_pairwise.json --startup-cycles 50
 
 CONFIG FILE
-  JSON with the keys topology, algorithm, block_bytes and the sections router {vcs, buffer_flits,
+  JSON with the keys topology, algorithm, algorithm_options {name: value}, block_bytes and the
+  sections router {vcs, buffer_flits,
   model, pipeline_depth, link_latency_cycles, flit_bytes, max_packet_payload_flits, switching, dateline,
   routing}, node {port_model, startup_cycles, copy_cycles_per_byte, barrier_latency_cycles},
   run {watchdog_cycles, max_cycles}, output {stats_json, vcd, trace_nodes, detail_csv}. Unknown keys and
@@ -96,8 +97,14 @@ EXAMPLES
   try {
     if (app.got_subcommand("list")) {
       std::cout << "exchange algorithms:\n";
-      for (const auto& a : meshmp::algorithms())
+      for (const auto& a : meshmp::algorithms()) {
         std::cout << "  " << a.name << " - " << a.summary << " [" << a.source << "]\n";
+        for (const auto& o : a.options) {
+          std::cout << "      --algorithm-option " << o.name << "=<" << meshmp::to_string(o.type);
+          for (std::size_t i = 0; i < o.choices.size(); ++i) std::cout << (i ? "|" : ": ") << o.choices[i];
+          std::cout << ">  " << o.help << "  [default " << o.default_value << "]\n";
+        }
+      }
       std::cout << "routing functions:";
       for (const auto& name : meshmp::routing_function_names()) std::cout << " " << name;
       std::cout << " (plus source routes chosen by the firmware)\n";

@@ -33,6 +33,26 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
     err << "meshmp: error: " << *error << "\n";
     return 2;
   }
+  AlgorithmOptions options;
+  std::uint64_t scratch_bytes = 0;
+  try {
+    options = AlgorithmOptions(algorithm->name, algorithm->options, config.algorithm_options);
+    scratch_bytes = algorithm->scratch_bytes(topology.num_nodes(), config.block_bytes, options);
+  } catch (const ConfigError& e) {
+    err << "meshmp: error: " << e.what() << "\n";
+    return 2;
+  }
+  const std::uint64_t node_memory = 2ull * topology.num_nodes() * config.block_bytes + scratch_bytes;
+  if (node_memory > 0xffffffffull) {
+    err << "meshmp: error: "
+        << ConfigError("block_bytes", std::to_string(config.block_bytes),
+                       "a node's memory (send and receive buffers, 2 x nodes x block_bytes, and the " +
+                           std::to_string(scratch_bytes) + " scratch bytes " + algorithm->name + " needs = " +
+                           std::to_string(node_memory) + " bytes) must fit 32-bit addresses")
+               .what()
+        << "\n";
+    return 2;
+  }
   if (auto error = check_model_fits(topology, config)) {
     err << "meshmp: error: " << *error << "\n";
     return 2;
@@ -73,7 +93,7 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
     }
   }
 
-  Machine machine("machine", config, algorithm->firmware);
+  Machine machine("machine", config, algorithm->firmware, options, scratch_bytes);
   if (detail_file.is_open()) machine.step_statistics().set_detail_stream(&detail_file);
   for (int n = 0; n < topology.num_nodes(); ++n)
     fill_exchange_memory(machine.node(n).memory.bytes(), machine.layout(), n);

@@ -38,7 +38,7 @@ TEST_P(BaselineExchange, EveryByteInPlace) {
   config.router.max_packet_payload_flits = 4;  // blocks of 40 bytes become two packets
   if (c.switching != SwitchingMode::Wormhole) config.router.buffer_flits = 5;
   ASSERT_FALSE(config.validate().has_value()) << *config.validate();
-  Machine machine("machine", config, find_algorithm(c.algorithm).firmware);
+  Machine machine("machine", config, find_algorithm(c.algorithm));
   const int n = machine.topology().num_nodes();
   for (int i = 0; i < n; ++i) fill_exchange_memory(machine.node(i).memory.bytes(), machine.layout(), i);
   const RunResult result = machine.run();
@@ -104,7 +104,7 @@ TEST(PaperCostModel, PairwiseOnTheHypercubeFollowsTheStepEstimate) {
   config.algorithm = "pairwise";
   config.block_bytes = 256;
   const Algorithm& algorithm = find_algorithm("pairwise");
-  Machine machine("machine", config, algorithm.firmware);
+  Machine machine("machine", config, algorithm);
   for (int i = 0; i < 64; ++i) fill_exchange_memory(machine.node(i).memory.bytes(), machine.layout(), i);
   const RunResult result = machine.run();
   ASSERT_EQ(result.status, RunStatus::Completed) << result.message;
@@ -152,7 +152,7 @@ TEST(MachineRun, CycleLimitEndsTheRun) {
   MachineConfig config;
   config.topology = "torus:4x4";
   config.max_cycles = 150;
-  Machine machine("machine", config, find_algorithm("direct").firmware);
+  Machine machine("machine", config, find_algorithm("direct"));
   const RunResult result = machine.run();
   EXPECT_EQ(result.status, RunStatus::Timeout);
   EXPECT_NE(result.message.find("run.max_cycles = 150"), std::string::npos) << result.message;

@@ -25,10 +25,11 @@ std::vector<std::uint32_t> message_offsets() {
 void run(PortModel model) {
   MachineConfig config;
   config.topology = "torus:4x4";
-  config.block_bytes = 400;  // 3 x 16 x 400 bytes of memory per node: room for all 100 messages
+  config.block_bytes = 400;
   config.port_model = model;
   config.processor.startup_cycles = 1;
   const auto offsets = message_offsets();
+  // 20 KB of scratch memory per node: room for the 100 messages and the background load's buffers.
   Machine machine("machine", config, [&offsets](NodeApi& api) {
     const int me = api.id();
     const int minus = api.topology().port_of(0, -1);
@@ -47,7 +48,7 @@ void run(PortModel model) {
       for (int k = 0; k < 10; ++k) api.send(next, 0, 256, 9);
     }
     api.wait_all();
-  });
+  }, AlgorithmOptions{}, 20000);
   auto& sent = machine.node(0).memory.bytes();
   for (int k = 0; k < kMessages; ++k)
     for (std::uint32_t i = 0; i < message_size(k); ++i) sent[offsets[k] + i] = message_byte(k, i);

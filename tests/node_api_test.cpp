@@ -3,6 +3,8 @@
 // serialises a node's messages through its single injection channel.
 #include <gtest/gtest.h>
 
+#include "firmware/algorithm_registry.h"
+#include "hw/config_error.h"
 #include "hw/machine.h"
 #include "hw/routing.h"
 
@@ -181,6 +183,67 @@ TEST(NodeApi, TwoMessagesSharingALinkStallByTheHandCount) {
   const std::uint64_t zero_load_two_hops = 2 * (2 + 1) + 2 + 3 + 8;
   EXPECT_EQ(machine.node(2).dma.received_messages().at(0).latency_cycles, zero_load_two_hops + 6);
   EXPECT_EQ(machine.node(3).dma.received_messages().at(0).latency_cycles, zero_load_two_hops + 6);
+}
+
+
+// test() looks without waiting; wait_any() returns the first descriptor to complete: node 0 posts a
+// receive from the far node 3 and one from its neighbour 1 of mesh:4; the neighbour's arrives first.
+TEST(NodeApi, TestAndWaitAny) {
+  MachineConfig config;
+  config.topology = "mesh:4";
+  config.processor.startup_cycles = 0;
+  static bool tested_before = true;
+  static std::size_t first = 99;
+  Machine machine("machine", config, [](NodeApi& api) {
+    if (api.id() == 0) {
+      const Handle far = api.receive(3, 0, 64, 1);
+      const Handle near = api.receive(1, 64, 64, 1);
+      tested_before = api.test(far) || api.test(near);
+      first = api.wait_any({far, near});
+    }
+    if (api.id() == 3 || api.id() == 1) api.wait(api.send(0, 0, 64, 1));
+  });
+  const RunResult result = machine.run();
+  ASSERT_EQ(result.status, RunStatus::Completed) << result.message;
+  EXPECT_FALSE(tested_before) << "nothing can have arrived at cycle 0";
+  EXPECT_EQ(first, 1u) << "the neighbour's message arrives first";
+}
+
+// An algorithm's options reach its firmware; bad ones are refused naming the option and the rule.
+TEST(AlgorithmOptions, CheckedAgainstTheDeclarations) {
+  const Algorithm& direct = find_algorithm("direct");
+  EXPECT_EQ(AlgorithmOptions("direct", direct.options, {}).text("order"), "staggered");
+  EXPECT_EQ(AlgorithmOptions("direct", direct.options, {{"order", "ascending"}}).text("order"), "ascending");
+  auto error = [](const Algorithm& a, std::map<std::string, std::string> given) {
+    try {
+      AlgorithmOptions(a.name, a.options, given);
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error(direct, {{"order", "random"}}),
+            "algorithm_options.order = 'random': must be one of staggered, ascending");
+  EXPECT_EQ(error(direct, {{"depth", "3"}}),
+            "algorithm_options.depth = '3': algorithm direct has no such option; its options: order");
+  EXPECT_EQ(error(find_algorithm("pairwise"), {{"order", "ascending"}}),
+            "algorithm_options.order = 'ascending': algorithm pairwise takes no options");
+}
+
+TEST(AlgorithmOptions, ReachTheFirmware) {
+  // Ascending order: in step 1 every node but node 0 sends to node 0, so node 0's ejection channel is the
+  // hot spot; the staggered default has each node send to a different one.
+  MachineConfig config;
+  config.topology = "torus:4x4";
+  config.algorithm_options = {{"order", "ascending"}};
+  config.processor.startup_cycles = 0;
+  Machine machine("machine", config, find_algorithm("direct"));
+  for (int i = 0; i < 16; ++i) fill_exchange_memory(machine.node(i).memory.bytes(), machine.layout(), i);
+  const RunResult result = machine.run();
+  ASSERT_EQ(result.status, RunStatus::Completed) << result.message;
+  // Measured: 11,916 cycles of header blocking ascending, 5,879 with the staggered default (254 vs 323 cycles).
+  EXPECT_GT(machine.network().header_blocking_cycles(), 9000u) << "every node sent to node 0 first";
+  EXPECT_EQ(result.completion_cycles, 323u);
 }
 
 }  // namespace

@@ -25,7 +25,7 @@ DirectionLoad direct_exchange_link_loads(const std::string& topology, const std:
   config.routing = routing;
   config.block_bytes = block_bytes;
   EXPECT_FALSE(config.validate().has_value());
-  Machine machine("machine", config, find_algorithm("direct").firmware);
+  Machine machine("machine", config, find_algorithm("direct"));
   for (int i = 0; i < machine.topology().num_nodes(); ++i)
     fill_exchange_memory(machine.node(i).memory.bytes(), machine.layout(), i);
   const RunResult result = machine.run();

@@ -38,7 +38,7 @@ TEST_P(PairwiseOnTheHypercube, MeasuredEqualsTheZeroLoadModel) {
   config.algorithm = "pairwise";
   config.block_bytes = block_bytes;
   config.processor.startup_cycles = startup;
-  Machine machine("machine", config, find_algorithm("pairwise").firmware);
+  Machine machine("machine", config, find_algorithm("pairwise"));
   const int n = machine.topology().num_nodes();
   for (int i = 0; i < n; ++i) fill_exchange_memory(machine.node(i).memory.bytes(), machine.layout(), i);
   const RunResult result = machine.run();

@@ -1,0 +1,86 @@
+// Algorithm options: declarations checked against given values. See algorithm_options.h.
+#include "firmware/algorithm_options.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <stdexcept>
+
+#include "hw/config_error.h"
+
+namespace meshmp {
+
+std::string to_string(AlgorithmOption::Type type) {
+  switch (type) {
+    case AlgorithmOption::Type::Integer: return "integer";
+    case AlgorithmOption::Type::Number: return "number";
+    case AlgorithmOption::Type::Boolean: return "boolean";
+    case AlgorithmOption::Type::Text: return "text";
+    case AlgorithmOption::Type::Choice: return "choice";
+  }
+  return "?";
+}
+
+namespace {
+
+void check_value(const std::string& field, const AlgorithmOption& option, const std::string& text) {
+  char* end = nullptr;
+  switch (option.type) {
+    case AlgorithmOption::Type::Integer:
+      std::strtoll(text.c_str(), &end, 10);
+      if (text.empty() || *end != '\0') throw ConfigError(field, text, "must be a whole number");
+      return;
+    case AlgorithmOption::Type::Number: {
+      const double v = std::strtod(text.c_str(), &end);
+      if (text.empty() || *end != '\0' || !std::isfinite(v)) throw ConfigError(field, text, "must be a finite number");
+      return;
+    }
+    case AlgorithmOption::Type::Boolean:
+      if (text != "true" && text != "false") throw ConfigError(field, text, "must be true or false");
+      return;
+    case AlgorithmOption::Type::Text: return;
+    case AlgorithmOption::Type::Choice: {
+      std::string list;
+      for (const auto& c : option.choices) {
+        if (c == text) return;
+        list += (list.empty() ? "" : ", ") + c;
+      }
+      throw ConfigError(field, text, "must be one of " + list);
+    }
+  }
+}
+
+}  // namespace
+
+AlgorithmOptions::AlgorithmOptions(const std::string& algorithm, const std::vector<AlgorithmOption>& declared,
+                                   const std::map<std::string, std::string>& given) {
+  for (const auto& [name, text] : given) {
+    const std::string field = "algorithm_options." + name;
+    const AlgorithmOption* option = nullptr;
+    for (const auto& o : declared)
+      if (o.name == name) option = &o;
+    if (!option) {
+      if (declared.empty()) throw ConfigError(field, text, "algorithm " + algorithm + " takes no options");
+      std::string list;
+      for (const auto& o : declared) list += (list.empty() ? "" : ", ") + o.name;
+      throw ConfigError(field, text, "algorithm " + algorithm + " has no such option; its options: " + list);
+    }
+    check_value(field, *option, text);
+  }
+  for (const auto& o : declared) {
+    auto it = given.find(o.name);
+    values_[o.name] = it != given.end() ? it->second : o.default_value;
+  }
+}
+
+const std::string& AlgorithmOptions::value(const std::string& name) const {
+  auto it = values_.find(name);
+  if (it == values_.end()) throw std::logic_error("the algorithm reads option '" + name + "' it did not declare");
+  return it->second;
+}
+
+std::int64_t AlgorithmOptions::integer(const std::string& name) const { return std::strtoll(value(name).c_str(), nullptr, 10); }
+double AlgorithmOptions::number(const std::string& name) const { return std::strtod(value(name).c_str(), nullptr); }
+bool AlgorithmOptions::boolean(const std::string& name) const { return value(name) == "true"; }
+const std::string& AlgorithmOptions::text(const std::string& name) const { return value(name); }
+
+}  // namespace meshmp

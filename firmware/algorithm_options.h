@@ -1,0 +1,44 @@
+// Options an algorithm declares (name, type, default, help) and the values a run gives them
+// (`--algorithm-option key=value`, the config file's `algorithm_options` object), checked against the
+// declarations with errors that name the option, the value and the rule. Firmware reads them through
+// NodeApi::options().
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace meshmp {
+
+struct AlgorithmOption {
+  enum class Type { Integer, Number, Boolean, Text, Choice };
+  std::string name;
+  Type type = Type::Text;
+  std::string default_value;
+  std::string help;
+  std::vector<std::string> choices;  // Type::Choice
+};
+
+std::string to_string(AlgorithmOption::Type type);
+
+// The checked values of every declared option (defaults filled in).
+class AlgorithmOptions {
+ public:
+  AlgorithmOptions() = default;
+  // Checks `given` (name -> text) against `declared`; throws ConfigError naming algorithm_options.<name>.
+  AlgorithmOptions(const std::string& algorithm, const std::vector<AlgorithmOption>& declared,
+                   const std::map<std::string, std::string>& given);
+
+  std::int64_t integer(const std::string& name) const;
+  double number(const std::string& name) const;
+  bool boolean(const std::string& name) const;
+  const std::string& text(const std::string& name) const;  // Text and Choice
+  const std::map<std::string, std::string>& values() const { return values_; }
+
+ private:
+  const std::string& value(const std::string& name) const;
+  std::map<std::string, std::string> values_;
+};
+
+}  // namespace meshmp
