@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
-#include "hw/config_error.h"
+#include "topology/config_error.h"
 
 namespace meshmp {
 

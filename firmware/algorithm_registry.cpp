@@ -1,12 +1,12 @@
 // The registry of exchange algorithms. See algorithm_registry.h.
 #include "firmware/algorithm_registry.h"
 
-#include "hw/config_error.h"
+#include "topology/config_error.h"
 
 namespace meshmp {
 
-double step_cost_cycles(const MachineConfig& config, double bytes) {
-  return static_cast<double>(config.processor.startup_cycles) + bytes / config.router.flit_bytes;
+double step_cost_cycles(const ExchangeParameters& parameters, double bytes) {
+  return static_cast<double>(parameters.startup_cycles) + bytes / parameters.flit_bytes;
 }
 
 const std::vector<Algorithm>& algorithms() {

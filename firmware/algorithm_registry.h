@@ -10,8 +10,8 @@
 
 #include "firmware/algorithm_options.h"
 #include "firmware/node_api.h"
-#include "hw/machine_config.h"
-#include "hw/topology.h"
+#include "firmware/exchange_parameters.h"
+#include "topology/topology.h"
 
 namespace meshmp {
 
@@ -22,10 +22,10 @@ struct Algorithm {
   std::string summary;
   std::string source;  // paper file and section
   // Empty when the algorithm runs on this machine; otherwise why not (field, value, rule).
-  std::function<std::optional<std::string>(const Topology&, const MachineConfig&)> supports;
+  std::function<std::optional<std::string>(const Topology&, const ExchangeParameters&)> supports;
   std::function<void(NodeApi&)> firmware;
   // The paper's cost-model estimate of the completion time, in cycles, and the formula it comes from.
-  std::function<double(const Topology&, const MachineConfig&)> estimate_cycles;
+  std::function<double(const Topology&, const ExchangeParameters&)> estimate_cycles;
   std::string estimate_formula;
   // Options the firmware reads through NodeApi::options().
   std::vector<AlgorithmOption> options;
@@ -37,7 +37,7 @@ struct Algorithm {
 
 // 000 §2: a contention-free wormhole step moving an m-byte block costs t_s + m t_c; with one flit of
 // flit_bytes per cycle on a link, t_c = 1 / flit_bytes cycles per byte.
-double step_cost_cycles(const MachineConfig& config, double bytes);
+double step_cost_cycles(const ExchangeParameters& parameters, double bytes);
 
 const std::vector<Algorithm>& algorithms();
 // Throws ConfigError("algorithm", name, "unknown ...; known: ...").

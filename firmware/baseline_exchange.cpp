@@ -49,11 +49,11 @@ void pairwise_exchange(NodeApi& api) {
   copy_own_block(api);
 }
 
-std::optional<std::string> any_machine(const Topology&, const MachineConfig&) { return std::nullopt; }
+std::optional<std::string> any_machine(const Topology&, const ExchangeParameters&) { return std::nullopt; }
 
 // N-1 messages of one block each, one after the other at every node: (N-1)(t_s + m t_c).
-double n_minus_one_steps(const Topology& topology, const MachineConfig& config) {
-  return (topology.num_nodes() - 1) * step_cost_cycles(config, config.block_bytes);
+double n_minus_one_steps(const Topology& topology, const ExchangeParameters& parameters) {
+  return (topology.num_nodes() - 1) * step_cost_cycles(parameters, parameters.block_bytes);
 }
 
 }  // namespace

@@ -13,7 +13,7 @@
 
 #include "firmware/algorithm_options.h"
 #include "firmware/exchange_layout.h"
-#include "hw/topology.h"
+#include "topology/topology.h"
 
 namespace meshmp {
 

@@ -4,7 +4,7 @@
 #include <charconv>
 #include <cstdlib>
 
-#include "hw/config_error.h"
+#include "topology/config_error.h"
 
 namespace meshmp {
 

@@ -20,7 +20,7 @@
 #include "hw/network_interface.h"
 #include "hw/processor.h"
 #include "hw/step_statistics.h"
-#include "hw/topology.h"
+#include "topology/topology.h"
 #include "tlm/node_memory.h"
 
 namespace meshmp {

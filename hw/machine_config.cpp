@@ -6,7 +6,7 @@
 #include <set>
 #include <sstream>
 
-#include "hw/config_error.h"
+#include "topology/config_error.h"
 #include "hw/config_limits.h"
 #include "hw/routing.h"
 
@@ -172,6 +172,17 @@ nlohmann::json MachineConfig::to_json() const {
         {"barrier_latency_cycles", barrier_latency_cycles}}},
       {"run", {{"watchdog_cycles", watchdog_cycles}, {"max_cycles", max_cycles}}},
   };
+}
+
+ExchangeParameters exchange_parameters(const MachineConfig& config) {
+  ExchangeParameters p;
+  p.block_bytes = config.block_bytes;
+  p.startup_cycles = config.processor.startup_cycles;
+  p.flit_bytes = config.router.flit_bytes;
+  p.copy_cycles_per_byte = config.processor.copy_cycles_per_byte;
+  p.all_port = config.port_model == PortModel::AllPort;
+  p.max_packet_payload_flits = config.router.max_packet_payload_flits;
+  return p;
 }
 
 void load_config_file(MachineConfig& config, const std::string& path) {

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "firmware/exchange_parameters.h"
 #include "hw/processor.h"
 #include "hw/router_params.h"
 
@@ -41,6 +42,9 @@ struct MachineConfig {
   void apply_json(const nlohmann::json& json);
   nlohmann::json to_json() const;
 };
+
+// What firmware sees of a configuration: the block size and the cost-model parameters.
+ExchangeParameters exchange_parameters(const MachineConfig& config);
 
 // Reads and applies a JSON config file. Throws ConfigError naming the file and what is wrong.
 void load_config_file(MachineConfig& config, const std::string& path);

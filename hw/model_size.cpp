@@ -5,7 +5,7 @@
 
 #include <cstdio>
 
-#include "hw/config_error.h"
+#include "topology/config_error.h"
 #include "hw/input_unit.h"
 
 namespace meshmp {

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "hw/machine_config.h"
-#include "hw/topology.h"
+#include "topology/topology.h"
 
 namespace meshmp {
 

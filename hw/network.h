@@ -21,7 +21,7 @@
 #include "hw/router_model.h"
 #include "hw/router_params.h"
 #include "hw/routing.h"
-#include "hw/topology.h"
+#include "topology/topology.h"
 
 namespace meshmp {
 

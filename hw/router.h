@@ -19,7 +19,7 @@
 #include "hw/router_params.h"
 #include "hw/routing_unit.h"
 #include "hw/switch_allocator.h"
-#include "hw/topology.h"
+#include "topology/topology.h"
 #include "hw/vc_allocator.h"
 
 namespace meshmp {

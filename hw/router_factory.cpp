@@ -2,7 +2,7 @@
 // one line in kRouterModels.
 #include <utility>
 
-#include "hw/config_error.h"
+#include "topology/config_error.h"
 #include "hw/router.h"
 #include "hw/router_model.h"
 

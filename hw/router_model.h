@@ -16,7 +16,7 @@
 #include "hw/flit.h"
 #include "hw/router_params.h"
 #include "hw/routing.h"
-#include "hw/topology.h"
+#include "topology/topology.h"
 
 namespace meshmp {
 

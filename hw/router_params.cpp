@@ -1,7 +1,7 @@
 // Router parameter parsing and validation. See router_params.h.
 #include "hw/router_params.h"
 
-#include "hw/config_error.h"
+#include "topology/config_error.h"
 #include "hw/config_limits.h"
 #include "hw/router_model.h"
 

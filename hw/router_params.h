@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "hw/topology.h"
+#include "topology/topology.h"
 
 namespace meshmp {
 

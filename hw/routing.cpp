@@ -3,7 +3,7 @@
 
 #include <utility>
 
-#include "hw/config_error.h"
+#include "topology/config_error.h"
 
 namespace meshmp {
 

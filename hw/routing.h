@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "hw/topology.h"
+#include "topology/topology.h"
 
 namespace meshmp {
 

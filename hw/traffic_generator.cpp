@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "hw/config_error.h"
+#include "topology/config_error.h"
 
 namespace meshmp {
 

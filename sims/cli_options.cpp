@@ -1,7 +1,7 @@
 // The `meshmp run` options. See cli_options.h.
 #include "sims/cli_options.h"
 
-#include "hw/config_error.h"
+#include "topology/config_error.h"
 #include "hw/config_limits.h"
 
 #include <type_traits>

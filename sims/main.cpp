@@ -9,7 +9,7 @@
 #include <iostream>
 
 #include "firmware/algorithm_registry.h"
-#include "hw/config_error.h"
+#include "topology/config_error.h"
 #include "hw/routing.h"
 #include "sims/bench_command.h"
 #include "sims/cli_options.h"

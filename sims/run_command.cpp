@@ -9,7 +9,7 @@
 
 #include "firmware/algorithm_registry.h"
 #include "firmware/exchange_verifier.h"
-#include "hw/config_error.h"
+#include "topology/config_error.h"
 #include "hw/machine.h"
 #include "hw/model_size.h"
 #include "hw/run_statistics.h"
@@ -29,7 +29,7 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
     err << "meshmp: error: " << e.what() << "\n";
     return 2;
   }
-  if (auto error = algorithm->supports(topology, config)) {
+  if (auto error = algorithm->supports(topology, exchange_parameters(config))) {
     err << "meshmp: error: " << *error << "\n";
     return 2;
   }
@@ -139,7 +139,7 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
           << lat["mean"].get<double>() << " / p99 " << lat["p99"] << " / max " << lat["max"]
           << " cycles, header blocking mean " << stats["messages"]["header_blocking_cycles"]["mean"].get<double>()
           << " cycles\n";
-    const double estimate = algorithm->estimate_cycles(topology, config);
+    const double estimate = algorithm->estimate_cycles(topology, exchange_parameters(config));
     const auto zero_load = static_cast<double>(machine.step_statistics().zero_load_prediction_cycles());
     out << "  predictions: paper " << std::setprecision(0) << estimate << " cycles by " << algorithm->estimate_formula
         << " (measured / paper = " << std::setprecision(3) << result.completion_cycles / estimate << ");\n"
@@ -168,9 +168,9 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
                           {"analytic",
                            {{"paper",
                              {{"formula", algorithm->estimate_formula},
-                              {"estimate_cycles", algorithm->estimate_cycles(topology, config)},
+                              {"estimate_cycles", algorithm->estimate_cycles(topology, exchange_parameters(config))},
                               {"measured_over_estimate",
-                               result.completion_cycles / algorithm->estimate_cycles(topology, config)}}},
+                               result.completion_cycles / algorithm->estimate_cycles(topology, exchange_parameters(config))}}},
                             {"zero_load",
                              {{"model", "per step, the slowest node: t_s per message, messages injected one after the "
                                         "other per channel, each arriving flits + hops (pipeline_depth + link "

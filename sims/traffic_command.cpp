@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
-#include "hw/config_error.h"
+#include "topology/config_error.h"
 #include "hw/model_size.h"
 #include "hw/network.h"
 #include "hw/routing.h"

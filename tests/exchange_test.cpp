@@ -108,7 +108,7 @@ TEST(PaperCostModel, PairwiseOnTheHypercubeFollowsTheStepEstimate) {
   for (int i = 0; i < 64; ++i) fill_exchange_memory(machine.node(i).memory.bytes(), machine.layout(), i);
   const RunResult result = machine.run();
   ASSERT_EQ(result.status, RunStatus::Completed) << result.message;
-  const double estimate = algorithm.estimate_cycles(machine.topology(), config);
+  const double estimate = algorithm.estimate_cycles(machine.topology(), exchange_parameters(config));
   EXPECT_DOUBLE_EQ(estimate, 63 * (100 + 256 / 8));
   const double ratio = result.completion_cycles / estimate;
   EXPECT_GE(ratio, 1.0);

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "firmware/algorithm_registry.h"
-#include "hw/config_error.h"
+#include "topology/config_error.h"
 #include "hw/machine.h"
 #include "hw/routing.h"
 

@@ -4,9 +4,9 @@
 
 #include <queue>
 
-#include "hw/config_error.h"
+#include "topology/config_error.h"
 #include "hw/routing.h"
-#include "hw/topology.h"
+#include "topology/topology.h"
 
 namespace meshmp {
 namespace {

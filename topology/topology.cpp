@@ -1,10 +1,10 @@
 // Cartesian-product network arithmetic (002 §2, §3.1). See topology.h.
-#include "hw/topology.h"
+#include "topology/topology.h"
 
 #include <cstdlib>
 #include <sstream>
 
-#include "hw/config_error.h"
+#include "topology/config_error.h"
 
 namespace meshmp {
 namespace {
