@@ -222,6 +222,27 @@ void NetworkInterface::deliver(const ReceivedPacket& packet, std::uint64_t cycle
     update_probe();
     return;
   }
+  if (h.message_id == next_sequence_from_[h.src] && buffered_.find(message) == buffered_.end()) {
+    // The common case: the first packet of the next message in sending order, and its receive is
+    // posted: match it at once and write straight to memory, without buffering.
+    auto posted = posted_receives_.find({h.src, h.tag});
+    if (posted != posted_receives_.end()) {
+      const int id = posted->second.front();
+      if (descriptors_[id].length != h.message_bytes) {
+        network_.report_failure("node " + std::to_string(node_) + ": the message from node " + std::to_string(h.src) +
+                                " tag " + std::to_string(h.tag) + " is " + std::to_string(h.message_bytes) +
+                                " bytes, the posted receive expects " + std::to_string(descriptors_[id].length));
+        return;
+      }
+      posted->second.erase(posted->second.begin());
+      if (posted->second.empty()) posted_receives_.erase(posted);
+      ++next_sequence_from_[h.src];
+      message_to_descriptor_[message] = id;
+      deliver(packet, cycle);  // now matched: written to memory
+      admit_in_order(h.src, cycle);
+      return;
+    }
+  }
   auto [entry, first_packet] = buffered_.try_emplace(message);
   BufferedMessage& buffered = entry->second;
   if (first_packet) {
