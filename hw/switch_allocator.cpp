@@ -1,6 +1,8 @@
 // Switch allocation stage. See switch_allocator.h.
 #include "hw/switch_allocator.h"
 
+#include <algorithm>
+
 namespace meshmp {
 
 SwitchAllocator::SwitchAllocator(int inputs, int outputs, int vcs)
@@ -24,7 +26,9 @@ const std::vector<SwitchGrant>& SwitchAllocator::allocate() {
     if (output_pick_[out].first < 0) touched_outputs_.push_back(out);
     output_pick_[out].see(in, output_pointer_[out]);
   }
-  // Stage 2: every output port grants one requesting input.
+  // Stage 2: every output port grants one requesting input; grants come out in output-port order (the
+  // order in which the router drives its output links, as the RTL does).
+  std::sort(touched_outputs_.begin(), touched_outputs_.end());
   for (int out : touched_outputs_) {
     const int in = output_pick_[out].winner();
     const int vc = input_pick_[in].winner();

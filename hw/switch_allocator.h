@@ -20,7 +20,7 @@ class SwitchAllocator {
 
   // Candidates must be offered in increasing (input port, VC) order.
   void offer(int in_port, int vc, int out_port);
-  // Runs both arbitration stages; the grants are valid until the next call.
+  // Runs both arbitration stages; the grants, in increasing output port order, are valid until the next call.
   const std::vector<SwitchGrant>& allocate();
 
  private:

@@ -2,7 +2,8 @@
 // cycle per port, packets kept whole per VC as an upstream wormhole router would, only with credits)
 // and plays the downstream routers (returning credits after random delays). Checks: every flit comes
 // out exactly once, on the port dimension-order routing names, packets never interleave on an output VC,
-// flits of a packet stay in order, no credit counter ever goes negative or above the buffer depth.
+// flits of a packet stay in order, flits of one cycle leave in output-port order, no credit counter ever
+// goes negative or above the buffer depth.
 #include <gtest/gtest.h>
 
 #include <deque>
@@ -97,6 +98,8 @@ void run_single_router(SwitchingMode mode, int pipeline_depth, std::uint64_t see
     bench.sent.clear();
     bench.credits.clear();
     router.step(cycle);
+    for (std::size_t k = 1; k < bench.sent.size(); ++k)
+      ASSERT_LT(bench.sent[k - 1].port, bench.sent[k].port) << "flits leave in output-port order, one per port";
     for (auto [in, v] : bench.credits) {
       ++upstream_credits[in][v];
       ASSERT_LE(upstream_credits[in][v], params.buffer_flits) << "credit beyond the buffer depth";
