@@ -25,6 +25,7 @@ inline const IntegerLimit kMaxPacketPayloadFlits{"router.max_packet_payload_flit
 inline const IntegerLimit kBlockBytes{"block_bytes", 1, 0xffffffffull};
 inline const IntegerLimit kStartupCycles{"node.startup_cycles", 0, 100000000};
 inline const IntegerLimit kBarrierLatency{"node.barrier_latency_cycles", 0, 100000000};
+inline const IntegerLimit kUnexpectedBufferBytes{"node.unexpected_buffer_bytes", 0, 0xffffffffull};
 inline const IntegerLimit kWatchdogCycles{"run.watchdog_cycles", 10, 1ull << 62};
 inline const IntegerLimit kMaxCycles{"run.max_cycles", 1, 1ull << 62};
 }  // namespace limits

@@ -9,11 +9,12 @@
 namespace meshmp {
 
 Node::Node(sc_core::sc_module_name name, int id, Network& network, const ExchangeLayout& layout,
-           const ProcessorParams& params, HardwareBarrier& barrier, StepStatistics& step_statistics,
-           Firmware firmware, const AlgorithmOptions& options, std::function<void()> on_finish)
+           const ProcessorParams& params, std::uint64_t unexpected_buffer_bytes, HardwareBarrier& barrier,
+           StepStatistics& step_statistics, Firmware firmware, const AlgorithmOptions& options,
+           std::function<void()> on_finish)
     : sc_core::sc_module(name),
       memory("memory", layout.memory_bytes()),
-      dma("dma", id, network, layout.memory_bytes()),
+      dma("dma", id, network, layout.memory_bytes(), unexpected_buffer_bytes),
       cpu("cpu", id, network.topology(), layout, params,
           NetworkTiming{network.params(), network.port_model(), network.routing()}, network.clock_period(), barrier,
           step_statistics, dma.completion_irq(), [this] { return dma.last_error(); }, std::move(firmware), options,
@@ -57,7 +58,8 @@ Machine::Machine(sc_core::sc_module_name name, const MachineConfig& config, Firm
   dont_initialize();
   for (int n = 0; n < topology_.num_nodes(); ++n)
     nodes_.push_back(std::make_unique<Node>(("node" + std::to_string(n)).c_str(), n, *network_, layout_,
-                                            config.processor, *barrier_, step_statistics_, firmware,
+                                            config.processor, config.unexpected_buffer_bytes, *barrier_,
+                                            step_statistics_, firmware,
                                             options_, [this] { node_finished(); }));
 }
 

@@ -32,8 +32,9 @@ class Node : public sc_core::sc_module {
   Processor cpu;
 
   Node(sc_core::sc_module_name name, int id, Network& network, const ExchangeLayout& layout,
-       const ProcessorParams& params, HardwareBarrier& barrier, StepStatistics& step_statistics, Firmware firmware,
-       const AlgorithmOptions& options, std::function<void()> on_finish);
+       const ProcessorParams& params, std::uint64_t unexpected_buffer_bytes, HardwareBarrier& barrier,
+       StepStatistics& step_statistics, Firmware firmware, const AlgorithmOptions& options,
+       std::function<void()> on_finish);
 };
 
 enum class RunStatus { Completed, NetworkFailure, FirmwareError, Stalled, Timeout };

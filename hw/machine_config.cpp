@@ -40,6 +40,7 @@ std::optional<std::string> MachineConfig::validate() const {
   try {
     check_integer(processor.startup_cycles, limits::kStartupCycles);
     check_integer(barrier_latency_cycles, limits::kBarrierLatency);
+    check_integer(unexpected_buffer_bytes, limits::kUnexpectedBufferBytes);
     check_integer(watchdog_cycles, limits::kWatchdogCycles);
     check_integer(max_cycles, limits::kMaxCycles);
   } catch (const ConfigError& e) {
@@ -115,7 +116,10 @@ void MachineConfig::apply_json(const nlohmann::json& json) {
   }
   if (json.contains("node")) {
     const auto& n = json["node"];
-    check_keys(n, "node", {"port_model", "startup_cycles", "copy_cycles_per_byte", "barrier_latency_cycles"});
+    check_keys(n, "node", {"port_model", "startup_cycles", "copy_cycles_per_byte", "barrier_latency_cycles",
+                           "unexpected_buffer_bytes"});
+    if (n.contains("unexpected_buffer_bytes"))
+      unexpected_buffer_bytes = whole(n["unexpected_buffer_bytes"], limits::kUnexpectedBufferBytes);
     if (n.contains("port_model"))
       port_model = parse_port_model(get<std::string>(n["port_model"], "node.port_model", "a string"), "node.port_model");
     if (n.contains("startup_cycles")) processor.startup_cycles = whole(n["startup_cycles"], limits::kStartupCycles);
@@ -169,7 +173,8 @@ nlohmann::json MachineConfig::to_json() const {
        {{"port_model", to_string(port_model)},
         {"startup_cycles", processor.startup_cycles},
         {"copy_cycles_per_byte", processor.copy_cycles_per_byte},
-        {"barrier_latency_cycles", barrier_latency_cycles}}},
+        {"barrier_latency_cycles", barrier_latency_cycles},
+        {"unexpected_buffer_bytes", unexpected_buffer_bytes}}},
       {"run", {{"watchdog_cycles", watchdog_cycles}, {"max_cycles", max_cycles}}},
   };
 }

@@ -26,6 +26,8 @@ struct MachineConfig {
   std::string routing = "dimension-order";
   PortModel port_model = PortModel::OnePort;
   ProcessorParams processor;
+  // The network interface's buffer for messages that arrive before their receive is posted.
+  std::uint64_t unexpected_buffer_bytes = 1 << 20;
   std::uint64_t barrier_latency_cycles = 10;
   std::uint64_t watchdog_cycles = 20000;
   std::uint64_t max_cycles = 200000000;

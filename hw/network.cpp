@@ -64,6 +64,11 @@ void Network::inject(int node, int channel, const Flit& flit, std::uint64_t cycl
   ++pending_deliveries_;
 }
 
+void Network::return_ejection_credit(int node, int channel, int vc) {
+  credit_calendar_[(now_cycle_ + 1) % credit_calendar_.size()].push_back({node, topology_.num_ports() + channel, vc, false});
+  ++pending_deliveries_;
+}
+
 void Network::send_flit(int router, int out_port, const Flit& flit) {
   last_progress_cycle_ = now_cycle_;
   const int net_ports = topology_.num_ports();

@@ -16,7 +16,8 @@ class NetworkEndpoint {
   virtual ~NetworkEndpoint() = default;
   // One cycle of injection; returns true while the endpoint still has work (keeps the clock running).
   virtual bool step(std::uint64_t cycle) = 0;
-  // A flit left the router through ejection channel `channel`.
+  // A flit left the router through ejection channel `channel`. The endpoint returns its slot with
+  // Network::return_ejection_credit() once it has consumed it (at once, or later: back-pressure).
   virtual void eject(int channel, const Flit& flit, std::uint64_t cycle) = 0;
   // The router freed a slot of injection channel `channel`, virtual channel `vc`.
   virtual void injection_credit(int channel, int vc) = 0;

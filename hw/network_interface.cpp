@@ -10,7 +10,7 @@
 namespace meshmp {
 
 NetworkInterface::NetworkInterface(sc_core::sc_module_name name, int node, Network& network,
-                                   std::size_t memory_bytes)
+                                   std::size_t memory_bytes, std::uint64_t unexpected_buffer_bytes)
     : sc_core::sc_module(name),
       registers("registers"),
       memory_port("memory_port"),
@@ -21,6 +21,8 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, int node, Netwo
       depacketizer_(network.num_injection_channels(), network.params().vcs),
       next_sequence_to_(network.topology().num_nodes(), 0),
       next_sequence_from_(network.topology().num_nodes(), 0),
+      buffer_limit_bytes_(unexpected_buffer_bytes),
+      ejected_(network.num_injection_channels()),
       reg_route_(kMaxRouteHops, 0) {
   registers.register_b_transport(this, &NetworkInterface::b_transport);
   for (int c = 0; c < network.num_injection_channels(); ++c)
@@ -162,6 +164,8 @@ bool NetworkInterface::start_receive() {
   reg_descriptor_id_ = static_cast<std::uint32_t>(id);
   if (waiting == unmatched_.end()) {
     posted_receives_[key].push_back(id);
+    for (const auto& channel : ejected_)
+      if (!channel.empty()) network_.wake(node_);  // a head waiting for buffer room may now be matched
   } else {
     // The oldest admitted message of (source, tag) is here, whole or in part: copy it from the buffer.
     waiting->second.erase(waiting->second.begin());
@@ -184,6 +188,10 @@ bool NetworkInterface::step(std::uint64_t cycle) {
     if (finished >= 0) complete(finished);
     busy |= !p.idle();
   }
+  for (std::size_t c = 0; c < ejected_.size(); ++c) {
+    drain_ejection(static_cast<int>(c), cycle);
+    busy |= !ejected_[c].empty();
+  }
   update_probe();
   return busy;
 }
@@ -196,16 +204,52 @@ void NetworkInterface::eject(int channel, const Flit& flit, std::uint64_t cycle)
                             " addressed to node " + std::to_string(flit.dst));
     return;
   }
-  ReceivedPacket packet;
-  std::string error;
-  if (depacketizer_.accept(channel, flit, packet, error)) deliver(packet, cycle);
-  else if (!error.empty()) network_.report_failure("node " + std::to_string(node_) + ": " + error);
+  ejected_[channel].push_back(flit);
+  drain_ejection(channel, cycle);
+  if (!ejected_[channel].empty()) network_.wake(node_);  // blocked: try again every cycle
+}
+
+bool NetworkInterface::must_wait_for_buffer(const Flit& head) const {
+  const SourceMessage message{head.src, head.message_id};
+  if (message_to_descriptor_.count(message) || buffered_.count(message) || reservations_.count(message)) return false;
+  if (head.message_id == next_sequence_from_[head.src] && posted_receives_.count({head.src, head.tag})) return false;
+  return buffered_bytes_ + reserved_bytes_ + head.message_bytes > buffer_limit_bytes_;
+}
+
+void NetworkInterface::drain_ejection(int channel, std::uint64_t cycle) {
+  auto& waiting = ejected_[channel];
+  while (!waiting.empty()) {
+    const Flit& flit = waiting.front();
+    if (flit.head && must_wait_for_buffer(flit)) return;  // back-pressure: its credit is withheld
+    if (flit.head) {
+      // Reserve the buffer a new message will need before its first packet is complete.
+      const SourceMessage message{flit.src, flit.message_id};
+      const bool matched = message_to_descriptor_.count(message) || buffered_.count(message) ||
+                           reservations_.count(message) ||
+                           (flit.message_id == next_sequence_from_[flit.src] && posted_receives_.count({flit.src, flit.tag}));
+      if (!matched) {
+        reservations_[message] = flit.message_bytes;
+        reserved_bytes_ += flit.message_bytes;
+      }
+    }
+    const int vc = flit.vc;
+    ReceivedPacket packet;
+    std::string error;
+    if (depacketizer_.accept(channel, flit, packet, error)) deliver(packet, cycle);
+    else if (!error.empty()) network_.report_failure("node " + std::to_string(node_) + ": " + error);
+    waiting.pop_front();
+    network_.return_ejection_credit(node_, channel, vc);
+  }
 }
 
 void NetworkInterface::deliver(const ReceivedPacket& packet, std::uint64_t cycle) {
   const Flit& h = packet.header;
   const auto n = static_cast<std::uint32_t>(packet.payload.size());
   const SourceMessage message{h.src, h.message_id};
+  if (auto reserved = reservations_.find(message); reserved != reservations_.end()) {
+    reserved_bytes_ -= reserved->second;  // the message's bytes are now counted where they land
+    reservations_.erase(reserved);
+  }
   auto direct = message_to_descriptor_.find(message);
   if (direct != message_to_descriptor_.end()) {
     // Matched already: the packet goes straight to the receive's memory.
@@ -339,6 +383,16 @@ std::vector<std::string> NetworkInterface::describe_pending() const {
     for (int id : list)
       lines.push_back(me + "receive from node " + std::to_string(key.first) + " tag " + std::to_string(key.second) +
                       " (" + std::to_string(descriptors_[id].length) + " bytes) has no message yet");
+  for (std::size_t c = 0; c < ejected_.size(); ++c)
+    if (!ejected_[c].empty()) {
+      const Flit& f = ejected_[c].front();
+      lines.push_back(me + "ejection channel " + std::to_string(c) + " holds a packet of message " +
+                      std::to_string(f.message_id) + " from node " + std::to_string(f.src) + " tag " +
+                      std::to_string(f.tag) + " (" + std::to_string(f.message_bytes) +
+                      " bytes) that no posted receive matches and the unexpected-message buffer cannot take (" +
+                      std::to_string(buffered_bytes_ + reserved_bytes_) + " of " + std::to_string(buffer_limit_bytes_) +
+                      " bytes in use): it waits in the network");
+    }
   for (const auto& [message, buffered] : buffered_) {
     const bool admitted = message.second < next_sequence_from_[message.first];
     lines.push_back(me + "holds message " + std::to_string(message.second) + " from node " + std::to_string(message.first) +

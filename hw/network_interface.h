@@ -13,6 +13,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <string>
@@ -47,7 +48,10 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   tlm_utils::simple_target_socket<NetworkInterface> registers;
   tlm_utils::simple_initiator_socket<NetworkInterface> memory_port;
 
-  NetworkInterface(sc_core::sc_module_name name, int node, Network& network, std::size_t memory_bytes);
+  // `unexpected_buffer_bytes`: room for messages that arrive before their receive is posted; when it is
+  // full, arriving packets wait in the network (the interface withholds its ejection credits).
+  NetworkInterface(sc_core::sc_module_name name, int node, Network& network, std::size_t memory_bytes,
+                   std::uint64_t unexpected_buffer_bytes);
 
   const sc_core::sc_event& completion_irq() const { return completion_irq_; }
   // Why the last register access answered with an error response.
@@ -101,6 +105,11 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   bool start_receive();
   bool reject(const std::string& why);
   bool memory_access(tlm::tlm_command command, std::uint32_t address, std::uint8_t* data, std::uint32_t length);
+  // Consumes the flits waiting on ejection channel `channel` while it can (a head that would need more
+  // unexpected-message buffer than is free stops it), returning their credits.
+  void drain_ejection(int channel, std::uint64_t cycle);
+  // True when the head of this new message must be buffered and there is no room for it now.
+  bool must_wait_for_buffer(const Flit& head) const;
   void deliver(const ReceivedPacket& packet, std::uint64_t cycle);
   // Admits the buffered messages of `src` that are next in its sending order: each is matched to the
   // oldest posted receive of its (source, tag), or waits for one.
@@ -132,6 +141,10 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   std::uint64_t out_of_order_count_ = 0;
   std::uint64_t buffered_bytes_ = 0;
   std::uint64_t peak_buffered_bytes_ = 0;
+  std::uint64_t buffer_limit_bytes_;
+  std::uint64_t reserved_bytes_ = 0;                     // for buffered messages whose first packet is arriving
+  std::map<SourceMessage, std::uint32_t> reservations_;  // message -> bytes reserved at its head
+  std::vector<std::deque<Flit>> ejected_;                // per ejection channel: flits not yet consumed
   std::vector<ReceivedMessageRecord> received_;
 
   // Register file.

@@ -1,7 +1,8 @@
 // Router output unit: per output virtual channel the credit counter (free slots in the downstream input
 // buffer) and the input VC that owns it from VC allocation until its tail flit leaves (wormhole).
-// Ejection ports drain into the network interface every cycle, so their credits never run out; they are
-// exclusive: one packet at a time over all their VCs (a node's DMA engine receives one worm at a time).
+// Ejection ports have credits too (the network interface's ejection buffer, returned as the interface
+// consumes flits: its back-pressure), and are exclusive: one packet at a time over all their VCs (a
+// node's DMA engine receives one worm at a time).
 #pragma once
 
 #include <vector>
@@ -10,14 +11,14 @@ namespace meshmp {
 
 class OutputUnit {
  public:
-  // An ejection port has unlimited credits, and is exclusive when `exclusive`.
+  // An ejection port is exclusive when `exclusive`.
   OutputUnit(int vcs, int buffer_flits, bool ejection, bool exclusive);
 
   int num_vcs() const { return static_cast<int>(credits_.size()); }
-  bool unlimited_credits() const { return unlimited_; }
+  bool ejection() const { return ejection_; }
   int credits(int vc) const { return credits_[vc]; }
   const int& credit_counter(int vc) const { return credits_[vc]; }  // for waveform tracing
-  bool has_credit(int vc, int flits = 1) const { return unlimited_ || credits_[vc] >= flits; }
+  bool has_credit(int vc, int flits = 1) const { return credits_[vc] >= flits; }
   int owner(int vc) const { return owner_[vc]; }
   // True when a new packet may take output VC `vc`: nobody owns it and, on an exclusive (ejection) port,
   // no other packet is passing either.
@@ -40,7 +41,7 @@ class OutputUnit {
   std::vector<int> credits_;
   std::vector<int> owner_;
   int buffer_flits_;
-  bool unlimited_;
+  bool ejection_;
   bool exclusive_;
   int owned_ = 0;  // output VCs currently owned by a packet
 };

@@ -56,7 +56,7 @@ class Router final : public RouterModel {
   // Waveform probes (updated every cycle the router is stepped).
   const OutputPortProbe& probe(int out_port) const override { return probes_[out_port]; }
   const int* credit_counter(int out_port, int vc) const override {
-    return outputs_[out_port].unlimited_credits() ? nullptr : &outputs_[out_port].credit_counter(vc);
+    return &outputs_[out_port].credit_counter(vc);
   }
   void set_probes_enabled(bool enabled) override { probes_enabled_ = enabled; }
 

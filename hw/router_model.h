@@ -63,7 +63,7 @@ class RouterModel {
   virtual std::vector<std::string> describe_blocked(std::uint64_t cycle) const = 0;
 
   // Waveform: per output port what crossed the switch in the last cycle, and its credit counters
-  // (nullptr for ports without credits, such as ejection ports).
+  // (nullptr for a port without them).
   virtual void set_probes_enabled(bool enabled) = 0;
   virtual const OutputPortProbe& probe(int out_port) const = 0;
   virtual const int* credit_counter(int out_port, int vc) const = 0;

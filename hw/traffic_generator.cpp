@@ -92,6 +92,7 @@ class TrafficGenerator::Endpoint : public NetworkEndpoint {
   }
 
   void eject(int channel, const Flit& flit, std::uint64_t cycle) override {
+    owner_.network_.return_ejection_credit(node_, channel, flit.vc);  // a sink consumes every flit at once
     TrafficStats& s = owner_.stats_;
     ++s.flits_delivered;
     const TrafficParams& p = owner_.params_;

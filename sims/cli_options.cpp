@@ -42,6 +42,9 @@ void RunOptions::add_network_options_to(CLI::App& c, bool with_packet_limit) {
 void RunOptions::add_node_options_to(CLI::App& c) {
   c.add_option("--startup-cycles", startup_cycles_, "start-up cost t_s per message, in cycles  [default 100]");
   c.add_option("--copy-cycles-per-byte", copy_cycles_per_byte_, "local copy cost rho, cycles per byte  [default 0.25]");
+  c.add_option("--unexpected-buffer-bytes", unexpected_buffer_bytes_,
+               "network interface buffer for messages that arrive before their receive is posted; when full, "
+               "they wait in the network  [default 1048576]");
   c.add_option("--barrier-latency", barrier_latency_, "hardware barrier latency in cycles  [default 10]");
   c.add_option("--max-cycles", max_cycles_, "end the run after this many cycles  [default 200000000]");
   c.add_option("-o,--stats-json", stats_json_, "write statistics (and the config) as JSON to this file; \"\" for none  [default meshmp-stats.json]");
@@ -80,6 +83,7 @@ MachineConfig RunOptions::resolve() const {
   integer(startup_cycles_, limits::kStartupCycles, config.processor.startup_cycles);
   if (copy_cycles_per_byte_) config.processor.copy_cycles_per_byte = parse_copy_cycles_per_byte(*copy_cycles_per_byte_);
   integer(barrier_latency_, limits::kBarrierLatency, config.barrier_latency_cycles);
+  integer(unexpected_buffer_bytes_, limits::kUnexpectedBufferBytes, config.unexpected_buffer_bytes);
   integer(watchdog_cycles_, limits::kWatchdogCycles, config.watchdog_cycles);
   integer(max_cycles_, limits::kMaxCycles, config.max_cycles);
   if (stats_json_) config.stats_json = *stats_json_;

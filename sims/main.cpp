@@ -48,7 +48,8 @@ CONFIG FILE
   JSON with the keys topology, algorithm, algorithm_options {name: value}, block_bytes and the
   sections router {vcs, buffer_flits,
   model, pipeline_depth, link_latency_cycles, flit_bytes, max_packet_payload_flits, switching, dateline,
-  routing}, node {port_model, startup_cycles, copy_cycles_per_byte, barrier_latency_cycles},
+  routing}, node {port_model, startup_cycles, copy_cycles_per_byte, barrier_latency_cycles,
+  unexpected_buffer_bytes},
   run {watchdog_cycles, max_cycles}, output {stats_json, vcd, trace_nodes, detail_csv}. Unknown keys and
   keys given twice are errors.
 

@@ -124,8 +124,8 @@ void run_single_router(SwitchingMode mode, int pipeline_depth, std::uint64_t see
         open_packet.erase(key);
         finished.insert(f.packet_id);
       }
-      if (out.port < topology.num_ports())
-        credit_returns.emplace(cycle + 1 + rng() % 4, std::make_pair(out.port, static_cast<int>(f.vc)));
+      // Downstream routers and the ejecting network interface return credits alike.
+      credit_returns.emplace(cycle + 1 + rng() % 4, std::make_pair(out.port, static_cast<int>(f.vc)));
     }
     for (int p = 0; p < ports; ++p)
       for (int v = 0; v < params.vcs; ++v) {
