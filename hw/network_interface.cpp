@@ -204,42 +204,37 @@ void NetworkInterface::eject(int channel, const Flit& flit, std::uint64_t cycle)
                             " addressed to node " + std::to_string(flit.dst));
     return;
   }
+  if (ejected_[channel].empty() && consume(channel, flit, cycle)) return;
   ejected_[channel].push_back(flit);
-  drain_ejection(channel, cycle);
-  if (!ejected_[channel].empty()) network_.wake(node_);  // blocked: try again every cycle
-}
-
-bool NetworkInterface::must_wait_for_buffer(const Flit& head) const {
-  const SourceMessage message{head.src, head.message_id};
-  if (message_to_descriptor_.count(message) || buffered_.count(message) || reservations_.count(message)) return false;
-  if (head.message_id == next_sequence_from_[head.src] && posted_receives_.count({head.src, head.tag})) return false;
-  return buffered_bytes_ + reserved_bytes_ + head.message_bytes > buffer_limit_bytes_;
+  network_.wake(node_);  // blocked: try again every cycle
 }
 
 void NetworkInterface::drain_ejection(int channel, std::uint64_t cycle) {
   auto& waiting = ejected_[channel];
-  while (!waiting.empty()) {
-    const Flit& flit = waiting.front();
-    if (flit.head && must_wait_for_buffer(flit)) return;  // back-pressure: its credit is withheld
-    if (flit.head) {
-      // Reserve the buffer a new message will need before its first packet is complete.
-      const SourceMessage message{flit.src, flit.message_id};
-      const bool matched = message_to_descriptor_.count(message) || buffered_.count(message) ||
-                           reservations_.count(message) ||
-                           (flit.message_id == next_sequence_from_[flit.src] && posted_receives_.count({flit.src, flit.tag}));
-      if (!matched) {
-        reservations_[message] = flit.message_bytes;
-        reserved_bytes_ += flit.message_bytes;
-      }
+  while (!waiting.empty() && consume(channel, waiting.front(), cycle)) waiting.pop_front();
+}
+
+bool NetworkInterface::consume(int channel, const Flit& flit, std::uint64_t cycle) {
+  if (flit.head) {
+    // A new message that is not matched (and cannot be matched now) needs room in the buffer, reserved
+    // before its first packet is complete; without room its head waits and its credit is withheld.
+    const SourceMessage message{flit.src, flit.message_id};
+    const bool needs_buffer =
+        !message_to_descriptor_.count(message) && !buffered_.count(message) && !reservations_.count(message) &&
+        !(flit.message_id == next_sequence_from_[flit.src] && posted_receives_.count({flit.src, flit.tag}));
+    if (needs_buffer) {
+      if (buffered_bytes_ + reserved_bytes_ + flit.message_bytes > buffer_limit_bytes_) return false;
+      reservations_[message] = flit.message_bytes;
+      reserved_bytes_ += flit.message_bytes;
     }
-    const int vc = flit.vc;
-    ReceivedPacket packet;
-    std::string error;
-    if (depacketizer_.accept(channel, flit, packet, error)) deliver(packet, cycle);
-    else if (!error.empty()) network_.report_failure("node " + std::to_string(node_) + ": " + error);
-    waiting.pop_front();
-    network_.return_ejection_credit(node_, channel, vc);
   }
+  const int vc = flit.vc;
+  ReceivedPacket packet;
+  std::string error;
+  if (depacketizer_.accept(channel, flit, packet, error)) deliver(packet, cycle);
+  else if (!error.empty()) network_.report_failure("node " + std::to_string(node_) + ": " + error);
+  network_.return_ejection_credit(node_, channel, vc);
+  return true;
 }
 
 void NetworkInterface::deliver(const ReceivedPacket& packet, std::uint64_t cycle) {

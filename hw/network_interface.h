@@ -108,8 +108,9 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   // Consumes the flits waiting on ejection channel `channel` while it can (a head that would need more
   // unexpected-message buffer than is free stops it), returning their credits.
   void drain_ejection(int channel, std::uint64_t cycle);
-  // True when the head of this new message must be buffered and there is no room for it now.
-  bool must_wait_for_buffer(const Flit& head) const;
+  // Takes one ejected flit if it can: false when it is the head of a message that must be buffered and
+  // does not fit (back-pressure). Returns the flit's credit when it took it.
+  bool consume(int channel, const Flit& flit, std::uint64_t cycle);
   void deliver(const ReceivedPacket& packet, std::uint64_t cycle);
   // Admits the buffered messages of `src` that are next in its sending order: each is matched to the
   // oldest posted receive of its (source, tag), or waits for one.

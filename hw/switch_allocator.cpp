@@ -1,7 +1,7 @@
 // Switch allocation stage. See switch_allocator.h.
 #include "hw/switch_allocator.h"
 
-#include <algorithm>
+#include <utility>
 
 namespace meshmp {
 
@@ -28,7 +28,9 @@ const std::vector<SwitchGrant>& SwitchAllocator::allocate() {
   }
   // Stage 2: every output port grants one requesting input; grants come out in output-port order (the
   // order in which the router drives its output links, as the RTL does).
-  std::sort(touched_outputs_.begin(), touched_outputs_.end());
+  for (std::size_t i = 1; i < touched_outputs_.size(); ++i)  // insertion sort: a handful of ports
+    for (std::size_t j = i; j > 0 && touched_outputs_[j - 1] > touched_outputs_[j]; --j)
+      std::swap(touched_outputs_[j - 1], touched_outputs_[j]);
   for (int out : touched_outputs_) {
     const int in = output_pick_[out].winner();
     const int vc = input_pick_[in].winner();
