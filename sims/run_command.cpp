@@ -146,7 +146,7 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
         << "               zero-load model of this machine for the schedule run " << std::setprecision(0) << zero_load
         << " cycles (measured / zero-load = " << std::setprecision(3) << result.completion_cycles / zero_load
         << "; the model puts the marked steps one after the other: exact on synchronised, contention-free "
-           "schedules, an upper bound where steps overlap)\n";
+           "schedules, too long where steps overlap)\n";
     out << "  contention: header blocking " << stats["network"]["header_blocking_cycles"] << " cycles, body-flit stalls "
         << stats["network"]["body_flit_stall_cycles"] << " cycles\n";
     out << "  network: " << stats["network"]["flit_hops"] << " flit-hops, link utilisation max " << std::setprecision(1)
