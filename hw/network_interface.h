@@ -2,9 +2,11 @@
 // processor (descriptors: peer, local address, length, tag, channel, optional source route), a DMA that
 // reads the message's real bytes from local memory and hands them to a packetizer per injection channel
 // (one-port: one channel; all-port: one per network direction), a depacketizer on the ejection channels,
-// and a receive engine that matches arriving messages to posted receives by (source, tag) and writes
-// their bytes into local memory through its TLM-2.0 initiator socket. Messages that arrive before their
-// receive is posted wait in the interface's own buffer. Completion of any descriptor raises an interrupt.
+// and a receive engine that matches arriving messages to posted receives by (source, tag), in the order
+// each source sent them (MPI's non-overtaking rule), and writes their bytes into local memory through its
+// TLM-2.0 initiator socket. Messages that arrive before their receive is posted wait in the interface's
+// bounded buffer; when it is full they wait in the network (ejection credits withheld). Completion of
+// any descriptor raises an interrupt.
 #pragma once
 
 #include <systemc>

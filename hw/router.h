@@ -1,6 +1,7 @@
-// Cycle-level, input-buffered, credit-based wormhole router (000 §2, 001 §1), assembled from its
-// pipeline stages: input units (buffer write, VC state), route computation, VC allocation, switch
-// allocation, crossbar + output units (credits), with the timing of RouterParams. Also runs virtual
+// The `cpp` router model (hw/router_model.h): a cycle-level, input-buffered, credit-based wormhole
+// router (000 §2, 001 §1), assembled from its pipeline stages: input units (buffer write, VC state),
+// route computation, VC allocation, switch allocation, crossbar + output units (credits), with the
+// timing of RouterParams. Also runs virtual
 // cut-through and store-and-forward (002's packet-switched model) by changing when a head may advance.
 //
 // One call of step() is one clock cycle. Everything a router sends (flits downstream, credits upstream)
