@@ -45,6 +45,7 @@ void Network::wake(int node) {
 }
 
 void Network::keep_stepping(int node) {
+  if (!router_always_[node]) ++traced_routers_;
   router_always_[node] = 1;
   routers_[node]->set_probes_enabled(true);
   activate_router(node);
@@ -115,18 +116,21 @@ void Network::fail(const std::string& what, std::uint64_t cycle) {
 }
 
 bool Network::busy() const {
-  return pending_deliveries_ > 0 || !active_routers_.empty() || !active_endpoints_.empty();
+  // Routers stepped only for their waveform probes (keep_stepping) are not work.
+  return pending_deliveries_ > 0 || flits_in_network_ > 0 || !active_endpoints_.empty();
 }
 
 void Network::clock_edge() {
   tick_scheduled_ = false;
   step(current_cycle());
-  if (busy() && !failed()) {
+  if (failed()) return;
+  const bool work = busy();
+  // While routers are traced the clock keeps ticking, so their probes show idle cycles as idle.
+  if (work || traced_routers_ > 0) {
     tick_.notify(period_);
     tick_scheduled_ = true;
-  } else if (!failed() && on_idle_) {
-    on_idle_();
   }
+  if (!work && on_idle_) on_idle_();
 }
 
 void Network::step(std::uint64_t cycle) {

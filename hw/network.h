@@ -124,6 +124,7 @@ class Network : public sc_core::sc_module, public RouterEnvironment {
   std::vector<int> active_routers_;
   std::vector<char> router_active_;
   std::vector<char> router_always_;
+  int traced_routers_ = 0;
   std::vector<int> active_endpoints_;
   std::vector<char> endpoint_active_;
 

@@ -50,8 +50,14 @@ void Router::receive_credit(int out_port, int vc) {
                          " vc " + std::to_string(vc) + ": credit returned beyond the buffer depth");
 }
 
+int Router::flit_pipeline_cycles(const Flit& flit) const {
+  // A head goes through every stage; a body flit of a packet that holds its output VC only through
+  // switch allocation and traversal.
+  return flit.head ? params_.pipeline_depth : std::min(params_.pipeline_depth, kBodyPipelineCycles);
+}
+
 bool Router::front_ready(const InputVirtualChannel& vc, std::uint64_t cycle) const {
-  return vc.front_written() + params_.pipeline_depth <= cycle;
+  return vc.front_written() + flit_pipeline_cycles(vc.front_flit()) <= cycle;
 }
 
 std::uint64_t Router::head_ready_cycle(const InputVirtualChannel& vc) const {
@@ -132,7 +138,8 @@ void Router::traverse(const SwitchGrant& grant, std::uint64_t cycle) {
   // The cycle this flit could have left without contention: a head its pipeline, a body flit its
   // pipeline and one cycle after the flit ahead of it.
   const std::uint64_t ready =
-      head ? head_ready_cycle(vc) : std::max(vc.front_written() + params_.pipeline_depth, vc.last_sent_cycle + 1);
+      head ? head_ready_cycle(vc)
+           : std::max(vc.front_written() + flit_pipeline_cycles(vc.front_flit()), vc.last_sent_cycle + 1);
   vc.last_sent_cycle = cycle;
   Flit flit = inputs_[grant.in_port].pop(grant.vc);
   --buffered_flits_;

@@ -62,7 +62,12 @@ class Router final : public RouterModel {
   void set_probes_enabled(bool enabled) override { probes_enabled_ = enabled; }
 
  private:
-  // A flit written at cycle t may leave at t + pipeline_depth at the earliest.
+  // Body flits skip route computation and VC allocation: switch allocation and traversal only.
+  static constexpr int kBodyPipelineCycles = 2;
+  // Cycles a flit spends in an idle router: pipeline_depth for a head, min(pipeline_depth, 2) for a body
+  // flit.
+  int flit_pipeline_cycles(const Flit& flit) const;
+  // A flit written at cycle t may leave at t + flit_pipeline_cycles at the earliest.
   bool front_ready(const InputVirtualChannel& vc, std::uint64_t cycle) const;
   // The first cycle the front (head) flit could leave without contention: its own pipeline, and under
   // store-and-forward the pipeline counted from its tail's arrival.
