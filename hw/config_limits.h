@@ -16,18 +16,18 @@ struct IntegerLimit {
 };
 
 namespace limits {
-inline const IntegerLimit kVcs{"router.vcs", 1, 16};
-inline const IntegerLimit kBufferFlits{"router.buffer_flits", 1, 1024};
-inline const IntegerLimit kPipelineDepth{"router.pipeline_depth", 1, 5};
-inline const IntegerLimit kLinkLatency{"router.link_latency_cycles", 1, 64};
-inline const IntegerLimit kFlitBytes{"router.flit_bytes", 1, 32};
-inline const IntegerLimit kMaxPacketPayloadFlits{"router.max_packet_payload_flits", 1, 4096};
-inline const IntegerLimit kBlockBytes{"block_bytes", 1, 0xffffffffull};
-inline const IntegerLimit kStartupCycles{"node.startup_cycles", 0, 100000000};
-inline const IntegerLimit kBarrierLatency{"node.barrier_latency_cycles", 0, 100000000};
-inline const IntegerLimit kUnexpectedBufferBytes{"node.unexpected_buffer_bytes", 0, 0xffffffffull};
-inline const IntegerLimit kWatchdogCycles{"run.watchdog_cycles", 10, 1ull << 62};
-inline const IntegerLimit kMaxCycles{"run.max_cycles", 1, 1ull << 62};
+inline constexpr IntegerLimit kVcs{"router.vcs", 1, 16};
+inline constexpr IntegerLimit kBufferFlits{"router.buffer_flits", 1, 1024};
+inline constexpr IntegerLimit kPipelineDepth{"router.pipeline_depth", 1, 5};
+inline constexpr IntegerLimit kLinkLatency{"router.link_latency_cycles", 1, 64};
+inline constexpr IntegerLimit kFlitBytes{"router.flit_bytes", 1, 32};
+inline constexpr IntegerLimit kMaxPacketPayloadFlits{"router.max_packet_payload_flits", 1, 4096};
+inline constexpr IntegerLimit kBlockBytes{"block_bytes", 1, 0xffffffffull};
+inline constexpr IntegerLimit kStartupCycles{"node.startup_cycles", 0, 100000000};
+inline constexpr IntegerLimit kBarrierLatency{"node.barrier_latency_cycles", 0, 100000000};
+inline constexpr IntegerLimit kUnexpectedBufferBytes{"node.unexpected_buffer_bytes", 0, 0xffffffffull};
+inline constexpr IntegerLimit kWatchdogCycles{"run.watchdog_cycles", 10, 1ull << 62};
+inline constexpr IntegerLimit kMaxCycles{"run.max_cycles", 1, 1ull << 62};
 }  // namespace limits
 
 // Parses a whole number written in decimal; throws ConfigError(limit.field, text, rule) when the text is

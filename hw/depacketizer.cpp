@@ -3,17 +3,18 @@
 
 namespace meshmp {
 
-Depacketizer::Depacketizer(int channels, int vcs) : assemblies_(channels * vcs), vcs_(vcs) {}
+Depacketizer::Depacketizer(int channels, int vcs, const PacketRecords& packets)
+    : assemblies_(channels * vcs), vcs_(vcs), packets_(packets) {}
 
 bool Depacketizer::accept(int channel, const Flit& flit, ReceivedPacket& packet, std::string& error) {
   Assembly& a = assemblies_[channel * vcs_ + flit.vc];
   auto where = [&] {
-    return "ejection channel " + std::to_string(channel) + " vc " + std::to_string(flit.vc) + ", packet " +
-           std::to_string(flit.packet_id) + " (" + std::to_string(flit.src) + "->" + std::to_string(flit.dst) + ")";
+    return "ejection channel " + std::to_string(channel) + " vc " + std::to_string(flit.vc) + ", packet tag " +
+           std::to_string(flit.tag) + (packets_.contains(flit.tag) ? " from node " + std::to_string(packets_.at(flit.tag).src) : std::string(" (unknown)"));
   };
   if (flit.head) {
     if (a.open) {
-      error = where() + ": head flit arrived while packet " + std::to_string(a.packet.header.packet_id) +
+      error = where() + ": head flit arrived while packet " + std::to_string(a.packet.header.tag) +
               " was still open";
       return false;
     }
@@ -26,8 +27,8 @@ bool Depacketizer::accept(int channel, const Flit& flit, ReceivedPacket& packet,
       error = where() + ": body flit without a head";
       return false;
     }
-    if (flit.packet_id != a.packet.header.packet_id) {
-      error = where() + ": flit interleaved into packet " + std::to_string(a.packet.header.packet_id);
+    if (flit.tag != a.packet.header.tag) {
+      error = where() + ": flit interleaved into packet " + std::to_string(a.packet.header.tag);
       return false;
     }
     ++a.flits;

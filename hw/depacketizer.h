@@ -8,17 +8,19 @@
 #include <vector>
 
 #include "hw/flit.h"
+#include "hw/packet_records.h"
 
 namespace meshmp {
 
 struct ReceivedPacket {
-  Flit header;                         // the head flit
+  Flit header;                         // the head flit (its tag names the packet's host record)
   std::vector<std::uint8_t> payload;   // the payload bytes in order
 };
 
 class Depacketizer {
  public:
-  Depacketizer(int channels, int vcs);
+  // `packets`: the host records, to name a malformed packet's source in errors.
+  Depacketizer(int channels, int vcs, const PacketRecords& packets);
 
   // Takes one ejected flit. Returns true when it completed a packet (then `packet` holds it).
   // On a malformed stream sets `error` and returns false.
@@ -32,6 +34,7 @@ class Depacketizer {
   };
   std::vector<Assembly> assemblies_;
   int vcs_;
+  const PacketRecords& packets_;
 };
 
 }  // namespace meshmp

@@ -17,13 +17,13 @@ std::uint64_t get(const WireFlit& bits, int first, int width) {
 
 }  // namespace
 
-WireFlit pack(const Flit& flit, std::uint32_t tag) {
+WireFlit pack(const Flit& flit) {
   WireFlit bits{};
   put(bits, kValid, 1, 1);
   put(bits, kHead, 1, flit.head);
   put(bits, kTail, 1, flit.tail);
   put(bits, kVc, kVcBits, flit.vc);
-  put(bits, kTag, kTagBits, tag);
+  put(bits, kTag, kTagBits, flit.tag);
   if (flit.head) {
     put(bits, kDst, kDstBits, static_cast<std::uint32_t>(flit.dst));
     put(bits, kVcClass, 1, flit.vc_class);
@@ -39,13 +39,13 @@ WireFlit pack(const Flit& flit, std::uint32_t tag) {
   return bits;
 }
 
-bool unpack(const WireFlit& bits, Flit& flit, std::uint32_t& tag) {
+bool unpack(const WireFlit& bits, Flit& flit) {
   if (!get(bits, kValid, 1)) return false;
   flit = Flit{};
   flit.head = get(bits, kHead, 1);
   flit.tail = get(bits, kTail, 1);
   flit.vc = static_cast<std::uint8_t>(get(bits, kVc, kVcBits));
-  tag = static_cast<std::uint32_t>(get(bits, kTag, kTagBits));
+  flit.tag = static_cast<std::uint32_t>(get(bits, kTag, kTagBits));
   if (flit.head) {
     flit.dst = static_cast<std::int32_t>(get(bits, kDst, kDstBits));
     flit.vc_class = static_cast<std::uint8_t>(get(bits, kVcClass, 1));

@@ -1,6 +1,7 @@
 // The flit wire format: the bits that cross a link in one cycle, shared bit for bit by the SystemC router
-// and the RTL router (rtl/). Everything else a simulation keeps about a flit (its packet's identity and
-// message fields, creation cycle, statistics) stays on the host, in records found through `tag`.
+// and the RTL router (rtl/). hw/flit.h holds exactly these fields; everything else a simulation keeps about
+// a packet (source, message fields, creation cycle, statistics) stays on the host, in the record its `tag`
+// names (hw/packet_records.h).
 //
 // A flit is kWireBits bits, held little-endian in kWireWords 64-bit words (bit i of the flit is bit i % 64
 // of word i / 64). Fields, as [first bit, width]:
@@ -44,10 +45,10 @@ constexpr int kWireWords = (kWireBits + 63) / 64;
 
 using WireFlit = std::array<std::uint64_t, kWireWords>;
 
-// The wire bits of `flit` (valid set), with the host bookkeeping tag. The flit's fields must fit their
-// widths (the router parameters' limits guarantee it).
-WireFlit pack(const Flit& flit, std::uint32_t tag);
-// The wire fields of a flit; `tag` receives the bookkeeping tag. Returns false when valid is clear.
-bool unpack(const WireFlit& bits, Flit& flit, std::uint32_t& tag);
+// The wire bits of `flit` (valid set). The flit's fields must fit their widths (the router parameters'
+// limits guarantee it).
+WireFlit pack(const Flit& flit);
+// The flit on the wire. Returns false when valid is clear (no flit).
+bool unpack(const WireFlit& bits, Flit& flit);
 
 }  // namespace meshmp::wire

@@ -97,6 +97,7 @@ void Machine::open_waveform(const std::string& path, const std::vector<int>& nod
       sc_core::sc_trace(waveform_, probe.head, o + "head");
       sc_core::sc_trace(waveform_, probe.tail, o + "tail");
       sc_core::sc_trace(waveform_, probe.vc, o + "vc", 4);
+      sc_core::sc_trace(waveform_, probe.tag, o + "tag", 32);
       sc_core::sc_trace(waveform_, probe.src, o + "src", 16);
       sc_core::sc_trace(waveform_, probe.dst, o + "dst", 16);
       for (int v = 0; v < config_.router.vcs; ++v)

@@ -17,7 +17,7 @@ ModelSize estimate_model_size(const Topology& topology, const MachineConfig& con
   const std::uint64_t vcs = static_cast<std::uint64_t>(config.router.vcs);
   ModelSize size;
   // Per port and VC: the flit slots and the VC state; per port pair: allocator requests.
-  size.router_bytes = n * ports * (vcs * (config.router.buffer_flits * sizeof(BufferedFlit) + sizeof(InputVirtualChannel)) +
+  size.router_bytes = n * ports * (vcs * (config.router.buffer_flits * sizeof(Flit) + sizeof(InputVirtualChannel)) +
                                    ports * 16 + 256);
   if (with_nodes) {
     size.memory_bytes = n * 2 * n * config.block_bytes;

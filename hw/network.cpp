@@ -72,13 +72,21 @@ void Network::return_ejection_credit(int node, int channel, int vc) {
 
 void Network::send_flit(int router, int out_port, const Flit& flit) {
   last_progress_cycle_ = now_cycle_;
+  if (flit.head) {
+    PacketRecord& packet = packets_.at(flit.tag);
+    const std::uint64_t written =
+        params_.switching == SwitchingMode::StoreAndForward ? packet.tail_arrival_cycle : packet.head_arrival_cycle;
+    const std::uint64_t blocked = now_cycle_ - written - params_.pipeline_depth;
+    packet.blocked_cycles += blocked;
+    header_blocking_cycles_ += blocked;
+  }
   const int net_ports = topology_.num_ports();
   if (out_port >= net_ports) {
     flit_calendar_[(now_cycle_ + 1) % flit_calendar_.size()].push_back({router, out_port - net_ports, true, flit});
   } else {
     int next = topology_.neighbor(router, out_port);
     if (next < 0) {
-      protocol_error("router " + std::to_string(router) + " routed packet " + std::to_string(flit.packet_id) +
+      protocol_error("router " + std::to_string(router) + " routed packet tag " + std::to_string(flit.tag) +
                      " off the edge of the mesh through port " + std::to_string(out_port));
       return;
     }
@@ -141,7 +149,12 @@ void Network::step(std::uint64_t cycle) {
   auto& credits = credit_calendar_[slot];
   for (const CreditDelivery& c : credits) {
     if (c.to_endpoint) endpoints_[c.node]->injection_credit(c.port, c.vc);
-    else routers_[c.node]->receive_credit(c.port, c.vc);
+    else {
+      // A credit changes the router's state at this edge: it is stepped (a model with registered credit
+      // counters, such as the RTL router, must see the edge; the SystemC router returns at once when empty).
+      routers_[c.node]->receive_credit(c.port, c.vc);
+      activate_router(c.node);
+    }
   }
   pending_deliveries_ -= credits.size();
   credits.clear();
@@ -157,6 +170,8 @@ void Network::step(std::uint64_t cycle) {
         --flits_on_links_;
         last_progress_cycle_ = cycle;
       }
+      if (d.flit.head) packets_.at(d.flit.tag).head_arrival_cycle = cycle;
+      if (d.flit.tail) packets_.at(d.flit.tag).tail_arrival_cycle = cycle;
       routers_[d.node]->receive_flit(d.port, d.flit, cycle);
       activate_router(d.node);
     }
@@ -194,12 +209,6 @@ void Network::step(std::uint64_t cycle) {
     fail("deadlock: " + std::to_string(flits_in_network_) + " flits in the network and none moved for " +
              std::to_string(watchdog_cycles_) + " cycles",
          cycle);
-}
-
-std::uint64_t Network::header_blocking_cycles() const {
-  std::uint64_t sum = 0;
-  for (const auto& r : routers_) sum += r->header_blocking_cycles();
-  return sum;
 }
 
 std::uint64_t Network::body_stall_cycles() const {

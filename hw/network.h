@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "hw/network_endpoint.h"
+#include "hw/packet_records.h"
 #include "hw/router_model.h"
 #include "hw/router_params.h"
 #include "hw/routing.h"
@@ -62,10 +63,18 @@ class Network : public sc_core::sc_module, public RouterEnvironment {
   // Keeps a router stepped every cycle so its waveform probes are cleared (tracing only).
   void keep_stepping(int node);
 
+  // Host records of the packets in flight, opened by packetizers and closed by endpoints once a packet's
+  // tail has left the network; flits carry their index as tag.
+  PacketRecords& packets() { return packets_; }
+  const PacketRecords& packets() const { return packets_; }
+
   // Statistics.
   std::uint64_t flits_in_network() const { return flits_in_network_; }
   std::uint64_t flit_hops() const { return flit_hops_; }
-  std::uint64_t header_blocking_cycles() const;
+  // Header blocking, measured here for every router model: the cycles a head flit stayed in a router
+  // beyond its zero-load pipeline (pipeline_depth cycles from its buffer write; under store-and-forward
+  // from its tail's buffer write), summed over the heads and the routers they crossed.
+  std::uint64_t header_blocking_cycles() const { return header_blocking_cycles_; }
   std::uint64_t body_stall_cycles() const;
   std::vector<LinkCount> link_counts() const;
   std::uint64_t cycles_stepped() const { return cycles_stepped_; }
@@ -86,6 +95,7 @@ class Network : public sc_core::sc_module, public RouterEnvironment {
   // RouterEnvironment
   void send_flit(int router, int out_port, const Flit& flit) override;
   void send_credit(int router, int in_port, int vc) override;
+  int packet_source(std::uint32_t tag) const override { return packets_.at(tag).src; }
   void protocol_error(const std::string& what) override;
 
  private:
@@ -115,6 +125,7 @@ class Network : public sc_core::sc_module, public RouterEnvironment {
   std::uint64_t watchdog_cycles_;
   std::vector<std::unique_ptr<RouterModel>> routers_;
   std::vector<NetworkEndpoint*> endpoints_;
+  PacketRecords packets_;
 
   // Link calendar: deliveries by arrival cycle modulo its length.
   std::vector<std::vector<FlitDelivery>> flit_calendar_;
@@ -134,7 +145,8 @@ class Network : public sc_core::sc_module, public RouterEnvironment {
   std::uint64_t cycles_stepped_ = 0;
   std::uint64_t flits_in_network_ = 0;
   std::uint64_t flit_hops_ = 0;
-  std::uint64_t flits_on_links_ = 0;  // between routers, in flight on a link
+  std::uint64_t flits_on_links_ = 0;
+  std::uint64_t header_blocking_cycles_ = 0;  // between routers, in flight on a link
   std::uint64_t last_progress_cycle_ = 0;
   std::string failure_;
   std::vector<std::string> blocked_;

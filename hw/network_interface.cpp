@@ -18,7 +18,7 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, int node, Netwo
       network_(network),
       memory_bytes_(memory_bytes),
       params_(network.params()),
-      depacketizer_(network.num_injection_channels(), network.params().vcs),
+      depacketizer_(network.num_injection_channels(), network.params().vcs, network.packets()),
       next_sequence_to_(network.topology().num_nodes(), 0),
       next_sequence_from_(network.topology().num_nodes(), 0),
       buffer_limit_bytes_(unexpected_buffer_bytes),
@@ -26,8 +26,7 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, int node, Netwo
       reg_route_(kMaxRouteHops, 0) {
   registers.register_b_transport(this, &NetworkInterface::b_transport);
   for (int c = 0; c < network.num_injection_channels(); ++c)
-    packetizers_.push_back(std::make_unique<Packetizer>(
-        params_, (static_cast<std::uint64_t>(node) << 32) | (static_cast<std::uint64_t>(c) << 24)));
+    packetizers_.push_back(std::make_unique<Packetizer>(params_, network.packets()));
   network.attach(node, this);
 }
 
@@ -199,8 +198,9 @@ bool NetworkInterface::step(std::uint64_t cycle) {
 void NetworkInterface::injection_credit(int channel, int vc) { packetizers_[channel]->return_credit(vc); }
 
 void NetworkInterface::eject(int channel, const Flit& flit, std::uint64_t cycle) {
-  if (flit.dst != node_) {
-    network_.report_failure("node " + std::to_string(node_) + " received packet " + std::to_string(flit.packet_id) +
+  if (flit.head && flit.dst != node_) {
+    network_.report_failure("node " + std::to_string(node_) + " received packet tag " + std::to_string(flit.tag) +
+                            " from node " + std::to_string(network_.packets().at(flit.tag).src) +
                             " addressed to node " + std::to_string(flit.dst));
     return;
   }
@@ -218,28 +218,33 @@ bool NetworkInterface::consume(int channel, const Flit& flit, std::uint64_t cycl
   if (flit.head) {
     // A new message that is not matched (and cannot be matched now) needs room in the buffer, reserved
     // before its first packet is complete; without room its head waits and its credit is withheld.
-    const SourceMessage message{flit.src, flit.message_id};
+    const PacketRecord& p = network_.packets().at(flit.tag);
+    const SourceMessage message{p.src, p.message_id};
     const bool needs_buffer =
         !message_to_descriptor_.count(message) && !buffered_.count(message) && !reservations_.count(message) &&
-        !(flit.message_id == next_sequence_from_[flit.src] && posted_receives_.count({flit.src, flit.tag}));
+        !(p.message_id == next_sequence_from_[p.src] && posted_receives_.count({p.src, p.message_tag}));
     if (needs_buffer) {
-      if (buffered_bytes_ + reserved_bytes_ + flit.message_bytes > buffer_limit_bytes_) return false;
-      reservations_[message] = flit.message_bytes;
-      reserved_bytes_ += flit.message_bytes;
+      if (buffered_bytes_ + reserved_bytes_ + p.message_bytes > buffer_limit_bytes_) return false;
+      reservations_[message] = p.message_bytes;
+      reserved_bytes_ += p.message_bytes;
     }
   }
   const int vc = flit.vc;
   ReceivedPacket packet;
   std::string error;
-  if (depacketizer_.accept(channel, flit, packet, error)) deliver(packet, cycle);
-  else if (!error.empty()) network_.report_failure("node " + std::to_string(node_) + ": " + error);
+  if (depacketizer_.accept(channel, flit, packet, error)) {
+    // The packet has left the network: its host record is read and closed.
+    const PacketRecord record = network_.packets().at(packet.header.tag);
+    network_.packets().close(packet.header.tag);
+    deliver(record, packet.payload, cycle);
+  } else if (!error.empty()) network_.report_failure("node " + std::to_string(node_) + ": " + error);
   network_.return_ejection_credit(node_, channel, vc);
   return true;
 }
 
-void NetworkInterface::deliver(const ReceivedPacket& packet, std::uint64_t cycle) {
-  const Flit& h = packet.header;
-  const auto n = static_cast<std::uint32_t>(packet.payload.size());
+void NetworkInterface::deliver(const PacketRecord& h, const std::vector<std::uint8_t>& payload,
+                               std::uint64_t cycle) {
+  const auto n = static_cast<std::uint32_t>(payload.size());
   const SourceMessage message{h.src, h.message_id};
   if (auto reserved = reservations_.find(message); reserved != reservations_.end()) {
     reserved_bytes_ -= reserved->second;  // the message's bytes are now counted where they land
@@ -250,7 +255,7 @@ void NetworkInterface::deliver(const ReceivedPacket& packet, std::uint64_t cycle
     // Matched already: the packet goes straight to the receive's memory.
     const int id = direct->second;
     Descriptor& d = descriptors_[id];
-    memory_access(tlm::TLM_WRITE_COMMAND, d.address + h.message_offset, const_cast<std::uint8_t*>(packet.payload.data()), n);
+    memory_access(tlm::TLM_WRITE_COMMAND, d.address + h.message_offset, const_cast<std::uint8_t*>(payload.data()), n);
     d.bytes_received += n;
     d.blocked_cycles += h.blocked_cycles;
     if (d.bytes_received == d.length) {
@@ -264,12 +269,12 @@ void NetworkInterface::deliver(const ReceivedPacket& packet, std::uint64_t cycle
   if (h.message_id == next_sequence_from_[h.src] && buffered_.find(message) == buffered_.end()) {
     // The common case: the first packet of the next message in sending order, and its receive is
     // posted: match it at once and write straight to memory, without buffering.
-    auto posted = posted_receives_.find({h.src, h.tag});
+    auto posted = posted_receives_.find({h.src, h.message_tag});
     if (posted != posted_receives_.end()) {
       const int id = posted->second.front();
       if (descriptors_[id].length != h.message_bytes) {
         network_.report_failure("node " + std::to_string(node_) + ": the message from node " + std::to_string(h.src) +
-                                " tag " + std::to_string(h.tag) + " is " + std::to_string(h.message_bytes) +
+                                " tag " + std::to_string(h.message_tag) + " is " + std::to_string(h.message_bytes) +
                                 " bytes, the posted receive expects " + std::to_string(descriptors_[id].length));
         return;
       }
@@ -277,7 +282,7 @@ void NetworkInterface::deliver(const ReceivedPacket& packet, std::uint64_t cycle
       if (posted->second.empty()) posted_receives_.erase(posted);
       ++next_sequence_from_[h.src];
       message_to_descriptor_[message] = id;
-      deliver(packet, cycle);  // now matched: written to memory
+      deliver(h, payload, cycle);  // now matched: written to memory
       admit_in_order(h.src, cycle);
       return;
     }
@@ -285,14 +290,14 @@ void NetworkInterface::deliver(const ReceivedPacket& packet, std::uint64_t cycle
   auto [entry, first_packet] = buffered_.try_emplace(message);
   BufferedMessage& buffered = entry->second;
   if (first_packet) {
-    buffered.tag = h.tag;
+    buffered.tag = h.message_tag;
     buffered.bytes.resize(h.message_bytes);
     buffered.created_cycle = h.created_cycle;
     buffered_bytes_ += h.message_bytes;
     peak_buffered_bytes_ = std::max(peak_buffered_bytes_, buffered_bytes_);
     if (h.message_id != next_sequence_from_[h.src]) ++out_of_order_count_;
   }
-  if (n > 0) std::memcpy(buffered.bytes.data() + h.message_offset, packet.payload.data(), n);
+  if (n > 0) std::memcpy(buffered.bytes.data() + h.message_offset, payload.data(), n);
   buffered.bytes_received += n;
   buffered.blocked_cycles += h.blocked_cycles;
   if (buffered.bytes_received == buffered.bytes.size())
@@ -380,10 +385,10 @@ std::vector<std::string> NetworkInterface::describe_pending() const {
                       " (" + std::to_string(descriptors_[id].length) + " bytes) has no message yet");
   for (std::size_t c = 0; c < ejected_.size(); ++c)
     if (!ejected_[c].empty()) {
-      const Flit& f = ejected_[c].front();
+      const PacketRecord& f = network_.packets().at(ejected_[c].front().tag);
       lines.push_back(me + "ejection channel " + std::to_string(c) + " holds a packet of message " +
                       std::to_string(f.message_id) + " from node " + std::to_string(f.src) + " tag " +
-                      std::to_string(f.tag) + " (" + std::to_string(f.message_bytes) +
+                      std::to_string(f.message_tag) + " (" + std::to_string(f.message_bytes) +
                       " bytes) that no posted receive matches and the unexpected-message buffer cannot take (" +
                       std::to_string(buffered_bytes_ + reserved_bytes_) + " of " + std::to_string(buffer_limit_bytes_) +
                       " bytes in use): it waits in the network");

@@ -113,7 +113,8 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   // Takes one ejected flit if it can: false when it is the head of a message that must be buffered and
   // does not fit (back-pressure). Returns the flit's credit when it took it.
   bool consume(int channel, const Flit& flit, std::uint64_t cycle);
-  void deliver(const ReceivedPacket& packet, std::uint64_t cycle);
+  // A whole packet arrived: `record` is its host record, `payload` its bytes.
+  void deliver(const PacketRecord& record, const std::vector<std::uint8_t>& payload, std::uint64_t cycle);
   // Admits the buffered messages of `src` that are next in its sending order: each is matched to the
   // oldest posted receive of its (source, tag), or waits for one.
   void admit_in_order(int src, std::uint64_t cycle);

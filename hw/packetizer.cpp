@@ -6,8 +6,8 @@
 
 namespace meshmp {
 
-Packetizer::Packetizer(const RouterParams& params, std::uint64_t packet_id_base)
-    : params_(params), credits_(params.vcs, params.buffer_flits), next_packet_id_(packet_id_base) {}
+Packetizer::Packetizer(const RouterParams& params, PacketRecords& packets)
+    : params_(params), credits_(params.vcs, params.buffer_flits), packets_(packets) {}
 
 std::uint32_t Packetizer::bytes_remaining() const {
   std::uint32_t sum = 0;
@@ -32,11 +32,17 @@ bool Packetizer::next_flit(std::uint64_t cycle, Flit& flit, int& finished_descri
     const std::uint32_t payload_flits = (packet_end_ - message_offset_ + params_.flit_bytes - 1) / params_.flit_bytes;
     packet_vc_ = vc;
     next_vc_ = (vc + 1) % params_.vcs;
-    packet_id_ = next_packet_id_++;
+    PacketRecord record;
+    record.src = msg.src;
+    record.message_id = msg.message_id;
+    record.message_tag = msg.tag;
+    record.message_offset = message_offset_;
+    record.message_bytes = size;
+    record.created_cycle = msg.created_cycle;
+    packet_tag_ = packets_.open(record);
     in_packet_ = true;
     flit = Flit{};
-    flit.packet_id = packet_id_;
-    flit.src = msg.src;
+    flit.tag = packet_tag_;
     flit.dst = msg.dst;
     flit.head = true;
     flit.tail = payload_flits == 0;
@@ -44,18 +50,11 @@ bool Packetizer::next_flit(std::uint64_t cycle, Flit& flit, int& finished_descri
     flit.packet_flits = static_cast<std::uint16_t>(1 + payload_flits);
     flit.route_length = static_cast<std::uint8_t>(msg.route.size());
     std::copy(msg.route.begin(), msg.route.end(), flit.route.begin());
-    flit.message_id = msg.message_id;
-    flit.tag = msg.tag;
-    flit.message_offset = message_offset_;
-    flit.message_bytes = size;
-    flit.created_cycle = msg.created_cycle;
   } else {
     if (credits_[packet_vc_] == 0) return false;
     const std::uint32_t n = std::min<std::uint32_t>(params_.flit_bytes, packet_end_ - message_offset_);
     flit = Flit{};
-    flit.packet_id = packet_id_;
-    flit.src = msg.src;
-    flit.dst = msg.dst;
+    flit.tag = packet_tag_;
     flit.vc = static_cast<std::uint8_t>(packet_vc_);
     flit.payload_bytes = static_cast<std::uint16_t>(n);
     std::memcpy(flit.data.data(), msg.payload.data() + message_offset_, n);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "hw/flit.h"
+#include "hw/packet_records.h"
 #include "hw/router_params.h"
 
 namespace meshmp {
@@ -26,7 +27,8 @@ struct OutgoingMessage {
 
 class Packetizer {
  public:
-  Packetizer(const RouterParams& params, std::uint64_t packet_id_base);
+  // Opens a host record in `packets` for every packet it makes (its flits carry the record's tag).
+  Packetizer(const RouterParams& params, PacketRecords& packets);
 
   void enqueue(OutgoingMessage message) { queue_.push_back(std::move(message)); }
   bool idle() const { return queue_.empty(); }
@@ -43,14 +45,14 @@ class Packetizer {
   const RouterParams& params_;
   std::deque<OutgoingMessage> queue_;
   std::vector<int> credits_;
-  std::uint64_t next_packet_id_;
+  PacketRecords& packets_;
   // Packet in progress.
   bool in_packet_ = false;
   int packet_vc_ = 0;
   int next_vc_ = 0;
   std::uint32_t message_offset_ = 0;  // bytes of the front message already packed
   std::uint32_t packet_end_ = 0;      // byte offset where the current packet ends
-  std::uint64_t packet_id_ = 0;
+  std::uint32_t packet_tag_ = 0;
 };
 
 }  // namespace meshmp

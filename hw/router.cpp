@@ -35,8 +35,8 @@ Router::Router(int node, const Topology& topology, const RouterParams& params, P
   }
 }
 
-void Router::receive_flit(int in_port, const Flit& flit, std::uint64_t cycle) {
-  if (!inputs_[in_port].write(flit, cycle)) {
+void Router::receive_flit(int in_port, const Flit& flit, std::uint64_t) {
+  if (!inputs_[in_port].write(flit)) {
     env_->protocol_error("router " + std::to_string(node_) + " input " + port_name(topology_, in_port) +
                          " vc " + std::to_string(flit.vc) + ": buffer overflow (a flit arrived without a credit)");
     return;
@@ -50,44 +50,31 @@ void Router::receive_credit(int out_port, int vc) {
                          " vc " + std::to_string(vc) + ": credit returned beyond the buffer depth");
 }
 
-int Router::flit_pipeline_cycles(const Flit& flit) const {
-  // A head goes through every stage; a body flit of a packet that holds its output VC only through
-  // switch allocation and traversal.
-  return flit.head ? params_.pipeline_depth : std::min(params_.pipeline_depth, kBodyPipelineCycles);
-}
-
-bool Router::front_ready(const InputVirtualChannel& vc, std::uint64_t cycle) const {
-  return vc.front_written() + flit_pipeline_cycles(vc.front_flit()) <= cycle;
-}
-
-std::uint64_t Router::head_ready_cycle(const InputVirtualChannel& vc) const {
-  std::uint64_t ready = vc.front_written() + params_.pipeline_depth;
-  if (params_.switching == SwitchingMode::StoreAndForward) {
-    // The packet's tail is the (packet_flits - 1)th flit behind its head in the same buffer.
-    const int tail_slot = (vc.front + vc.front_flit().packet_flits - 1) % static_cast<int>(vc.slots.size());
-    ready = vc.slots[tail_slot].written + params_.pipeline_depth;
-  }
-  return ready;
+bool Router::tail_ready(const InputUnit& unit, int v) const {
+  // The packet's tail is the (packet_flits - 1)th flit behind its head in the same buffer.
+  const InputVirtualChannel& vc = unit.vc(v);
+  return vc.tails_buffered > 0 && unit.age(v, vc.front_flit().packet_flits - 1) >= params_.pipeline_depth;
 }
 
 int Router::packet_credits_needed(const Flit& head) const {
   return params_.switching == SwitchingMode::Wormhole ? 1 : head.packet_flits;
 }
 
-void Router::step(std::uint64_t cycle) {
+void Router::step(std::uint64_t) {
   if (probes_enabled_)
     for (auto& p : probes_) p.flit_valid = false;
   if (buffered_flits_ == 0) return;
   const int vcs = params_.vcs;
   const bool store_and_forward = params_.switching == SwitchingMode::StoreAndForward;
 
-  // Route computation for new heads, then VC allocation requests.
+  // ---- Evaluate ----
+  // Route computation for heads through their pipeline, then their VC allocation requests.
   for (int in = 0; in < num_ports(); ++in) {
     InputUnit& unit = inputs_[in];
     for (std::uint32_t bits = unit.occupied_vcs() & ~unit.active_vcs(); bits != 0; bits &= bits - 1) {
       const int v = __builtin_ctz(bits);
       InputVirtualChannel& vc = unit.vc(v);
-      if (!front_ready(vc, cycle)) continue;
+      if (!front_ready(unit, v)) continue;
       const Flit& front = vc.front_flit();
       if (vc.state == VcState::Idle) {
         if (!front.head) {
@@ -103,12 +90,9 @@ void Router::step(std::uint64_t cycle) {
         vc.next_ring_dimension = d.ring_dimension;
         unit.set_state(v, VcState::WaitingForVc);
       }
-      if (store_and_forward) {
-        // Store-and-forward: the packet's tail must be in the buffer, and then the head still takes the
-        // whole pipeline, counted from the tail's buffer write.
-        if (vc.tails_buffered == 0) continue;
-        if (head_ready_cycle(vc) > cycle) continue;
-      }
+      // Store-and-forward: the packet's tail must be in the buffer, and then the head still takes the
+      // whole pipeline, counted from the tail's buffer write (waiting for it is not contention).
+      if (store_and_forward && !tail_ready(unit, v)) continue;
       vc_allocator_.request(vc.out_port, {in * vcs + v, vc.vc_begin, vc.vc_end, packet_credits_needed(front)});
     }
   }
@@ -118,42 +102,34 @@ void Router::step(std::uint64_t cycle) {
     unit.set_state(input_vc % vcs, VcState::Active);
   });
 
-  // Switch allocation among VCs with a ready flit and a downstream credit.
+  // Switch allocation among VCs whose front flit is through its pipeline and has a downstream credit.
+  // A body flit through its pipeline counts a stalled cycle unless it crosses the switch.
   for (int in = 0; in < num_ports(); ++in) {
-    const InputUnit& unit = inputs_[in];
+    InputUnit& unit = inputs_[in];
     for (std::uint32_t bits = unit.occupied_vcs() & unit.active_vcs(); bits != 0; bits &= bits - 1) {
       const int v = __builtin_ctz(bits);
-      const InputVirtualChannel& vc = unit.vc(v);
-      if (front_ready(vc, cycle) &&
-          outputs_[vc.out_port].has_credit(vc.out_vc))
-        switch_allocator_.offer(in, v, vc.out_port);
+      InputVirtualChannel& vc = unit.vc(v);
+      if (!front_ready(unit, v)) continue;
+      if (!vc.front_flit().head) ++body_stall_cycles_;
+      if (outputs_[vc.out_port].has_credit(vc.out_vc)) switch_allocator_.offer(in, v, vc.out_port);
     }
   }
-  for (const SwitchGrant& grant : switch_allocator_.allocate()) traverse(grant, cycle);
+
+  // ---- Update ----
+  for (const SwitchGrant& grant : switch_allocator_.allocate()) traverse(grant);
+  for (InputUnit& unit : inputs_) unit.age_one_cycle();
 }
 
-void Router::traverse(const SwitchGrant& grant, std::uint64_t cycle) {
+void Router::traverse(const SwitchGrant& grant) {
   InputVirtualChannel& vc = inputs_[grant.in_port].vc(grant.vc);
-  const bool head = vc.front_flit().head;
-  // The cycle this flit could have left without contention: a head its pipeline, a body flit its
-  // pipeline and one cycle after the flit ahead of it.
-  const std::uint64_t ready =
-      head ? head_ready_cycle(vc)
-           : std::max(vc.front_written() + flit_pipeline_cycles(vc.front_flit()), vc.last_sent_cycle + 1);
-  vc.last_sent_cycle = cycle;
   Flit flit = inputs_[grant.in_port].pop(grant.vc);
   --buffered_flits_;
-  if (head) {
-    // Header blocking: cycles beyond the zero-load pipeline (for store-and-forward, counted from the
-    // tail's arrival: waiting for one's own tail is the switching mode, not contention).
-    const std::uint64_t waited = cycle - ready;
-    flit.blocked_cycles += static_cast<std::uint32_t>(waited);
-    header_blocking_cycles_ += waited;
+  if (flit.head) {
     flit.vc_class = vc.next_vc_class;
     flit.ring_dimension = vc.next_ring_dimension;
     if (flit.route_length > 0 && grant.out_port < net_ports_) ++flit.route_position;
   } else {
-    body_stall_cycles_ += cycle - ready;
+    --body_stall_cycles_;
   }
   flit.vc = static_cast<std::uint8_t>(vc.out_vc);
   OutputUnit& out = outputs_[grant.out_port];
@@ -171,14 +147,15 @@ void Router::traverse(const SwitchGrant& grant, std::uint64_t cycle) {
     p.head = flit.head;
     p.tail = flit.tail;
     p.vc = flit.vc;
-    p.src = static_cast<unsigned>(flit.src);
-    p.dst = static_cast<unsigned>(flit.dst);
+    p.tag = flit.tag;
+    p.src = static_cast<unsigned>(env_->packet_source(flit.tag));
+    p.dst = flit.head ? static_cast<unsigned>(flit.dst) : p.dst;
   }
   env_->send_flit(node_, grant.out_port, flit);
   env_->send_credit(node_, grant.in_port, grant.vc);
 }
 
-std::vector<std::string> Router::describe_blocked(std::uint64_t cycle) const {
+std::vector<std::string> Router::describe_blocked(std::uint64_t) const {
   std::vector<std::string> lines;
   for (int in = 0; in < num_ports(); ++in) {
     for (int v = 0; v < params_.vcs; ++v) {
@@ -187,10 +164,10 @@ std::vector<std::string> Router::describe_blocked(std::uint64_t cycle) const {
       const Flit& f = vc.front_flit();
       std::string line = "router " + std::to_string(node_) + " " + topology_.coordinates_text(node_) + " in " +
                          port_name(topology_, in) + " vc " + std::to_string(v) + ": " +
-                         std::to_string(vc.count) + " flit(s) of packet " + std::to_string(f.packet_id) + " (" +
-                         std::to_string(f.src) + "->" + std::to_string(f.dst) + ")";
+                         std::to_string(vc.count) + " flit(s) of packet tag " + std::to_string(f.tag) + " from node " +
+                         std::to_string(env_->packet_source(f.tag)) + (f.head ? " to node " + std::to_string(f.dst) : "");
       if (vc.state == VcState::Idle) {
-        line += front_ready(vc, cycle) ? ", head not yet routed" : ", in the pipeline";
+        line += front_ready(inputs_[in], v) ? ", head not yet routed" : ", in the pipeline";
       } else if (vc.state == VcState::WaitingForVc) {
         line += " waits for a free VC " + std::to_string(vc.vc_begin) + ".." + std::to_string(vc.vc_end - 1) +
                 " on out " + port_name(topology_, vc.out_port) + " (owners:";

@@ -9,6 +9,7 @@
 // network can be stepped in any order within a cycle and the result is the same.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -38,18 +39,18 @@ class Router final : public RouterModel {
   void receive_flit(int in_port, const Flit& flit, std::uint64_t cycle) override;
   // A credit for output VC `vc` of `out_port` comes back from downstream.
   void receive_credit(int out_port, int vc) override;
-  // One clock cycle: route computation, VC allocation, switch allocation, switch traversal.
+  // One clock cycle. Evaluate: route computation, VC allocation and switch allocation decide from the
+  // state latched at this edge (buffers, ages, VC states, credit counters). Update: the granted flits
+  // traverse the switch (buffers, credits and VC states change) and the buffered flits age one cycle.
   void step(std::uint64_t cycle) override;
 
   int buffered_flits() const override { return buffered_flits_; }
   const InputUnit& input(int port) const { return inputs_[port]; }
   const OutputUnit& output(int port) const { return outputs_[port]; }
   std::uint64_t flits_sent(int out_port) const override { return flits_sent_[out_port]; }
-  // Contention, in flit-cycles beyond the zero-load pipeline. Header blocking: cycles a head flit waited
-  // for an output VC, the switch or the ejection channel after its pipeline (store-and-forward: after
-  // its pipeline counted from its tail's arrival). Body-flit stalls: cycles a body flit waited after its
-  // pipeline and after the flit ahead of it had left (switch shared with other packets, no credit).
-  std::uint64_t header_blocking_cycles() const override { return header_blocking_cycles_; }
+  // Body-flit stalls, counted per cycle as an RTL performance counter would: a body flit at the front of
+  // its VC, through its pipeline, that does not cross the switch this cycle (switch shared with other
+  // packets, or no credit). (Header blocking is measured by the network from when heads arrive and leave.)
   std::uint64_t body_stall_cycles() const override { return body_stall_cycles_; }
   // One line per occupied input VC: what its front flit is waiting for (deadlock reports).
   std::vector<std::string> describe_blocked(std::uint64_t cycle) const override;
@@ -66,14 +67,17 @@ class Router final : public RouterModel {
   static constexpr int kBodyPipelineCycles = 2;
   // Cycles a flit spends in an idle router: pipeline_depth for a head, min(pipeline_depth, 2) for a body
   // flit.
-  int flit_pipeline_cycles(const Flit& flit) const;
-  // A flit written at cycle t may leave at t + flit_pipeline_cycles at the earliest.
-  bool front_ready(const InputVirtualChannel& vc, std::uint64_t cycle) const;
-  // The first cycle the front (head) flit could leave without contention: its own pipeline, and under
-  // store-and-forward the pipeline counted from its tail's arrival.
-  std::uint64_t head_ready_cycle(const InputVirtualChannel& vc) const;
+  int flit_pipeline_cycles(const Flit& flit) const {
+    return flit.head ? params_.pipeline_depth : std::min(params_.pipeline_depth, kBodyPipelineCycles);
+  }
+  // The front flit of VC v has been in the buffer for its pipeline (age >= flit_pipeline_cycles).
+  bool front_ready(const InputUnit& unit, int v) const {
+    return unit.front_age(v) >= flit_pipeline_cycles(unit.vc(v).front_flit());
+  }
+  // Store-and-forward: the front packet's tail is in the buffer and has been for the whole pipeline.
+  bool tail_ready(const InputUnit& unit, int v) const;
   int packet_credits_needed(const Flit& head) const;
-  void traverse(const SwitchGrant& grant, std::uint64_t cycle);
+  void traverse(const SwitchGrant& grant);
 
   int node_;
   const Topology& topology_;
@@ -88,7 +92,6 @@ class Router final : public RouterModel {
   SwitchAllocator switch_allocator_;
   int buffered_flits_ = 0;
   std::vector<std::uint64_t> flits_sent_;
-  std::uint64_t header_blocking_cycles_ = 0;
   std::uint64_t body_stall_cycles_ = 0;
   std::vector<OutputPortProbe> probes_;
   bool probes_enabled_ = false;

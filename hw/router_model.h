@@ -2,10 +2,12 @@
 // router of hw/router.h is the model `cpp`; a verilated RTL router (`rtl`) and a lockstep pair of both
 // (`dual`) plug in here, made by the factory from the `router.model` setting.
 //
-// The contract (docs/architecture.md, "Router microarchitecture"): flits and credits arriving in a cycle
-// are delivered before step() of that cycle; step() is one clock edge; everything a router sends goes
-// through its RouterEnvironment and arrives at the earliest one cycle later, so routers can be stepped in
-// any order within a cycle. A router with no flit buffered need not be stepped.
+// The contract (docs/architecture.md, "Router microarchitecture"): what arrives between two edges (flits
+// and credits) is latched by the network and delivered before step() of the cycle it arrives in; step() is
+// one clock edge, evaluate (decisions from the state at the edge) then update (the state changes);
+// everything a router sends goes through its RouterEnvironment and arrives at the earliest one cycle
+// later, so routers can be stepped in any order within a cycle. A router is stepped every cycle it holds
+// flits and every cycle a flit or a credit arrives for it; otherwise it need not be.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +29,8 @@ class RouterEnvironment {
   virtual void send_flit(int router, int out_port, const Flit& flit) = 0;
   // An input buffer slot of (in_port, vc) was freed in this cycle: a credit goes upstream.
   virtual void send_credit(int router, int in_port, int vc) = 0;
+  // The source node of packet `tag`, for waveform probes (the wire carries no source).
+  virtual int packet_source(std::uint32_t tag) const = 0;
   // The credit protocol was broken (a modelling bug): reported, never silently ignored.
   virtual void protocol_error(const std::string& what) = 0;
 };
@@ -37,8 +41,9 @@ struct OutputPortProbe {
   bool head = false;
   bool tail = false;
   unsigned vc = 0;
-  unsigned src = 0;
-  unsigned dst = 0;
+  unsigned tag = 0;   // the packet's wire tag
+  unsigned src = 0;   // its source (from the host record)
+  unsigned dst = 0;   // its destination (from its head flit)
 };
 
 class RouterModel {
@@ -57,7 +62,6 @@ class RouterModel {
 
   virtual int buffered_flits() const = 0;
   virtual std::uint64_t flits_sent(int out_port) const = 0;
-  virtual std::uint64_t header_blocking_cycles() const = 0;
   virtual std::uint64_t body_stall_cycles() const = 0;
   // One line per occupied input VC: what its front flit is waiting for (deadlock reports).
   virtual std::vector<std::string> describe_blocked(std::uint64_t cycle) const = 0;

@@ -64,8 +64,8 @@ class TrafficGenerator::Endpoint : public NetworkEndpoint {
   Endpoint(TrafficGenerator& owner, int node)
       : owner_(owner),
         node_(node),
-        packetizer_(owner.network_.params(), static_cast<std::uint64_t>(node) << 32),
-        depacketizer_(owner.network_.num_injection_channels(), owner.network_.params().vcs) {}
+        packetizer_(owner.network_.params(), owner.network_.packets()),
+        depacketizer_(owner.network_.num_injection_channels(), owner.network_.params().vcs, owner.network_.packets()) {}
 
   bool step(std::uint64_t cycle) override {
     const TrafficParams& p = owner_.params_;
@@ -103,13 +103,16 @@ class TrafficGenerator::Endpoint : public NetworkEndpoint {
       if (!error.empty()) s.errors.push_back("node " + std::to_string(node_) + ": " + error);
       return;
     }
-    const Flit& h = packet.header;
-    if (h.dst != node_) s.errors.push_back("packet " + std::to_string(h.packet_id) + " for node " + std::to_string(h.dst) +
-                                           " ejected at node " + std::to_string(node_));
+    // The packet has left the network: its host record is read and closed.
+    const PacketRecord h = owner_.network_.packets().at(packet.header.tag);
+    owner_.network_.packets().close(packet.header.tag);
+    const int dst = packet.header.dst;
+    if (dst != node_) s.errors.push_back("packet " + std::to_string(h.message_id) + " from node " + std::to_string(h.src) +
+                                         " for node " + std::to_string(dst) + " ejected at node " + std::to_string(node_));
     for (std::uint32_t b = 0; b < packet.payload.size(); ++b)
       if (packet.payload[b] != payload_byte(h.src, h.message_id, b)) {
-        s.errors.push_back("packet " + std::to_string(h.packet_id) + " (" + std::to_string(h.src) + "->" +
-                           std::to_string(h.dst) + "): payload byte " + std::to_string(b) + " is wrong");
+        s.errors.push_back("packet " + std::to_string(h.message_id) + " (" + std::to_string(h.src) + "->" +
+                           std::to_string(dst) + "): payload byte " + std::to_string(b) + " is wrong");
         break;
       }
     ++s.packets_delivered;
@@ -117,7 +120,7 @@ class TrafficGenerator::Endpoint : public NetworkEndpoint {
       ++s.measured_packets;
       s.measured_latency_sum += cycle - h.created_cycle;
       s.measured_latencies.push_back(static_cast<std::uint32_t>(cycle - h.created_cycle));
-      s.measured_hops_sum += static_cast<std::uint64_t>(owner_.network_.topology().distance(h.src, h.dst));
+      s.measured_hops_sum += static_cast<std::uint64_t>(owner_.network_.topology().distance(h.src, dst));
     }
   }
 
