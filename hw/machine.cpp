@@ -10,15 +10,16 @@ namespace meshmp {
 
 Node::Node(sc_core::sc_module_name name, int id, Network& network, const ExchangeLayout& layout,
            const ProcessorParams& params, std::uint64_t unexpected_buffer_bytes, HardwareBarrier& barrier,
-           StepStatistics& step_statistics, Firmware firmware, const AlgorithmOptions& options,
-           std::function<void()> on_finish)
+           StepStatistics& step_statistics, MessageStatistics& messages, Firmware firmware,
+           const AlgorithmOptions& options, std::function<void()> on_finish)
     : sc_core::sc_module(name),
       memory("memory", layout.memory_bytes()),
-      dma("dma", id, network, layout.memory_bytes(), unexpected_buffer_bytes),
+      dma("dma", id, network, layout.memory_bytes(), unexpected_buffer_bytes, messages),
       cpu("cpu", id, network.topology(), layout, params,
           NetworkTiming{network.params(), network.port_model(), network.routing()}, network.clock_period(), barrier,
-          step_statistics, dma.completion_irq(), [this] { return dma.last_error(); }, std::move(firmware), options,
-          std::move(on_finish)) {
+          step_statistics, dma.completion_irq(), [this] { return dma.last_error(); },
+          [this](Handle h) { return dma.describe_descriptor(static_cast<std::uint32_t>(h)); }, std::move(firmware),
+          options, std::move(on_finish)) {
   cpu.dma_port.bind(dma.registers);
   cpu.memory_port.bind(memory.cpu_port);
   dma.memory_port.bind(memory.dma_port);
@@ -59,7 +60,7 @@ Machine::Machine(sc_core::sc_module_name name, const MachineConfig& config, Firm
   for (int n = 0; n < topology_.num_nodes(); ++n)
     nodes_.push_back(std::make_unique<Node>(("node" + std::to_string(n)).c_str(), n, *network_, layout_,
                                             config.processor, config.unexpected_buffer_bytes, *barrier_,
-                                            step_statistics_, firmware,
+                                            step_statistics_, messages_, firmware,
                                             options_, [this] { node_finished(); }));
 }
 

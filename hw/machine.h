@@ -16,6 +16,7 @@
 #include "firmware/exchange_layout.h"
 #include "hw/hardware_barrier.h"
 #include "hw/machine_config.h"
+#include "hw/message_statistics.h"
 #include "hw/network.h"
 #include "hw/network_interface.h"
 #include "hw/processor.h"
@@ -33,8 +34,8 @@ class Node : public sc_core::sc_module {
 
   Node(sc_core::sc_module_name name, int id, Network& network, const ExchangeLayout& layout,
        const ProcessorParams& params, std::uint64_t unexpected_buffer_bytes, HardwareBarrier& barrier,
-       StepStatistics& step_statistics, Firmware firmware, const AlgorithmOptions& options,
-       std::function<void()> on_finish);
+       StepStatistics& step_statistics, MessageStatistics& messages, Firmware firmware,
+       const AlgorithmOptions& options, std::function<void()> on_finish);
 };
 
 enum class RunStatus { Completed, NetworkFailure, FirmwareError, Stalled, Timeout };
@@ -71,6 +72,9 @@ class Machine : public sc_core::sc_module {
   const Node& node(int id) const { return *nodes_[id]; }
   StepStatistics& step_statistics() { return step_statistics_; }
   const StepStatistics& step_statistics() const { return step_statistics_; }
+  // The messages delivered: counts and distributions; a per-message log after messages().keep_log().
+  MessageStatistics& messages() { return messages_; }
+  const MessageStatistics& messages() const { return messages_; }
 
   // Opens the waveform file and adds the traced nodes' signals (before run()).
   void open_waveform(const std::string& path, const std::vector<int>& nodes);
@@ -89,6 +93,7 @@ class Machine : public sc_core::sc_module {
   std::unique_ptr<Network> network_;
   std::unique_ptr<HardwareBarrier> barrier_;
   StepStatistics step_statistics_;
+  MessageStatistics messages_;
   std::vector<std::unique_ptr<Node>> nodes_;
   int finished_nodes_ = 0;
   sc_core::sc_trace_file* waveform_ = nullptr;

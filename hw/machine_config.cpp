@@ -136,8 +136,10 @@ void MachineConfig::apply_json(const nlohmann::json& json) {
   }
   if (json.contains("output")) {
     const auto& o = json["output"];
-    check_keys(o, "output", {"stats_json", "vcd", "trace_nodes", "detail_csv"});
+    check_keys(o, "output", {"stats_json", "vcd", "trace_nodes", "detail_csv", "messages_csv"});
     if (o.contains("detail_csv")) detail_csv = get<std::string>(o["detail_csv"], "output.detail_csv", "a string");
+    if (o.contains("messages_csv"))
+      messages_csv = get<std::string>(o["messages_csv"], "output.messages_csv", "a string");
     if (o.contains("stats_json")) stats_json = get<std::string>(o["stats_json"], "output.stats_json", "a string");
     if (o.contains("vcd")) vcd = get<std::string>(o["vcd"], "output.vcd", "a string");
     if (o.contains("trace_nodes")) {

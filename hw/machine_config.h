@@ -34,6 +34,7 @@ struct MachineConfig {
   std::string stats_json = "meshmp-stats.json";  // where to write statistics; empty = nowhere
   std::string vcd;                   // waveform file; empty = no tracing
   std::string detail_csv;            // per-node, per-step rows (CSV); empty = none
+  std::string messages_csv;          // one row per received message (CSV); empty = none
   std::vector<int> trace_nodes{0};   // routers and DMA engines shown in the waveform
 
   // Empty when valid; otherwise the first broken rule (field, value, rule). Checks the topology, router

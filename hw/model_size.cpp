@@ -7,6 +7,7 @@
 
 #include "topology/config_error.h"
 #include "hw/input_unit.h"
+#include "hw/message_statistics.h"
 
 namespace meshmp {
 
@@ -21,8 +22,10 @@ ModelSize estimate_model_size(const Topology& topology, const MachineConfig& con
                                    ports * 16 + 256);
   if (with_nodes) {
     size.memory_bytes = n * 2 * n * config.block_bytes;
-    // A processor's thread stack and modules, and per peer the message sequence numbers.
-    size.node_bytes = n * (128 * 1024 + n * 8);
+    // A processor's thread stack and modules, and per peer the message sequence numbers both ways and
+    // the head of the posted-receive list; with a per-message log, a record per message of the exchange.
+    size.node_bytes = n * (128 * 1024 + n * 12);
+    if (!config.messages_csv.empty()) size.node_bytes += n * (n - 1) * sizeof(ReceivedMessageRecord);
   }
   return size;
 }

@@ -10,7 +10,8 @@
 namespace meshmp {
 
 NetworkInterface::NetworkInterface(sc_core::sc_module_name name, int node, Network& network,
-                                   std::size_t memory_bytes, std::uint64_t unexpected_buffer_bytes)
+                                   std::size_t memory_bytes, std::uint64_t unexpected_buffer_bytes,
+                                   MessageStatistics& messages)
     : sc_core::sc_module(name),
       registers("registers"),
       memory_port("memory_port"),
@@ -19,6 +20,8 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, int node, Netwo
       memory_bytes_(memory_bytes),
       params_(network.params()),
       depacketizer_(network.num_injection_channels(), network.params().vcs, network.packets()),
+      messages_(messages),
+      posted_head_(network.topology().num_nodes(), -1),
       next_sequence_to_(network.topology().num_nodes(), 0),
       next_sequence_from_(network.topology().num_nodes(), 0),
       buffer_limit_bytes_(unexpected_buffer_bytes),
@@ -68,8 +71,8 @@ bool NetworkInterface::read_register(std::uint64_t address, unsigned char* data,
   switch (address) {
     case dma::kDescriptorId: value = reg_descriptor_id_; break;
     case dma::kStatus:
-      if (reg_query_ >= descriptors_.size()) return reject("QUERY = " + std::to_string(reg_query_) + ": no such descriptor");
-      value = descriptors_[reg_query_].done ? dma::kStatusDone : dma::kStatusPending;
+      if (reg_query_ >= done_.size()) return reject("QUERY = " + std::to_string(reg_query_) + ": no such descriptor");
+      value = done_[reg_query_] ? dma::kStatusDone : dma::kStatusPending;
       break;
     case dma::kCompleted: value = completed_; break;
     case dma::kPeer: value = reg_peer_; break;
@@ -140,13 +143,18 @@ bool NetworkInterface::start_send() {
   msg.message_id = next_sequence_to_[msg.dst]++;
   msg.created_cycle = cycle;
   msg.ready_cycle = cycle + 1;
-  msg.descriptor = static_cast<int>(descriptors_.size());
-  descriptors_.push_back({reg_address_, reg_length_, reg_tag_});
-  reg_descriptor_id_ = static_cast<std::uint32_t>(msg.descriptor);
+  msg.descriptor = static_cast<int>(new_descriptor());
   packetizers_[channel]->enqueue(std::move(msg));
   update_probe();
   network_.wake(node_);
   return true;
+}
+
+std::uint32_t NetworkInterface::new_descriptor() {
+  const auto id = static_cast<std::uint32_t>(done_.size());
+  done_.push_back(false);
+  reg_descriptor_id_ = id;
+  return id;
 }
 
 bool NetworkInterface::start_receive() {
@@ -158,21 +166,51 @@ bool NetworkInterface::start_receive() {
   if (waiting != unmatched_.end() && buffered_.at(early).bytes.size() != reg_length_)
     return reject(what + ": the message is " + std::to_string(buffered_.at(early).bytes.size()) +
                   " bytes, the receive LENGTH is " + std::to_string(reg_length_));
-  const int id = static_cast<int>(descriptors_.size());
-  descriptors_.push_back({reg_address_, reg_length_, reg_tag_});
-  reg_descriptor_id_ = static_cast<std::uint32_t>(id);
+  const PostedReceive receive{reg_address_, reg_length_, reg_tag_, new_descriptor(), -1};
   if (waiting == unmatched_.end()) {
-    posted_receives_[key].push_back(id);
+    // Posted: appended to its source's list (oldest first).
+    std::int32_t slot;
+    if (free_posted_.empty()) {
+      slot = static_cast<std::int32_t>(posted_pool_.size());
+      posted_pool_.push_back(receive);
+    } else {
+      slot = free_posted_.back();
+      free_posted_.pop_back();
+      posted_pool_[slot] = receive;
+    }
+    std::int32_t* link = &posted_head_[key.first];
+    while (*link >= 0) link = &posted_pool_[*link].next;
+    *link = slot;
+    ++posted_count_;
     for (const auto& channel : ejected_)
       if (!channel.empty()) network_.wake(node_);  // a head waiting for buffer room may now be matched
   } else {
     // The oldest admitted message of (source, tag) is here, whole or in part: copy it from the buffer.
     waiting->second.erase(waiting->second.begin());
     if (waiting->second.empty()) unmatched_.erase(waiting);
-    hand_over(early, buffered_.at(early), id, network_.current_cycle());
+    hand_over(early, buffered_.at(early), receive, network_.current_cycle());
   }
   update_probe();
   return true;
+}
+
+bool NetworkInterface::take_posted(int src, std::uint32_t tag, PostedReceive& receive) {
+  for (std::int32_t* link = &posted_head_[src]; *link >= 0; link = &posted_pool_[*link].next) {
+    const std::int32_t slot = *link;
+    if (posted_pool_[slot].tag != tag) continue;
+    receive = posted_pool_[slot];
+    *link = receive.next;
+    free_posted_.push_back(slot);
+    --posted_count_;
+    return true;
+  }
+  return false;
+}
+
+bool NetworkInterface::has_posted(int src, std::uint32_t tag) const {
+  for (std::int32_t slot = posted_head_[src]; slot >= 0; slot = posted_pool_[slot].next)
+    if (posted_pool_[slot].tag == tag) return true;
+  return false;
 }
 
 // ---- Network side (called from the network's clock process) ----
@@ -184,7 +222,7 @@ bool NetworkInterface::step(std::uint64_t cycle) {
     Flit flit;
     int finished = -1;
     if (p.next_flit(cycle, flit, finished)) network_.inject(node_, static_cast<int>(c), flit, cycle);
-    if (finished >= 0) complete(finished);
+    if (finished >= 0) complete(static_cast<std::uint32_t>(finished));
     busy |= !p.idle();
   }
   for (std::size_t c = 0; c < ejected_.size(); ++c) {
@@ -221,8 +259,8 @@ bool NetworkInterface::consume(int channel, const Flit& flit, std::uint64_t cycl
     const PacketRecord& p = network_.packets().at(flit.tag);
     const SourceMessage message{p.src, p.message_id};
     const bool needs_buffer =
-        !message_to_descriptor_.count(message) && !buffered_.count(message) && !reservations_.count(message) &&
-        !(p.message_id == next_sequence_from_[p.src] && posted_receives_.count({p.src, p.message_tag}));
+        !transfers_.count(message) && !buffered_.count(message) && !reservations_.count(message) &&
+        !(p.message_id == next_sequence_from_[p.src] && has_posted(p.src, p.message_tag));
     if (needs_buffer) {
       if (buffered_bytes_ + reserved_bytes_ + p.message_bytes > buffer_limit_bytes_) return false;
       reservations_[message] = p.message_bytes;
@@ -250,18 +288,17 @@ void NetworkInterface::deliver(const PacketRecord& h, const std::vector<std::uin
     reserved_bytes_ -= reserved->second;  // the message's bytes are now counted where they land
     reservations_.erase(reserved);
   }
-  auto direct = message_to_descriptor_.find(message);
-  if (direct != message_to_descriptor_.end()) {
+  auto direct = transfers_.find(message);
+  if (direct != transfers_.end()) {
     // Matched already: the packet goes straight to the receive's memory.
-    const int id = direct->second;
-    Descriptor& d = descriptors_[id];
-    memory_access(tlm::TLM_WRITE_COMMAND, d.address + h.message_offset, const_cast<std::uint8_t*>(payload.data()), n);
-    d.bytes_received += n;
-    d.blocked_cycles += h.blocked_cycles;
-    if (d.bytes_received == d.length) {
-      message_to_descriptor_.erase(direct);
-      record_arrival(h.src, d.length, h.created_cycle, d.blocked_cycles, cycle);
-      complete(id);
+    Transfer& t = direct->second;
+    memory_access(tlm::TLM_WRITE_COMMAND, t.address + h.message_offset, const_cast<std::uint8_t*>(payload.data()), n);
+    t.bytes_received += n;
+    t.blocked_cycles += h.blocked_cycles;
+    if (t.bytes_received == t.length) {
+      const Transfer done = t;
+      transfers_.erase(direct);
+      finish_receive(h.src, done, cycle);
     }
     update_probe();
     return;
@@ -269,19 +306,10 @@ void NetworkInterface::deliver(const PacketRecord& h, const std::vector<std::uin
   if (h.message_id == next_sequence_from_[h.src] && buffered_.find(message) == buffered_.end()) {
     // The common case: the first packet of the next message in sending order, and its receive is
     // posted: match it at once and write straight to memory, without buffering.
-    auto posted = posted_receives_.find({h.src, h.message_tag});
-    if (posted != posted_receives_.end()) {
-      const int id = posted->second.front();
-      if (descriptors_[id].length != h.message_bytes) {
-        network_.report_failure("node " + std::to_string(node_) + ": the message from node " + std::to_string(h.src) +
-                                " tag " + std::to_string(h.message_tag) + " is " + std::to_string(h.message_bytes) +
-                                " bytes, the posted receive expects " + std::to_string(descriptors_[id].length));
-        return;
-      }
-      posted->second.erase(posted->second.begin());
-      if (posted->second.empty()) posted_receives_.erase(posted);
+    PostedReceive receive;
+    if (take_posted(h.src, h.message_tag, receive)) {
       ++next_sequence_from_[h.src];
-      message_to_descriptor_[message] = id;
+      if (!start_transfer(message, receive, h.message_bytes, h.created_cycle)) return;
       deliver(h, payload, cycle);  // now matched: written to memory
       admit_in_order(h.src, cycle);
       return;
@@ -300,10 +328,25 @@ void NetworkInterface::deliver(const PacketRecord& h, const std::vector<std::uin
   if (n > 0) std::memcpy(buffered.bytes.data() + h.message_offset, payload.data(), n);
   buffered.bytes_received += n;
   buffered.blocked_cycles += h.blocked_cycles;
-  if (buffered.bytes_received == buffered.bytes.size())
-    record_arrival(h.src, h.message_bytes, buffered.created_cycle, buffered.blocked_cycles, cycle);
+  if (buffered.bytes_received == buffered.bytes.size())  // arrived: its latency ends here
+    messages_.record({h.src, node_, h.message_bytes, cycle - buffered.created_cycle, buffered.blocked_cycles});
   if (first_packet) admit_in_order(h.src, cycle);
   update_probe();
+}
+
+bool NetworkInterface::start_transfer(const SourceMessage& message, const PostedReceive& receive,
+                                      std::uint32_t message_bytes, std::uint64_t created_cycle) {
+  if (receive.length != message_bytes) {
+    network_.report_failure("node " + std::to_string(node_) + ": the message from node " +
+                            std::to_string(message.first) + " tag " + std::to_string(receive.tag) + " is " +
+                            std::to_string(message_bytes) + " bytes, the posted receive expects " +
+                            std::to_string(receive.length));
+    return false;
+  }
+  Transfer t{receive.address, receive.length, receive.tag, receive.id};
+  t.created_cycle = created_cycle;
+  transfers_.emplace(message, t);
+  return true;
 }
 
 void NetworkInterface::admit_in_order(int src, std::uint64_t cycle) {
@@ -313,45 +356,44 @@ void NetworkInterface::admit_in_order(int src, std::uint64_t cycle) {
     if (found == buffered_.end()) return;
     ++next_sequence_from_[src];
     const SourceTag key{src, found->second.tag};
-    auto posted = posted_receives_.find(key);
-    if (posted == posted_receives_.end()) {
+    PostedReceive receive;
+    if (!take_posted(src, key.second, receive)) {
       unmatched_[key].push_back(next.second);
       ++unexpected_count_;
       continue;
     }
-    const int id = posted->second.front();
-    posted->second.erase(posted->second.begin());
-    if (posted->second.empty()) posted_receives_.erase(posted);
-    if (descriptors_[id].length != found->second.bytes.size()) {
+    if (receive.length != found->second.bytes.size()) {
       network_.report_failure("node " + std::to_string(node_) + ": the message from node " + std::to_string(src) +
                               " tag " + std::to_string(key.second) + " is " +
                               std::to_string(found->second.bytes.size()) + " bytes, the posted receive expects " +
-                              std::to_string(descriptors_[id].length));
+                              std::to_string(receive.length));
       return;
     }
-    hand_over(next, found->second, id, cycle);
+    hand_over(next, found->second, receive, cycle);
   }
 }
 
-void NetworkInterface::hand_over(const SourceMessage& message, BufferedMessage& buffered, int id, std::uint64_t) {
-  Descriptor& d = descriptors_[id];
-  memory_access(tlm::TLM_WRITE_COMMAND, d.address, buffered.bytes.data(), d.length);
-  d.bytes_received = buffered.bytes_received;
-  d.blocked_cycles = buffered.blocked_cycles;
+void NetworkInterface::hand_over(const SourceMessage& message, BufferedMessage& buffered,
+                                 const PostedReceive& receive, std::uint64_t) {
+  memory_access(tlm::TLM_WRITE_COMMAND, receive.address, buffered.bytes.data(), receive.length);
+  Transfer t{receive.address, receive.length, receive.tag, receive.id};
+  t.bytes_received = buffered.bytes_received;
+  t.blocked_cycles = buffered.blocked_cycles;
+  t.created_cycle = buffered.created_cycle;
   buffered_bytes_ -= buffered.bytes.size();
-  const bool whole = d.bytes_received == d.length;
   buffered_.erase(message);  // `buffered` is gone from here on
-  if (whole) complete(id);
-  else message_to_descriptor_[message] = id;
+  // A whole message was counted when it arrived; the rest of a partial one goes straight to memory.
+  if (t.bytes_received == t.length) complete(t.id);
+  else transfers_.emplace(message, t);
 }
 
-void NetworkInterface::record_arrival(int src, std::uint32_t bytes, std::uint64_t created_cycle,
-                                      std::uint64_t blocked_cycles, std::uint64_t cycle) {
-  received_.push_back({src, bytes, cycle - created_cycle, blocked_cycles});
+void NetworkInterface::finish_receive(int src, const Transfer& transfer, std::uint64_t cycle) {
+  messages_.record({src, node_, transfer.length, cycle - transfer.created_cycle, transfer.blocked_cycles});
+  complete(transfer.id);
 }
 
-void NetworkInterface::complete(int descriptor) {
-  descriptors_[descriptor].done = true;
+void NetworkInterface::complete(std::uint32_t descriptor) {
+  done_[descriptor] = true;
   ++completed_;
   completion_irq_.notify(sc_core::SC_ZERO_TIME);
 }
@@ -365,8 +407,7 @@ void NetworkInterface::update_probe() {
     probe_.bytes_left += p->bytes_remaining();
   }
   probe_.busy = probe_.queued_sends > 0;
-  probe_.receives_pending = static_cast<unsigned>(message_to_descriptor_.size());
-  for (const auto& [key, list] : posted_receives_) probe_.receives_pending += static_cast<unsigned>(list.size());
+  probe_.receives_pending = static_cast<unsigned>(transfers_.size()) + posted_count_;
   probe_.completed = completed_;
 }
 
@@ -379,10 +420,10 @@ std::vector<std::string> NetworkInterface::describe_pending() const {
       lines.push_back(me + "injection channel " + std::to_string(c) + " holds " + std::to_string(p.queued_messages()) +
                       " message(s), " + std::to_string(p.bytes_remaining()) + " bytes not yet injected");
   }
-  for (const auto& [key, list] : posted_receives_)
-    for (int id : list)
-      lines.push_back(me + "receive from node " + std::to_string(key.first) + " tag " + std::to_string(key.second) +
-                      " (" + std::to_string(descriptors_[id].length) + " bytes) has no message yet");
+  for (std::size_t src = 0; src < posted_head_.size(); ++src)
+    for (std::int32_t slot = posted_head_[src]; slot >= 0; slot = posted_pool_[slot].next)
+      lines.push_back(me + "receive from node " + std::to_string(src) + " tag " + std::to_string(posted_pool_[slot].tag) +
+                      " (" + std::to_string(posted_pool_[slot].length) + " bytes) has no message yet");
   for (std::size_t c = 0; c < ejected_.size(); ++c)
     if (!ejected_[c].empty()) {
       const PacketRecord& f = network_.packets().at(ejected_[c].front().tag);
@@ -402,11 +443,30 @@ std::vector<std::string> NetworkInterface::describe_pending() const {
                               : "it waits for message " + std::to_string(next_sequence_from_[message.first]) +
                                     " from that node, sent earlier"));
   }
-  for (const auto& [message, id] : message_to_descriptor_)
-    lines.push_back(me + "receive from node " + std::to_string(message.first) + " tag " +
-                    std::to_string(descriptors_[id].tag) + ": " + std::to_string(descriptors_[id].bytes_received) +
-                    " of " + std::to_string(descriptors_[id].length) + " bytes arrived");
+  for (const auto& [message, t] : transfers_)
+    lines.push_back(me + "receive from node " + std::to_string(message.first) + " tag " + std::to_string(t.tag) +
+                    ": " + std::to_string(t.bytes_received) + " of " + std::to_string(t.length) + " bytes arrived");
   return lines;
+}
+
+std::string NetworkInterface::describe_descriptor(std::uint32_t id) const {
+  const std::string number = "descriptor " + std::to_string(id);
+  if (id >= done_.size()) return number + " (no such descriptor)";
+  for (const auto& p : packetizers_)
+    for (const OutgoingMessage& m : p->queue())
+      if (m.descriptor == static_cast<int>(id))
+        return "send to node " + std::to_string(m.dst) + " tag " + std::to_string(m.tag) + " (" +
+               std::to_string(m.payload.size()) + " bytes)";
+  for (std::size_t src = 0; src < posted_head_.size(); ++src)
+    for (std::int32_t slot = posted_head_[src]; slot >= 0; slot = posted_pool_[slot].next)
+      if (posted_pool_[slot].id == id)
+        return "receive from node " + std::to_string(src) + " tag " + std::to_string(posted_pool_[slot].tag) + " (" +
+               std::to_string(posted_pool_[slot].length) + " bytes)";
+  for (const auto& [message, t] : transfers_)
+    if (t.id == id)
+      return "receive from node " + std::to_string(message.first) + " tag " + std::to_string(t.tag) + " (" +
+             std::to_string(t.length) + " bytes)";
+  return number + (done_[id] ? " (done)" : "");
 }
 
 }  // namespace meshmp

@@ -7,6 +7,10 @@
 // TLM-2.0 initiator socket. Messages that arrive before their receive is posted wait in the interface's
 // bounded buffer; when it is full they wait in the network (ejection credits withheld). Completion of
 // any descriptor raises an interrupt.
+//
+// State is kept for what is pending only (a run of millions of messages must fit in memory): a done bit
+// per descriptor number, a record per posted receive (linked per source, oldest first) and per message
+// being written, the packets in flight in the network's host records.
 #pragma once
 
 #include <systemc>
@@ -23,18 +27,12 @@
 #include <vector>
 
 #include "hw/depacketizer.h"
+#include "hw/message_statistics.h"
 #include "hw/network.h"
 #include "hw/network_endpoint.h"
 #include "hw/packetizer.h"
 
 namespace meshmp {
-
-struct ReceivedMessageRecord {
-  int src;
-  std::uint32_t bytes;
-  std::uint64_t latency_cycles;    // from the sender's descriptor to the last byte in memory
-  std::uint64_t blocked_cycles;    // header blocking of its packets, summed
-};
 
 // Values a waveform shows for the DMA engine.
 struct DmaProbe {
@@ -52,8 +50,9 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
 
   // `unexpected_buffer_bytes`: room for messages that arrive before their receive is posted; when it is
   // full, arriving packets wait in the network (the interface withholds its ejection credits).
+  // Every message received is reported to `messages`.
   NetworkInterface(sc_core::sc_module_name name, int node, Network& network, std::size_t memory_bytes,
-                   std::uint64_t unexpected_buffer_bytes);
+                   std::uint64_t unexpected_buffer_bytes, MessageStatistics& messages);
 
   const sc_core::sc_event& completion_irq() const { return completion_irq_; }
   // Why the last register access answered with an error response.
@@ -65,7 +64,10 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   void injection_credit(int channel, int vc) override;
   std::vector<std::string> describe_pending() const override;
 
-  const std::vector<ReceivedMessageRecord>& received_messages() const { return received_; }
+  // Records of posted receives ever allocated: the most receives pending at once (records are reused).
+  std::size_t receive_records_allocated() const { return posted_pool_.size(); }
+  // What descriptor `id` is ("send to node 3 tag 1 (64 bytes)"), for stall reports.
+  std::string describe_descriptor(std::uint32_t id) const;
   std::uint64_t unexpected_messages() const { return unexpected_count_; }
   // Messages that arrived but were never matched to a receive (a firmware mistake at the end of a run).
   std::size_t unreceived_messages() const { return buffered_.size(); }
@@ -78,13 +80,23 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   void enable_probe() { probe_enabled_ = true; }
 
  private:
-  struct Descriptor {
+  // A posted receive not yet matched to a message: a slot of posted_pool_, linked per source.
+  struct PostedReceive {
     std::uint32_t address;
     std::uint32_t length;
     std::uint32_t tag;
-    bool done = false;
+    std::uint32_t id;    // descriptor number
+    std::int32_t next;   // next posted receive of the same source (slot), -1 = none
+  };
+  // A receive whose message is being written to memory, packet by packet.
+  struct Transfer {
+    std::uint32_t address;
+    std::uint32_t length;
+    std::uint32_t tag;
+    std::uint32_t id;
     std::uint32_t bytes_received = 0;
     std::uint64_t blocked_cycles = 0;
+    std::uint64_t created_cycle = 0;
   };
   // A message that arrived (or is arriving) before it could be matched to a posted receive: its bytes
   // wait in the interface's buffer. It is admitted (eligible for matching) in the order its source sent
@@ -103,6 +115,7 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   bool write_register(std::uint64_t address, const unsigned char* data, unsigned length);
   bool read_register(std::uint64_t address, unsigned char* data, unsigned length);
   bool descriptor_fits(const std::string& what);  // PEER is a node, the region is in memory
+  std::uint32_t new_descriptor();                 // the next descriptor number, pending
   bool start_send();
   bool start_receive();
   bool reject(const std::string& why);
@@ -118,11 +131,19 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   // Admits the buffered messages of `src` that are next in its sending order: each is matched to the
   // oldest posted receive of its (source, tag), or waits for one.
   void admit_in_order(int src, std::uint64_t cycle);
-  // Copies a buffered message into the memory of descriptor `id`; completes it when it is whole.
-  void hand_over(const SourceMessage& message, BufferedMessage& buffered, int id, std::uint64_t cycle);
-  void record_arrival(int src, std::uint32_t bytes, std::uint64_t created_cycle, std::uint64_t blocked_cycles,
-                      std::uint64_t cycle);
-  void complete(int descriptor);
+  // The oldest posted receive of (src, tag), unlinked from its list; false when there is none.
+  bool take_posted(int src, std::uint32_t tag, PostedReceive& receive);
+  bool has_posted(int src, std::uint32_t tag) const;
+  // Starts writing `message` into the memory of `receive`: false (and a failure) when the lengths differ.
+  bool start_transfer(const SourceMessage& message, const PostedReceive& receive, std::uint32_t message_bytes,
+                      std::uint64_t created_cycle);
+  // Copies a buffered message into the memory of `receive`; completes it when it is whole (its
+  // statistics were recorded when it arrived).
+  void hand_over(const SourceMessage& message, BufferedMessage& buffered, const PostedReceive& receive,
+                 std::uint64_t cycle);
+  // A matched message is whole in memory: its statistics, and its receive completes.
+  void finish_receive(int src, const Transfer& transfer, std::uint64_t cycle);
+  void complete(std::uint32_t descriptor);
   void update_probe();
 
   int node_;
@@ -131,12 +152,15 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   RouterParams params_;
   std::vector<std::unique_ptr<Packetizer>> packetizers_;
   Depacketizer depacketizer_;
-  std::vector<Descriptor> descriptors_;
-  // Oldest first; almost always one entry per key, so plain vectors (a deque costs a 512-byte chunk).
-  std::map<SourceTag, std::vector<int>> posted_receives_;
+  MessageStatistics& messages_;
+  std::vector<bool> done_;                      // per descriptor number: completed
+  std::vector<PostedReceive> posted_pool_;      // posted receives, by slot
+  std::vector<std::int32_t> free_posted_;       // free slots of posted_pool_
+  std::vector<std::int32_t> posted_head_;       // per source: its oldest posted receive (slot), -1 = none
+  std::uint32_t posted_count_ = 0;
   std::map<SourceMessage, BufferedMessage> buffered_;             // arrived or arriving, not yet matched
   std::map<SourceTag, std::vector<std::uint32_t>> unmatched_;     // admitted buffered messages, in order
-  std::map<SourceMessage, int> message_to_descriptor_;  // messages being written to a posted receive
+  std::map<SourceMessage, Transfer> transfers_;  // messages being written to their posted receive
   // MPI's non-overtaking rule: messages from one source to one destination are numbered in sending order
   // and matched in that order, whatever order their packets arrive in.
   std::vector<std::uint32_t> next_sequence_to_;    // per destination: the next message's number
@@ -149,7 +173,6 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   std::uint64_t reserved_bytes_ = 0;                     // for buffered messages whose first packet is arriving
   std::map<SourceMessage, std::uint32_t> reservations_;  // message -> bytes reserved at its head
   std::vector<std::deque<Flit>> ejected_;                // per ejection channel: flits not yet consumed
-  std::vector<ReceivedMessageRecord> received_;
 
   // Register file.
   std::uint32_t reg_peer_ = 0, reg_address_ = 0, reg_length_ = 0, reg_tag_ = 0;

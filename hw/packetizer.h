@@ -33,6 +33,7 @@ class Packetizer {
   void enqueue(OutgoingMessage message) { queue_.push_back(std::move(message)); }
   bool idle() const { return queue_.empty(); }
   std::size_t queued_messages() const { return queue_.size(); }
+  const std::deque<OutgoingMessage>& queue() const { return queue_; }
   std::uint32_t bytes_remaining() const;
   int credits(int vc) const { return credits_[vc]; }
   void return_credit(int vc) { ++credits_[vc]; }

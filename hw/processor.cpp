@@ -16,7 +16,8 @@ Processor::Processor(sc_core::sc_module_name name, int node, const Topology& top
                      const ProcessorParams& params, const NetworkTiming& network, sc_core::sc_time clock_period,
                      HardwareBarrier& barrier, StepStatistics& step_statistics,
                      const sc_core::sc_event& completion_irq, std::function<std::string()> dma_error_text,
-                     Firmware firmware, const AlgorithmOptions& options, std::function<void()> on_finish)
+                     std::function<std::string(Handle)> describe_descriptor, Firmware firmware,
+                     const AlgorithmOptions& options, std::function<void()> on_finish)
     : sc_core::sc_module(name),
       dma_port("dma_port"),
       memory_port("memory_port"),
@@ -33,6 +34,7 @@ Processor::Processor(sc_core::sc_module_name name, int node, const Topology& top
       options_(options),
       on_finish_(std::move(on_finish)),
       dma_error_text_(std::move(dma_error_text)),
+      describe_descriptor_(std::move(describe_descriptor)),
       model_channel_free_(network.port_model == PortModel::AllPort ? topology.num_ports() : 1, 0) {
   SC_THREAD(run);
 }
@@ -98,9 +100,7 @@ Handle Processor::issue(std::uint32_t command, int peer, std::uint32_t address, 
   }
   write_register(dma::kCommand, command);
   Handle h = static_cast<Handle>(read_register(dma::kDescriptorId));
-  outstanding_.push_back(h);
-  if (descriptors_.size() <= static_cast<std::size_t>(h)) descriptors_.resize(h + 1);
-  descriptors_[h] = {command, peer, tag, length, model_last_arrival_};
+  next_handle_ = h + 1;
   return h;
 }
 
@@ -111,7 +111,8 @@ Handle Processor::send(int peer, std::uint32_t address, std::uint32_t length, st
   ++startups_;
   step_count_.messages += 1;
   step_count_.bytes += length;
-  descriptors_[h].model_done = model_send(peer, length, route);
+  model_send_handles_.push_back(h);
+  model_send_done_.push_back(model_send(peer, length, route));
   return h;
 }
 
@@ -120,11 +121,11 @@ Handle Processor::receive(int peer, std::uint32_t address, std::uint32_t length,
 }
 
 void Processor::wait(Handle handle) {
-  if (handle >= 0 && static_cast<std::size_t>(handle) < descriptors_.size()) {
-    DescriptorRecord& d = descriptors_[handle];
-    if (d.command == dma::kCommandReceive) d.model_done = std::max(d.model_done, model_last_arrival_);
-    model_cursor_ = std::max(model_cursor_, d.model_done);
-  }
+  const auto send = std::lower_bound(model_send_handles_.begin(), model_send_handles_.end(), handle);
+  if (send != model_send_handles_.end() && *send == handle)
+    model_cursor_ = std::max(model_cursor_, model_send_done_[send - model_send_handles_.begin()]);
+  else
+    model_cursor_ = std::max(model_cursor_, model_last_arrival_);
   write_register(dma::kQuery, static_cast<std::uint32_t>(handle));
   while (read_register(dma::kStatus) != dma::kStatusDone) {
     blocked_ = Blocked::OnDescriptor;
@@ -155,8 +156,10 @@ std::size_t Processor::wait_any(const std::vector<Handle>& handles) {
 }
 
 void Processor::wait_all() {
-  for (Handle h : outstanding_) wait(h);
-  outstanding_.clear();
+  for (Handle h = first_outstanding_; h < next_handle_; ++h) wait(h);
+  first_outstanding_ = next_handle_;
+  model_send_handles_.clear();
+  model_send_done_.clear();
 }
 
 void Processor::local_copy(std::uint32_t to, std::uint32_t from, std::uint32_t length) {
@@ -209,9 +212,7 @@ void Processor::hardware_barrier() {
 std::string Processor::waiting_for() const {
   if (blocked_ == Blocked::OnBarrier) return "hardware barrier";
   if (blocked_ == Blocked::No) return "";
-  const DescriptorRecord& d = descriptors_[blocked_handle_];
-  return std::string(d.command == dma::kCommandSend ? "send to" : "receive from") + " node " + std::to_string(d.peer) +
-         " tag " + std::to_string(d.tag) + " (" + std::to_string(d.length) + " bytes)";
+  return describe_descriptor_(blocked_handle_);
 }
 
 void Processor::begin_step(int step) {

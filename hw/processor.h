@@ -45,8 +45,8 @@ class Processor : public sc_core::sc_module, public NodeApi {
   Processor(sc_core::sc_module_name name, int node, const Topology& topology, const ExchangeLayout& layout,
             const ProcessorParams& params, const NetworkTiming& network, sc_core::sc_time clock_period,
             HardwareBarrier& barrier, StepStatistics& step_statistics, const sc_core::sc_event& completion_irq,
-            std::function<std::string()> dma_error_text, Firmware firmware, const AlgorithmOptions& options,
-            std::function<void()> on_finish);
+            std::function<std::string()> dma_error_text, std::function<std::string(Handle)> describe_descriptor,
+            Firmware firmware, const AlgorithmOptions& options, std::function<void()> on_finish);
 
   // NodeApi
   int id() const override { return node_; }
@@ -103,19 +103,18 @@ class Processor : public sc_core::sc_module, public NodeApi {
   const AlgorithmOptions& options_;
   std::function<void()> on_finish_;
   std::function<std::string()> dma_error_text_;  // why the DMA answered with an error response
+  std::function<std::string(Handle)> describe_descriptor_;  // what a descriptor is, to say what a wait is for
 
-  std::vector<Handle> outstanding_;
-  struct DescriptorRecord {
-    std::uint32_t command;
-    int peer;
-    std::uint32_t tag;
-    std::uint32_t length;
-    // Zero-load model: when this descriptor completes, in cycles from the start of its step. A receive
-    // is modelled as complete when this node's own messages so far have arrived: exact for the
-    // symmetric exchanges of the papers, where a node's partner sends what it sends, when it sends it.
-    std::uint64_t model_done;
-  };
-  std::vector<DescriptorRecord> descriptors_;  // by handle, to say what a wait is for
+  // Descriptors issued since the last wait_all() (handles are numbered in issue order): wait_all() waits
+  // for [first_outstanding_, next_handle_).
+  Handle first_outstanding_ = 0;
+  Handle next_handle_ = 0;
+  // Zero-load model of those sends, in issue order: when each has been injected, in cycles from the start
+  // of its step. A receive is modelled as complete when this node's own messages so far have arrived:
+  // exact for the symmetric exchanges of the papers, where a node's partner sends what it sends, when it
+  // sends it.
+  std::vector<Handle> model_send_handles_;
+  std::vector<std::uint64_t> model_send_done_;
   bool finished_ = false;
   std::uint64_t finish_cycle_ = 0;
   std::string error_;

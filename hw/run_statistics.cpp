@@ -6,13 +6,11 @@
 
 namespace meshmp {
 
-nlohmann::json distribution(std::vector<std::uint64_t> values) {
+nlohmann::json distribution(const ValueHistogram& values) {
   if (values.empty()) return {{"count", 0}};
-  std::sort(values.begin(), values.end());
-  auto percentile = [&](double q) { return values[static_cast<std::size_t>(q * (values.size() - 1) + 0.5)]; };
-  const double sum = std::accumulate(values.begin(), values.end(), 0.0);
-  return {{"count", values.size()}, {"min", values.front()}, {"mean", sum / values.size()},
-          {"p50", percentile(0.5)}, {"p90", percentile(0.9)}, {"p99", percentile(0.99)}, {"max", values.back()}};
+  return {{"count", values.count()}, {"min", values.min()}, {"mean", values.mean()},
+          {"p50", values.percentile(0.5)}, {"p90", values.percentile(0.9)}, {"p99", values.percentile(0.99)},
+          {"max", values.max()}};
 }
 
 nlohmann::json collect_statistics(const Machine& machine, const RunResult& result) {
@@ -62,23 +60,19 @@ nlohmann::json collect_statistics(const Machine& machine, const RunResult& resul
   }
   stats["steps"] = steps;
 
-  std::vector<std::uint64_t> latency, blocking;
   std::uint64_t unexpected = 0, out_of_order = 0, peak_buffered = 0;
   for (int i = 0; i < n; ++i) {
-    for (const auto& r : machine.node(i).dma.received_messages()) {
-      latency.push_back(r.latency_cycles);
-      blocking.push_back(r.blocked_cycles);
-    }
     unexpected += machine.node(i).dma.unexpected_messages();
     out_of_order += machine.node(i).dma.out_of_order_messages();
     peak_buffered = std::max(peak_buffered, machine.node(i).dma.peak_buffered_bytes());
   }
-  stats["messages"] = {{"received", latency.size()},
+  const MessageStatistics& messages = machine.messages();
+  stats["messages"] = {{"received", messages.received()},
                        {"arrived_before_receive_posted", unexpected},
                        {"arrived_out_of_sending_order", out_of_order},
                        {"peak_interface_buffer_bytes", peak_buffered},
-                       {"latency_cycles", distribution(latency)},
-                       {"header_blocking_cycles", distribution(blocking)}};
+                       {"latency_cycles", distribution(messages.latency_cycles())},
+                       {"header_blocking_cycles", distribution(messages.header_blocking_cycles())}};
 
   const Network& net = machine.network();
   nlohmann::json links = nlohmann::json::array();

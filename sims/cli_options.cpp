@@ -49,6 +49,7 @@ void RunOptions::add_node_options_to(CLI::App& c) {
   c.add_option("--max-cycles", max_cycles_, "end the run after this many cycles  [default 200000000]");
   c.add_option("-o,--stats-json", stats_json_, "write statistics (and the config) as JSON to this file; \"\" for none  [default meshmp-stats.json]");
   c.add_option("--detail-csv", detail_csv_, "write one row per node per step (messages, bytes, begin cycle, zero-load cost) to this CSV file");
+  c.add_option("--messages-csv", messages_csv_, "write one row per received message (source, destination, bytes, latency, header blocking) to this CSV file");
   c.add_option("--vcd", vcd_, "write a VCD waveform of the traced routers and DMA engines to this file");
   c.add_option("--trace-nodes", trace_nodes_, "nodes whose router and DMA engine the waveform shows  [default 0]")
       ->delimiter(',');
@@ -89,6 +90,7 @@ MachineConfig RunOptions::resolve() const {
   if (stats_json_) config.stats_json = *stats_json_;
   if (vcd_) config.vcd = *vcd_;
   if (detail_csv_) config.detail_csv = *detail_csv_;
+  if (messages_csv_) config.messages_csv = *messages_csv_;
   if (trace_nodes_) config.trace_nodes = *trace_nodes_;
   return config;
 }

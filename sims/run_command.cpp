@@ -59,7 +59,8 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
   }
   // Output files: each named file is written exactly as named, and no two outputs share a path.
   const std::pair<const char*, const std::string*> outputs[] = {
-      {"output.stats_json", &config.stats_json}, {"output.vcd", &config.vcd}, {"output.detail_csv", &config.detail_csv}};
+      {"output.stats_json", &config.stats_json}, {"output.vcd", &config.vcd}, {"output.detail_csv", &config.detail_csv},
+      {"output.messages_csv", &config.messages_csv}};
   for (std::size_t i = 0; i < std::size(outputs); ++i)
     for (std::size_t j = i + 1; j < std::size(outputs); ++j)
       if (!outputs[i].second->empty() && *outputs[i].second == *outputs[j].second) {
@@ -75,9 +76,10 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
         << ConfigError("output.vcd", config.vcd, "a waveform file name must end in .vcd").what() << "\n";
     return 2;
   }
-  std::ofstream stats_file, detail_file;
+  std::ofstream stats_file, detail_file, messages_file;
   for (auto [field, path, file] : {std::tuple{"output.stats_json", &config.stats_json, &stats_file},
-                                   std::tuple{"output.detail_csv", &config.detail_csv, &detail_file}}) {
+                                   std::tuple{"output.detail_csv", &config.detail_csv, &detail_file},
+                                   std::tuple{"output.messages_csv", &config.messages_csv, &messages_file}}) {
     if (path->empty()) continue;
     file->open(*path);
     if (!*file) {
@@ -95,6 +97,7 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
 
   Machine machine("machine", config, algorithm->firmware, options, scratch_bytes);
   if (detail_file.is_open()) machine.step_statistics().set_detail_stream(&detail_file);
+  if (messages_file.is_open()) machine.messages().keep_log();
   for (int n = 0; n < topology.num_nodes(); ++n)
     fill_exchange_memory(machine.node(n).memory.bytes(), machine.layout(), n);
   if (!config.vcd.empty()) machine.open_waveform(config.vcd, config.trace_nodes);
@@ -188,6 +191,12 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
   }
   if (!config.vcd.empty()) out << "  waveform: " << config.vcd << "\n";
   if (detail_file.is_open()) out << "  per-node, per-step detail: " << config.detail_csv << "\n";
+  if (messages_file.is_open()) {
+    messages_file << "src,dst,bytes,latency_cycles,header_blocking_cycles\n";
+    for (const ReceivedMessageRecord& m : machine.messages().log())
+      messages_file << m.src << ',' << m.dst << ',' << m.bytes << ',' << m.latency_cycles << ',' << m.blocked_cycles << '\n';
+    out << "  per-message records: " << config.messages_csv << "\n";
+  }
   return ok ? 0 : 1;
 }
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <fstream>
 #include <memory>
+#include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -238,6 +239,35 @@ TEST(CommandLine, CompactStatisticsAndDetailOnRequest) {
   }
   EXPECT_EQ(count, 256u * 256u) << "one row per node per step (steps 0..255)";
   EXPECT_EQ(messages, 256u * 255u) << "every node sent N-1 messages";
+}
+
+// Per-message records on request: one CSV row per received message; their latencies are the ones the
+// statistics summarise.
+TEST(CommandLine, PerMessageRecordsOnRequest) {
+  const std::string json = temp_path("messages.json"), csv = temp_path("messages.csv");
+  const Outcome o = meshmp("run --topology torus:4x4 --block-bytes 16 -o " + json + " --messages-csv " + csv);
+  ASSERT_EQ(o.status, 0) << o.output;
+  std::ifstream rows(csv);
+  std::string line;
+  std::getline(rows, line);
+  EXPECT_EQ(line, "src,dst,bytes,latency_cycles,header_blocking_cycles");
+  std::uint64_t count = 0, max_latency = 0;
+  std::set<std::pair<int, int>> pairs;
+  while (std::getline(rows, line)) {
+    ++count;
+    int src, dst;
+    unsigned bytes;
+    std::uint64_t latency, blocking;
+    char comma;
+    std::stringstream(line) >> src >> comma >> dst >> comma >> bytes >> comma >> latency >> comma >> blocking;
+    EXPECT_EQ(bytes, 16u);
+    pairs.insert({src, dst});
+    max_latency = std::max(max_latency, latency);
+  }
+  EXPECT_EQ(count, 16u * 15u);
+  EXPECT_EQ(pairs.size(), 16u * 15u) << "every (source, destination) pair once";
+  const nlohmann::json doc = nlohmann::json::parse(std::ifstream(json));
+  EXPECT_EQ(doc["statistics"]["messages"]["latency_cycles"]["max"].get<std::uint64_t>(), max_latency);
 }
 
 // A machine whose model would not fit in this host's memory is refused before it is built, with the numbers.

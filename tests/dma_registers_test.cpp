@@ -64,7 +64,8 @@ TEST(DmaRegisters, DescriptorsOverTlmMoveRealBytes) {
   Network network("network", topology, params, PortModel::OnePort, &dimension_order_port,
                   sc_core::sc_time(1, sc_core::SC_NS), 1000);
   NodeMemory memory0("memory0", 256), memory1("memory1", 256);
-  NetworkInterface dma0("dma0", 0, network, 256, 1024), dma1("dma1", 1, network, 256, 1024);
+  MessageStatistics messages;
+  NetworkInterface dma0("dma0", 0, network, 256, 1024, messages), dma1("dma1", 1, network, 256, 1024, messages);
   dma0.memory_port.bind(memory0.dma_port);
   dma1.memory_port.bind(memory1.dma_port);
   RegisterDriver cpu0("cpu0"), cpu1("cpu1");

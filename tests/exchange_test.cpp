@@ -115,6 +115,11 @@ TEST(PaperCostModel, PairwiseOnTheHypercubeFollowsTheStepEstimate) {
   EXPECT_LE(ratio, 1.15);
   EXPECT_EQ(machine.network().header_blocking_cycles(), 0u) << "XOR steps under e-cube routing never contend";
   EXPECT_EQ(machine.network().body_stall_cycles(), 0u) << "XOR steps under e-cube routing never share a link";
+  // Bookkeeping follows what is pending, not what was ever sent: one receive pending per step, one record.
+  EXPECT_EQ(machine.messages().received(), 64u * 63u);
+  for (int i = 0; i < 64; ++i) EXPECT_EQ(machine.node(i).dma.receive_records_allocated(), 1u) << "node " << i;
+  EXPECT_EQ(machine.network().packets().table_size(), 64u * 2u)
+      << "packet records: at most one message (two packets of 16 flits) per node in flight";
 }
 
 // A message nobody receives: the run ends as a firmware error naming the node and the message.

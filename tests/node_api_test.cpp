@@ -84,10 +84,11 @@ std::vector<std::uint64_t> neighbour_latencies(PortModel model) {
     for (int d = 0; d < 4; ++d)
       if (api.id() == (1 << d)) api.wait(api.receive(0, 0, 64, 1));
   });
+  machine.messages().keep_log();
   const RunResult result = machine.run();
   EXPECT_EQ(result.status, RunStatus::Completed) << result.message;
   std::vector<std::uint64_t> latencies;
-  for (int d = 0; d < 4; ++d) latencies.push_back(machine.node(1 << d).dma.received_messages().at(0).latency_cycles);
+  for (int d = 0; d < 4; ++d) latencies.push_back(machine.messages().received_by(1 << d).at(0).latency_cycles);
   return latencies;
 }
 
@@ -128,10 +129,11 @@ TwoSenders two_senders_to_one_node(PortModel model, const std::string& waveform 
     }
   });
   if (!waveform.empty()) machine.open_waveform(waveform, {0});
+  machine.messages().keep_log();
   const RunResult result = machine.run();
   EXPECT_EQ(result.status, RunStatus::Completed) << result.message;
   TwoSenders out;
-  for (const auto& r : machine.node(0).dma.received_messages()) {
+  for (const auto& r : machine.messages().received_by(0)) {
     out.latency_from[r.src] = r.latency_cycles;
     out.blocked_from[r.src] = r.blocked_cycles;
   }
@@ -176,13 +178,14 @@ TEST(NodeApi, TwoMessagesSharingALinkStallByTheHandCount) {
     if (api.id() == 2) api.wait(api.receive(0, 0, 64, 1));
     if (api.id() == 3) api.wait(api.receive(1, 0, 64, 1));
   });
+  machine.messages().keep_log();
   const RunResult result = machine.run();
   ASSERT_EQ(result.status, RunStatus::Completed) << result.message;
   EXPECT_EQ(machine.network().header_blocking_cycles(), 0u);
   EXPECT_EQ(machine.network().body_stall_cycles(), 12u);
   const std::uint64_t zero_load_two_hops = 2 * (2 + 1) + 2 + 3 + 8;
-  EXPECT_EQ(machine.node(2).dma.received_messages().at(0).latency_cycles, zero_load_two_hops + 6);
-  EXPECT_EQ(machine.node(3).dma.received_messages().at(0).latency_cycles, zero_load_two_hops + 6);
+  EXPECT_EQ(machine.messages().received_by(2).at(0).latency_cycles, zero_load_two_hops + 6);
+  EXPECT_EQ(machine.messages().received_by(3).at(0).latency_cycles, zero_load_two_hops + 6);
 }
 
 

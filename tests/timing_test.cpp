@@ -63,10 +63,11 @@ TEST_P(ZeroLoadLatency, MatchesTheFormula) {
       received_at = api.now_cycles();
     }
   });
+  machine.messages().keep_log();
   const RunResult result = machine.run();
   ASSERT_EQ(result.status, RunStatus::Completed) << result.message;
   const std::uint64_t expected = expected_latency(t);
-  const auto& received = machine.node(last).dma.received_messages();
+  const auto received = machine.messages().received_by(last);
   ASSERT_EQ(received.size(), 1u);
   EXPECT_EQ(received[0].latency_cycles, expected);
   EXPECT_EQ(received[0].blocked_cycles, 0u) << "an idle network has no header blocking";
