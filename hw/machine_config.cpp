@@ -8,6 +8,7 @@
 
 #include "topology/config_error.h"
 #include "hw/config_limits.h"
+#include "hw/router_model.h"
 #include "hw/routing.h"
 
 namespace meshmp {
@@ -21,6 +22,7 @@ std::optional<std::string> MachineConfig::validate() const {
     return std::string(e.what());
   }
   if (auto error = router.validate(*topo)) return error;
+  if (auto error = router_model_unsupported(router.model, *topo, router, port_model)) return error;
   auto bad = [](const std::string& field, const std::string& value, const std::string& rule) {
     return std::optional<std::string>(ConfigError(field, value, rule).what());
   };

@@ -95,22 +95,24 @@ bool NetworkInterface::memory_access(tlm::tlm_command command, std::uint32_t add
   return length == 0 || transport(memory_port, command, address, data, length) == tlm::TLM_OK_RESPONSE;
 }
 
-bool NetworkInterface::descriptor_fits(const std::string& what) {
+bool NetworkInterface::descriptor_fits(const char* kind) {
+  auto what = [&] { return std::string(kind) + " node " + std::to_string(reg_peer_) + " tag " + std::to_string(reg_tag_); };
   const int nodes = network_.topology().num_nodes();
   if (reg_peer_ >= static_cast<std::uint32_t>(nodes))
-    return reject(what + ": PEER = " + std::to_string(reg_peer_) + " is not a node (0.." + std::to_string(nodes - 1) + ")");
+    return reject(what() + ": PEER = " + std::to_string(reg_peer_) + " is not a node (0.." + std::to_string(nodes - 1) + ")");
   if (static_cast<std::uint64_t>(reg_address_) + reg_length_ > memory_bytes_)
-    return reject(what + ": LOCAL_ADDRESS + LENGTH = " + std::to_string(std::uint64_t{reg_address_} + reg_length_) +
+    return reject(what() + ": LOCAL_ADDRESS + LENGTH = " + std::to_string(std::uint64_t{reg_address_} + reg_length_) +
                   " exceeds the local memory of " + std::to_string(memory_bytes_) + " bytes");
   return true;
 }
 
 bool NetworkInterface::start_send() {
   const Topology& topo = network_.topology();
-  const std::string what = "send to node " + std::to_string(reg_peer_) + " tag " + std::to_string(reg_tag_);
-  if (!descriptor_fits(what)) return false;
+  // The descriptor's name, for errors only (not built on the fast path).
+  auto what = [this] { return "send to node " + std::to_string(reg_peer_) + " tag " + std::to_string(reg_tag_); };
+  if (!descriptor_fits("send to")) return false;
   if (reg_route_length_ > static_cast<std::uint32_t>(kMaxRouteHops))
-    return reject(what + ": ROUTE_LENGTH = " + std::to_string(reg_route_length_) + " exceeds " +
+    return reject(what() + ": ROUTE_LENGTH = " + std::to_string(reg_route_length_) + " exceeds " +
                   std::to_string(kMaxRouteHops) + " hops");
   OutgoingMessage msg;
   msg.route.assign(reg_route_.begin(), reg_route_.begin() + reg_route_length_);
@@ -118,16 +120,16 @@ bool NetworkInterface::start_send() {
   for (std::uint8_t port : msg.route) {
     int next = port < topo.num_ports() ? topo.neighbor(at, port) : -1;
     if (next < 0)
-      return reject(what + ": source route port " + std::to_string(port) + " leads nowhere from node " +
+      return reject(what() + ": source route port " + std::to_string(port) + " leads nowhere from node " +
                     std::to_string(at));
     at = next;
   }
   if (!msg.route.empty() && at != static_cast<int>(reg_peer_))
-    return reject(what + ": the source route ends at node " + std::to_string(at) + ", not at the peer");
+    return reject(what() + ": the source route ends at node " + std::to_string(at) + ", not at the peer");
   int channel = 0;
   if (reg_channel_ != dma::kAutoChannel) {
     if (reg_channel_ >= packetizers_.size())
-      return reject(what + ": CHANNEL = " + std::to_string(reg_channel_) + " (this node has " +
+      return reject(what() + ": CHANNEL = " + std::to_string(reg_channel_) + " (this node has " +
                     std::to_string(packetizers_.size()) + " injection channels)");
     channel = static_cast<int>(reg_channel_);
   } else if (packetizers_.size() > 1 && static_cast<int>(reg_peer_) != node_) {
@@ -135,7 +137,7 @@ bool NetworkInterface::start_send() {
   }
   msg.payload.resize(reg_length_);
   if (!memory_access(tlm::TLM_READ_COMMAND, reg_address_, msg.payload.data(), reg_length_))
-    return reject(what + ": local memory read failed");
+    return reject(what() + ": local memory read failed");
   const std::uint64_t cycle = network_.current_cycle();
   msg.src = node_;
   msg.dst = static_cast<int>(reg_peer_);
@@ -158,13 +160,13 @@ std::uint32_t NetworkInterface::new_descriptor() {
 }
 
 bool NetworkInterface::start_receive() {
-  const std::string what = "receive from node " + std::to_string(reg_peer_) + " tag " + std::to_string(reg_tag_);
-  if (!descriptor_fits(what)) return false;
+  auto what = [this] { return "receive from node " + std::to_string(reg_peer_) + " tag " + std::to_string(reg_tag_); };
+  if (!descriptor_fits("receive from")) return false;
   const SourceTag key{static_cast<int>(reg_peer_), reg_tag_};
   auto waiting = unmatched_.find(key);
   const SourceMessage early{key.first, waiting == unmatched_.end() ? 0 : waiting->second.front()};
   if (waiting != unmatched_.end() && buffered_.at(early).bytes.size() != reg_length_)
-    return reject(what + ": the message is " + std::to_string(buffered_.at(early).bytes.size()) +
+    return reject(what() + ": the message is " + std::to_string(buffered_.at(early).bytes.size()) +
                   " bytes, the receive LENGTH is " + std::to_string(reg_length_));
   const PostedReceive receive{reg_address_, reg_length_, reg_tag_, new_descriptor(), -1};
   if (waiting == unmatched_.end()) {

@@ -114,7 +114,8 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   bool write_register(std::uint64_t address, const unsigned char* data, unsigned length);
   bool read_register(std::uint64_t address, unsigned char* data, unsigned length);
-  bool descriptor_fits(const std::string& what);  // PEER is a node, the region is in memory
+  // PEER is a node, the region is in memory. `kind`: "send to" or "receive from" (for the error).
+  bool descriptor_fits(const char* kind);
   std::uint32_t new_descriptor();                 // the next descriptor number, pending
   bool start_send();
   bool start_receive();

@@ -4,6 +4,7 @@
 
 #include "topology/config_error.h"
 #include "hw/router.h"
+#include "hw/rtl_router.h"
 #include "hw/router_model.h"
 
 namespace meshmp {
@@ -18,8 +19,15 @@ std::unique_ptr<RouterModel> make_cpp_router(int node, const Topology& topology,
   return std::make_unique<Router>(node, topology, params, port_model, routing, environment);
 }
 
+std::unique_ptr<RouterModel> make_rtl_router(int node, const Topology& topology, const RouterParams& params,
+                                             PortModel port_model, RoutingFunction routing,
+                                             RouterEnvironment* environment) {
+  return std::make_unique<RtlRouter>(node, topology, params, port_model, routing, environment);
+}
+
 const std::pair<const char*, MakeRouter> kRouterModels[] = {
     {"cpp", &make_cpp_router},  // the cycle-level SystemC router (hw/router.h)
+    {"rtl", &make_rtl_router},  // the RTL router of rtl/, verilated (hw/rtl_router.h)
 };
 
 }  // namespace
@@ -28,6 +36,14 @@ std::vector<std::string> router_model_names() {
   std::vector<std::string> names;
   for (const auto& [name, make] : kRouterModels) names.push_back(name);
   return names;
+}
+
+std::optional<std::string> router_model_unsupported(const std::string& model, const Topology& topology,
+                                                    const RouterParams& params, PortModel port_model) {
+  if (model != "rtl") return std::nullopt;
+  if (auto why = RtlRouter::unsupported(topology, params, port_model))
+    return std::string(ConfigError("router.model", model, *why).what());
+  return std::nullopt;
 }
 
 std::unique_ptr<RouterModel> make_router(const std::string& model, int node, const Topology& topology,

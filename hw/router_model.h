@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -78,5 +79,9 @@ std::unique_ptr<RouterModel> make_router(const std::string& model, int node, con
                                          const RouterParams& params, PortModel port_model, RoutingFunction routing,
                                          RouterEnvironment* environment);
 std::vector<std::string> router_model_names();
+// Empty when router model `model` can build the routers of this machine; otherwise the error (field
+// router.model, the rule; for `rtl`, the configurations built).
+std::optional<std::string> router_model_unsupported(const std::string& model, const Topology& topology,
+                                                    const RouterParams& params, PortModel port_model);
 
 }  // namespace meshmp

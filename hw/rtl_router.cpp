@@ -1,0 +1,343 @@
+// The `rtl` router model: the verilated RTL router behind the router seam. See rtl_router.h.
+#include "hw/rtl_router.h"
+
+#include <cstring>
+#include <type_traits>
+
+#include "hw/flit_wire.h"
+#include "topology/config_error.h"
+
+// Verilator's headers stay in this file (they pull systemc.h's names into the global namespace).
+#include "verilated.h"
+#include "Vmeshmp_router_p5v2.h"
+#include "Vmeshmp_router_p5v4.h"
+#include "Vmeshmp_router_p7v4.h"
+#include "Vmeshmp_router_p8v4.h"
+
+namespace meshmp {
+
+namespace {
+
+constexpr int kMaxBuffer = 8;       // MAX_BUFFER of the built configurations
+constexpr int kTableBits = 12;      // TABLE_BITS: up to 4096 destinations
+constexpr int kFlitBits = wire::kWireBits;
+
+// Bit access to a verilated port of any width: scalars (CData..QData) and wide words (VlWide, 32-bit words).
+template <class T>
+void put_bits(T& field, int first, int width, std::uint64_t value) {
+  if constexpr (std::is_integral_v<T>) {
+    const std::uint64_t mask = (width == 64 ? ~0ull : (1ull << width) - 1) << first;
+    field = static_cast<T>((static_cast<std::uint64_t>(field) & ~mask) | ((value << first) & mask));
+  } else {
+    for (int i = 0; i < width; ++i) {
+      const std::uint32_t bit = 1u << ((first + i) % 32);
+      if ((value >> i) & 1) field[(first + i) / 32] |= bit;
+      else field[(first + i) / 32] &= ~bit;
+    }
+  }
+}
+
+template <class T>
+std::uint64_t get_bits(const T& field, int first, int width) {
+  if constexpr (std::is_integral_v<T>) {
+    return (static_cast<std::uint64_t>(field) >> first) & (width == 64 ? ~0ull : (1ull << width) - 1);
+  } else {
+    std::uint64_t value = 0;
+    for (int i = 0; i < width; ++i) value |= static_cast<std::uint64_t>((field[(first + i) / 32] >> ((first + i) % 32)) & 1) << i;
+    return value;
+  }
+}
+
+// Copies a flit's wire bits into / out of a wide port at bit `first`, 32 bits at a time.
+template <class Wide>
+void put_flit(Wide& port, int first, const wire::WireFlit& bits) {
+  for (int k = 0; k < kFlitBits; k += 32) {
+    const int width = std::min(32, kFlitBits - k);
+    const int word = k / 64, shift = k % 64;
+    std::uint64_t chunk = bits[word] >> shift;
+    if (shift + width > 64) chunk |= bits[word + 1] << (64 - shift);
+    put_bits(port, first + k, width, chunk & ((1ull << width) - 1));
+  }
+}
+
+template <class Wide>
+wire::WireFlit get_flit(const Wide& port, int first) {
+  wire::WireFlit bits{};
+  for (int k = 0; k < kFlitBits; k += 32) {
+    const int width = std::min(32, kFlitBits - k);
+    const std::uint64_t chunk = get_bits(port, first + k, width);
+    bits[k / 64] |= chunk << (k % 64);
+    if (k % 64 + width > 64) bits[k / 64 + 1] |= chunk >> (64 - k % 64);
+  }
+  return bits;
+}
+
+VerilatedContext& verilator_context() {
+  static VerilatedContext context;
+  return context;
+}
+
+}  // namespace
+
+// What the adapter needs of a verilated router, whatever its configuration.
+class RtlModelPort {
+ public:
+  virtual ~RtlModelPort() = default;
+  struct Straps {
+    int pipeline_depth, switching, buffer_flits;
+    bool dateline, all_port, exclusive_ejection;
+    std::vector<int> port_dimension;
+    std::vector<bool> port_ring, port_dateline;
+  };
+  virtual void set_straps(const Straps& straps) = 0;
+  // One reset edge, writing one routing-table entry.
+  virtual void reset_edge(int table_address, int table_port) = 0;
+  virtual void put_flit(int port, const wire::WireFlit& bits) = 0;
+  virtual void add_credit(int port, int vc) = 0;
+  // One rising edge with the inputs set since the last one; then the inputs are cleared.
+  virtual void edge() = 0;
+  virtual bool flit_out(int port, wire::WireFlit& bits) const = 0;
+  virtual bool credit_out(int port, int& vc) const = 0;
+  virtual std::uint64_t body_stall_cycles() const = 0;
+  virtual unsigned error() const = 0;
+};
+
+namespace {
+
+template <class Model, int kPorts, int kVcs>
+class VerilatedRouter final : public RtlModelPort {
+ public:
+  VerilatedRouter() : model_(&verilator_context(), "router") {
+    // A first evaluation with the clock low, so that the first reset edge is seen as an edge.
+    model_.clk = 0;
+    model_.rst = 1;
+    model_.eval();
+  }
+  ~VerilatedRouter() override { model_.final(); }
+
+  void set_straps(const Straps& s) override {
+    model_.cfg_pipeline_depth = static_cast<CData>(s.pipeline_depth);
+    model_.cfg_switching = static_cast<CData>(s.switching);
+    model_.cfg_buffer_flits = static_cast<CData>(s.buffer_flits);
+    model_.cfg_dateline = s.dateline;
+    model_.cfg_all_port = s.all_port;
+    model_.cfg_exclusive_ejection = s.exclusive_ejection;
+    for (std::size_t p = 0; p < s.port_dimension.size(); ++p) {
+      put_bits(model_.cfg_port_dimension, static_cast<int>(p) * 5, 5, static_cast<std::uint64_t>(s.port_dimension[p]));
+      put_bits(model_.cfg_port_ring, static_cast<int>(p), 1, s.port_ring[p]);
+      put_bits(model_.cfg_port_dateline, static_cast<int>(p), 1, s.port_dateline[p]);
+    }
+  }
+  void reset_edge(int table_address, int table_port) override {
+    model_.rst = 1;
+    model_.table_write = 1;
+    model_.table_address = static_cast<SData>(table_address);
+    model_.table_port = static_cast<CData>(table_port);
+    model_.clk = 1;
+    model_.eval();
+    model_.clk = 0;
+    model_.eval();
+    model_.table_write = 0;
+    model_.rst = 0;
+  }
+  void put_flit(int port, const wire::WireFlit& bits) override {
+    ::meshmp::put_flit(model_.flit_in, port * kFlitBits, bits);
+    inputs_set_ = true;
+  }
+  void add_credit(int port, int vc) override {
+    const int first = (port * kVcs + vc) * 4;
+    put_bits(model_.credit_in, first, 4, get_bits(model_.credit_in, first, 4) + 1);
+    inputs_set_ = true;
+  }
+  void edge() override {
+    model_.clk = 1;
+    model_.eval();
+    model_.clk = 0;
+    model_.eval();
+    if (inputs_set_) {
+      std::memset(model_.flit_in.data(), 0, sizeof(model_.flit_in));
+      clear(model_.credit_in);
+      inputs_set_ = false;
+    }
+  }
+  bool flit_out(int port, wire::WireFlit& bits) const override {
+    if (!get_bits(model_.flit_out, port * kFlitBits + wire::kValid, 1)) return false;
+    bits = get_flit(model_.flit_out, port * kFlitBits);
+    return true;
+  }
+  bool credit_out(int port, int& vc) const override {
+    if (!get_bits(model_.credit_out_valid, port, 1)) return false;
+    vc = static_cast<int>(get_bits(model_.credit_out_vc, port * 4, 4));
+    return true;
+  }
+  std::uint64_t body_stall_cycles() const override { return model_.body_stall_cycles; }
+  unsigned error() const override { return model_.error; }
+
+ private:
+  template <class T>
+  static void clear(T& field) {
+    if constexpr (std::is_integral_v<T>) field = 0;
+    else std::memset(field.data(), 0, sizeof(field));
+  }
+  mutable Model model_;
+  bool inputs_set_ = false;
+};
+
+struct BuiltConfiguration {
+  const char* name;
+  int ports;
+  int net_ports;
+  int vcs;
+  std::unique_ptr<RtlModelPort> (*make)();
+};
+
+template <class Model, int kPorts, int kVcs>
+std::unique_ptr<RtlModelPort> make_model() {
+  return std::make_unique<VerilatedRouter<Model, kPorts, kVcs>>();
+}
+
+// The matrix (rtl/CMakeLists.txt), smallest first.
+const BuiltConfiguration kBuilt[] = {
+    {"p5v2: 4 network + 1 local ports, 2 VCs", 5, 4, 2, &make_model<Vmeshmp_router_p5v2, 5, 2>},
+    {"p5v4: 4 network + 1 local ports, 4 VCs", 5, 4, 4, &make_model<Vmeshmp_router_p5v4, 5, 4>},
+    {"p7v4: 6 network + 1 local ports, 4 VCs", 7, 6, 4, &make_model<Vmeshmp_router_p7v4, 7, 4>},
+    {"p8v4: 4 network + 4 local ports, 4 VCs", 8, 4, 4, &make_model<Vmeshmp_router_p8v4, 8, 4>},
+};
+
+const BuiltConfiguration* find_configuration(const Topology& topology, const RouterParams& params,
+                                             PortModel port_model) {
+  const int net = topology.num_ports();
+  const int local = port_model == PortModel::AllPort ? net : 1;
+  for (const auto& c : kBuilt)
+    if (c.vcs == params.vcs && c.net_ports >= net && c.ports - c.net_ports >= local) return &c;
+  return nullptr;
+}
+
+}  // namespace
+
+std::optional<std::string> RtlRouter::unsupported(const Topology& topology, const RouterParams& params,
+                                                  PortModel port_model) {
+  auto refuse = [](const std::string& why) {
+    std::string built;
+    for (const auto& c : kBuilt) built += std::string("; ") + c.name;
+    return std::optional<std::string>(why + " (RTL configurations built, each with up to " +
+                                      std::to_string(kMaxBuffer) + " flits per VC and " +
+                                      std::to_string(1 << kTableBits) + " nodes" + built + ")");
+  };
+  if (params.buffer_flits > kMaxBuffer)
+    return refuse("router.buffer_flits = " + std::to_string(params.buffer_flits) + " exceeds the RTL buffers");
+  if (topology.num_nodes() > (1 << kTableBits))
+    return refuse(std::to_string(topology.num_nodes()) + " nodes exceed the RTL routing table");
+  if (!find_configuration(topology, params, port_model))
+    return refuse("no RTL router with " + std::to_string(params.vcs) + " VCs, " +
+                  std::to_string(topology.num_ports()) + " network ports and " +
+                  std::to_string(port_model == PortModel::AllPort ? topology.num_ports() : 1) + " local ports");
+  return std::nullopt;
+}
+
+RtlRouter::RtlRouter(int node, const Topology& topology, const RouterParams& params, PortModel port_model,
+                     RoutingFunction routing, RouterEnvironment* environment)
+    : node_(node),
+      topology_(topology),
+      env_(environment),
+      net_ports_(topology.num_ports()),
+      local_ports_(port_model == PortModel::AllPort ? topology.num_ports() : 1),
+      vcs_(params.vcs) {
+  if (auto why = unsupported(topology, params, port_model)) throw ConfigError("router.model", "rtl", *why);
+  const BuiltConfiguration& c = *find_configuration(topology, params, port_model);
+  model_net_ports_ = c.net_ports;
+  model_ = c.make();
+  RtlModelPort::Straps straps;
+  straps.pipeline_depth = params.pipeline_depth;
+  straps.switching = static_cast<int>(params.switching);
+  straps.buffer_flits = params.buffer_flits;
+  straps.dateline = params.dateline;
+  straps.all_port = port_model == PortModel::AllPort;
+  straps.exclusive_ejection = params.exclusive_ejection;
+  for (int p = 0; p < net_ports_; ++p) {
+    const int dim = topology.port(p).dimension;
+    straps.port_dimension.push_back(dim);
+    straps.port_ring.push_back(topology.dimension(dim).kind == DimensionKind::Ring);
+    straps.port_dateline.push_back(topology.crosses_dateline(node, p));
+  }
+  model_->set_straps(straps);
+  // Reset, loading the routing table: one destination per edge.
+  for (int dst = 0; dst < topology.num_nodes(); ++dst) {
+    const int port = dst == node ? -1 : routing(topology, node, dst);
+    model_->reset_edge(dst, port < 0 ? 0xff : port);
+  }
+  buffered_per_vc_.assign(static_cast<std::size_t>(num_ports()) * vcs_, 0);
+  flits_sent_.assign(num_ports(), 0);
+  credits_.assign(static_cast<std::size_t>(num_ports()) * vcs_, params.buffer_flits);
+  probes_.resize(num_ports());
+}
+
+RtlRouter::~RtlRouter() = default;
+
+void RtlRouter::receive_flit(int in_port, const Flit& flit, std::uint64_t) {
+  model_->put_flit(model_port(in_port), wire::pack(flit));
+  ++buffered_flits_;
+  ++buffered_per_vc_[static_cast<std::size_t>(in_port) * vcs_ + flit.vc];
+}
+
+void RtlRouter::receive_credit(int out_port, int vc) {
+  model_->add_credit(model_port(out_port), vc);
+  ++credits_[static_cast<std::size_t>(out_port) * vcs_ + vc];
+}
+
+void RtlRouter::step(std::uint64_t) {
+  model_->edge();
+  if (probes_enabled_)
+    for (auto& p : probes_) p.flit_valid = false;
+  // Flits in output-port order (the model's port order is the machine's).
+  for (int mp = 0; mp < model_net_ports_ + local_ports_; ++mp) {
+    if (mp >= net_ports_ && mp < model_net_ports_) continue;  // network ports this machine does not have
+    wire::WireFlit bits;
+    if (!model_->flit_out(mp, bits)) continue;
+    Flit flit;
+    wire::unpack(bits, flit);
+    const int out = machine_port(mp);
+    ++flits_sent_[out];
+    --credits_[static_cast<std::size_t>(out) * vcs_ + flit.vc];
+    if (probes_enabled_) {
+      OutputPortProbe& p = probes_[out];
+      p.flit_valid = true;
+      p.head = flit.head;
+      p.tail = flit.tail;
+      p.vc = flit.vc;
+      p.tag = flit.tag;
+      p.src = static_cast<unsigned>(env_->packet_source(flit.tag));
+      if (flit.head) p.dst = static_cast<unsigned>(flit.dst);
+    }
+    env_->send_flit(node_, out, flit);
+  }
+  for (int mp = 0; mp < model_net_ports_ + local_ports_; ++mp) {
+    int vc;
+    if (!model_->credit_out(mp, vc)) continue;
+    const int in = machine_port(mp);
+    --buffered_flits_;
+    --buffered_per_vc_[static_cast<std::size_t>(in) * vcs_ + vc];
+    env_->send_credit(node_, in, vc);
+  }
+  if (const unsigned error = model_->error(); error != 0 && !error_reported_) {
+    error_reported_ = true;
+    env_->protocol_error("RTL router " + std::to_string(node_) + ":" +
+                         std::string(error & 1 ? " buffer overflow (a flit arrived without a credit)" : "") +
+                         std::string(error & 2 ? " credit returned beyond the buffer depth" : "") +
+                         std::string(error & 4 ? " a body flit reached the front of an idle VC" : ""));
+  }
+}
+
+std::uint64_t RtlRouter::body_stall_cycles() const { return model_->body_stall_cycles(); }
+
+std::vector<std::string> RtlRouter::describe_blocked(std::uint64_t) const {
+  std::vector<std::string> lines;
+  for (int in = 0; in < num_ports(); ++in)
+    for (int v = 0; v < vcs_; ++v)
+      if (const int n = buffered_per_vc_[static_cast<std::size_t>(in) * vcs_ + v]; n > 0)
+        lines.push_back("RTL router " + std::to_string(node_) + " " + topology_.coordinates_text(node_) + " in port " +
+                        std::to_string(in) + " vc " + std::to_string(v) + ": " + std::to_string(n) + " flit(s)");
+  return lines;
+}
+
+}  // namespace meshmp

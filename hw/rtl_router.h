@@ -1,0 +1,73 @@
+// The `rtl` router model (hw/router_model.h): the RTL router of rtl/ verilated (--cc) and evaluated from
+// the network's clock process, one rising edge per step, only when the router holds flits or receives a
+// flit or a credit (skipping idle cycles is safe: an empty router's state does not change). Flits cross the
+// model's ports in the wire format of hw/flit_wire.h; at construction the routing table is loaded from the
+// routing function during reset, one destination per edge.
+//
+// The RTL is built for a small matrix of (ports, VCs) configurations (rtl/CMakeLists.txt); a machine the
+// matrix does not cover is refused with a ConfigError that lists the built ones.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hw/router_model.h"
+
+namespace meshmp {
+
+class RtlModelPort;  // the verilated model behind a uniform interface (rtl_router.cpp)
+
+class RtlRouter final : public RouterModel {
+ public:
+  RtlRouter(int node, const Topology& topology, const RouterParams& params, PortModel port_model,
+            RoutingFunction routing, RouterEnvironment* environment);
+  ~RtlRouter() override;
+
+  // Empty when the RTL matrix has a configuration for this machine; otherwise why not, listing the built
+  // ones (field router.model).
+  static std::optional<std::string> unsupported(const Topology& topology, const RouterParams& params,
+                                                PortModel port_model);
+
+  int node() const override { return node_; }
+  int num_ports() const override { return net_ports_ + local_ports_; }
+  void receive_flit(int in_port, const Flit& flit, std::uint64_t cycle) override;
+  void receive_credit(int out_port, int vc) override;
+  void step(std::uint64_t cycle) override;
+  int buffered_flits() const override { return buffered_flits_; }
+  std::uint64_t flits_sent(int out_port) const override { return flits_sent_[out_port]; }
+  std::uint64_t body_stall_cycles() const override;
+  std::vector<std::string> describe_blocked(std::uint64_t cycle) const override;
+  void set_probes_enabled(bool enabled) override { probes_enabled_ = enabled; }
+  const OutputPortProbe& probe(int out_port) const override { return probes_[out_port]; }
+  const int* credit_counter(int out_port, int vc) const override {
+    return &credits_[static_cast<std::size_t>(out_port) * vcs_ + vc];
+  }
+
+ private:
+  // The model's port for this router's port p (local ports follow the model's network ports).
+  int model_port(int p) const { return p < net_ports_ ? p : model_net_ports_ + (p - net_ports_); }
+  int machine_port(int model_p) const {
+    return model_p < model_net_ports_ ? model_p : net_ports_ + (model_p - model_net_ports_);
+  }
+
+  int node_;
+  const Topology& topology_;
+  RouterEnvironment* env_;
+  int net_ports_;
+  int local_ports_;
+  int vcs_;
+  int model_net_ports_ = 0;
+  std::unique_ptr<RtlModelPort> model_;
+  int buffered_flits_ = 0;
+  std::vector<int> buffered_per_vc_;      // per (input port, VC): flits held (stall reports)
+  std::vector<std::uint64_t> flits_sent_;
+  std::vector<int> credits_;              // per (output port, VC): a shadow of the RTL's counters (waveforms)
+  std::vector<OutputPortProbe> probes_;
+  bool probes_enabled_ = false;
+  bool error_reported_ = false;
+};
+
+}  // namespace meshmp

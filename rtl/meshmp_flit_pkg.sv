@@ -1,0 +1,31 @@
+// The flit wire format (bit for bit hw/flit_wire.h): what crosses a link in one cycle. Offsets and widths
+// of every field, as [first bit, width]. A head flit carries the header, a body flit its payload.
+package meshmp_flit_pkg;
+  localparam int FLIT_BITS = 342;
+
+  localparam int VALID = 0;
+  localparam int HEAD = 1;
+  localparam int TAIL = 2;
+  localparam int VC = 3, VC_BITS = 4;
+  localparam int TAG = 7, TAG_BITS = 32;
+  // Head flit.
+  localparam int DST = 39, DST_BITS = 16;
+  localparam int VC_CLASS = 55;
+  localparam int RING_DIMENSION = 56, RING_DIMENSION_BITS = 5;
+  localparam int NO_RING_DIMENSION = 31;
+  localparam int ROUTE_LENGTH = 61, ROUTE_LENGTH_BITS = 6;
+  localparam int ROUTE_POSITION = 67, ROUTE_POSITION_BITS = 6;
+  localparam int PACKET_FLITS = 73, PACKET_FLITS_BITS = 13;
+  localparam int ROUTE = 86, ROUTE_ENTRY_BITS = 8;  // entry k at ROUTE + 8k, k = 0..31
+  // Body flit.
+  localparam int PAYLOAD_BYTES = 39, PAYLOAD_BYTES_BITS = 6;
+  localparam int PAYLOAD = 45;
+
+  // Switching modes (router strap cfg_switching).
+  localparam int WORMHOLE = 0;
+  localparam int CUT_THROUGH = 1;
+  localparam int STORE_AND_FORWARD = 2;
+
+  // Ages saturate here: no pipeline is deeper (hw/input_unit.h, kAgeSaturation).
+  localparam int AGE_SATURATION = 5;
+endpackage

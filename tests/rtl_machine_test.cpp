@@ -1,0 +1,68 @@
+// The whole machine with every router from the RTL (`--router-model rtl`) against the SystemC routers
+// (`cpp`): the baseline exchanges on mesh, torus and hypercube, one-port and all-port, wormhole and
+// store-and-forward, must give the same verified memories and the same completion cycle, per-link flit
+// counts, contention statistics and message statistics. Each machine runs in its own process (the
+// meshmp binary); only the host's timing may differ.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+int run(const std::string& args, std::string& output) {
+  FILE* pipe = popen((std::string(MESHMP_BINARY) + " run " + args + " 2>&1").c_str(), "r");
+  char buffer[4096];
+  output.clear();
+  while (std::fgets(buffer, sizeof buffer, pipe)) output += buffer;
+  const int status = pclose(pipe);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+nlohmann::json statistics_without_host_timing(const std::string& path) {
+  nlohmann::json doc = nlohmann::json::parse(std::ifstream(path));
+  nlohmann::json stats = doc["statistics"];
+  stats.erase("simulation");
+  return stats;
+}
+
+void expect_same_machine(const std::string& args) {
+  const std::string base = ::testing::TempDir() + "meshmp_rtl_" + std::to_string(getpid());
+  std::string cpp_output, rtl_output;
+  ASSERT_EQ(run(args + " --router-model cpp -o " + base + "_cpp.json", cpp_output), 0) << cpp_output;
+  ASSERT_EQ(run(args + " --router-model rtl -o " + base + "_rtl.json", rtl_output), 0) << rtl_output;
+  EXPECT_NE(rtl_output.find("verified: all"), std::string::npos) << rtl_output;
+  const nlohmann::json cpp = statistics_without_host_timing(base + "_cpp.json");
+  const nlohmann::json rtl = statistics_without_host_timing(base + "_rtl.json");
+  EXPECT_EQ(rtl["completion_cycles"], cpp["completion_cycles"]);
+  EXPECT_EQ(rtl["network"], cpp["network"]) << "per-link flit counts and contention statistics";
+  EXPECT_EQ(rtl["messages"], cpp["messages"]);
+  EXPECT_EQ(rtl, cpp) << "every statistic";
+}
+
+TEST(RtlMachine, TorusDirect) { expect_same_machine("--topology torus:8x8 --algorithm direct"); }
+TEST(RtlMachine, MeshPairwiseStoreAndForward) {
+  expect_same_machine("--topology mesh:4x4 --algorithm pairwise --switching store-and-forward --packet-flits 7 -m 40");
+}
+TEST(RtlMachine, TorusDirectTwoVcsFourStages) {
+  expect_same_machine("--topology torus:5x3 --algorithm direct --vcs 2 --pipeline-depth 4 -m 24");
+}
+TEST(RtlMachine, HypercubeAllPort) {
+  expect_same_machine("--topology hypercube:4 --algorithm pairwise --port-model all-port -m 64");
+}
+TEST(RtlMachine, ThreeDimensionalTorusCutThrough) {
+  expect_same_machine("--topology torus:3x3x3 --algorithm direct --switching cut-through --packet-flits 7 -m 80 --startup-cycles 0");
+}
+
+// A machine the RTL matrix does not cover is refused with the rule and the built configurations.
+TEST(RtlMachine, ConfigurationOutsideTheMatrixIsRefused) {
+  std::string output;
+  EXPECT_EQ(run("--topology torus:4x4 --router-model rtl --vcs 8 -o \"\"", output), 2) << output;
+  EXPECT_NE(output.find("router.model = 'rtl': no RTL router with 8 VCs"), std::string::npos) << output;
+  EXPECT_NE(output.find("p5v4: 4 network + 1 local ports, 4 VCs"), std::string::npos) << output;
+}
+
+}  // namespace
