@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "topology/config_error.h"
+#include "hw/dual_router.h"
 #include "hw/router.h"
 #include "hw/rtl_router.h"
 #include "hw/router_model.h"
@@ -25,9 +26,16 @@ std::unique_ptr<RouterModel> make_rtl_router(int node, const Topology& topology,
   return std::make_unique<RtlRouter>(node, topology, params, port_model, routing, environment);
 }
 
+std::unique_ptr<RouterModel> make_dual_router(int node, const Topology& topology, const RouterParams& params,
+                                              PortModel port_model, RoutingFunction routing,
+                                              RouterEnvironment* environment) {
+  return std::make_unique<DualRouter>(node, topology, params, port_model, routing, environment);
+}
+
 const std::pair<const char*, MakeRouter> kRouterModels[] = {
     {"cpp", &make_cpp_router},  // the cycle-level SystemC router (hw/router.h)
     {"rtl", &make_rtl_router},  // the RTL router of rtl/, verilated (hw/rtl_router.h)
+    {"dual", &make_dual_router},  // both in lockstep, stopping at the first difference (hw/dual_router.h)
 };
 
 }  // namespace
@@ -40,7 +48,7 @@ std::vector<std::string> router_model_names() {
 
 std::optional<std::string> router_model_unsupported(const std::string& model, const Topology& topology,
                                                     const RouterParams& params, PortModel port_model) {
-  if (model != "rtl") return std::nullopt;
+  if (model != "rtl" && model != "dual") return std::nullopt;
   if (auto why = RtlRouter::unsupported(topology, params, port_model))
     return std::string(ConfigError("router.model", model, *why).what());
   return std::nullopt;

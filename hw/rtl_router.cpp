@@ -84,7 +84,7 @@ class RtlModelPort {
  public:
   virtual ~RtlModelPort() = default;
   struct Straps {
-    int pipeline_depth, switching, buffer_flits;
+    int pipeline_depth, switching, buffer_flits, test_fault;
     bool dateline, all_port, exclusive_ejection;
     std::vector<int> port_dimension;
     std::vector<bool> port_ring, port_dateline;
@@ -122,6 +122,7 @@ class VerilatedRouter final : public RtlModelPort {
     model_.cfg_dateline = s.dateline;
     model_.cfg_all_port = s.all_port;
     model_.cfg_exclusive_ejection = s.exclusive_ejection;
+    model_.test_fault = static_cast<CData>(s.test_fault);
     for (std::size_t p = 0; p < s.port_dimension.size(); ++p) {
       put_bits(model_.cfg_port_dimension, static_cast<int>(p) * 5, 5, static_cast<std::uint64_t>(s.port_dimension[p]));
       put_bits(model_.cfg_port_ring, static_cast<int>(p), 1, s.port_ring[p]);
@@ -236,7 +237,7 @@ std::optional<std::string> RtlRouter::unsupported(const Topology& topology, cons
 }
 
 RtlRouter::RtlRouter(int node, const Topology& topology, const RouterParams& params, PortModel port_model,
-                     RoutingFunction routing, RouterEnvironment* environment)
+                     RoutingFunction routing, RouterEnvironment* environment, int test_fault)
     : node_(node),
       topology_(topology),
       env_(environment),
@@ -251,6 +252,7 @@ RtlRouter::RtlRouter(int node, const Topology& topology, const RouterParams& par
   straps.pipeline_depth = params.pipeline_depth;
   straps.switching = static_cast<int>(params.switching);
   straps.buffer_flits = params.buffer_flits;
+  straps.test_fault = test_fault;
   straps.dateline = params.dateline;
   straps.all_port = port_model == PortModel::AllPort;
   straps.exclusive_ejection = params.exclusive_ejection;

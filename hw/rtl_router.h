@@ -22,8 +22,10 @@ class RtlModelPort;  // the verilated model behind a uniform interface (rtl_rout
 
 class RtlRouter final : public RouterModel {
  public:
+  // `test_fault` (tests only): 0 none; 1 the RTL drops every credit of input port 0 VC 0; 2 the last
+  // requesting input wins switch allocation (the co-verification tests must catch both).
   RtlRouter(int node, const Topology& topology, const RouterParams& params, PortModel port_model,
-            RoutingFunction routing, RouterEnvironment* environment);
+            RoutingFunction routing, RouterEnvironment* environment, int test_fault = 0);
   ~RtlRouter() override;
 
   // Empty when the RTL matrix has a configuration for this machine; otherwise why not, listing the built

@@ -44,6 +44,10 @@ module meshmp_router
   input  logic [NET_PORTS*5-1:0] cfg_port_dimension,
   input  logic [NET_PORTS-1:0]   cfg_port_ring,
   input  logic [NET_PORTS-1:0]   cfg_port_dateline,
+  // Test only (0 in a real router): 1 drops every credit of input port 0 VC 0, 2 lets the last requesting
+  // input win switch allocation at an output instead of the first from the pointer. The co-verification
+  // tests must catch both.
+  input  logic [1:0] test_fault,
   // Routing table write port (used during reset).
   input  logic                  table_write,
   input  logic [TABLE_BITS-1:0] table_address,
@@ -294,7 +298,8 @@ module meshmp_router
         int p;
         p = int'(sa_output_pointer[o]) + k;
         if (p >= PORTS) p -= PORTS;
-        if (!sa_grant[o] && sa_input_valid[p] && int'(rc_port[p*VCS + int'(sa_input_vc[p])]) == o) begin
+        if ((!sa_grant[o] || test_fault == 2'd2) && sa_input_valid[p] &&
+            int'(rc_port[p*VCS + int'(sa_input_vc[p])]) == o) begin
           sa_grant[o] = 1'b1;
           sa_grant_input[o] = 8'(p);
         end
@@ -354,7 +359,7 @@ module meshmp_router
         end
         f[VC +: VC_BITS] = out_vc_now[i];
         flit_out_next[o*FLIT_BITS +: FLIT_BITS] = f;
-        credit_out_valid_next[p] = 1'b1;
+        credit_out_valid_next[p] = !(test_fault == 2'd1 && p == 0 && v == 0);
         credit_out_vc_next[p*4 +: 4] = 4'(v);
         credits_next[o*VCS + int'(out_vc_now[i])] = credits_next[o*VCS + int'(out_vc_now[i])] - 8'd1;
         if (f[TAIL]) owned_next[o*VCS + int'(out_vc_now[i])] = 1'b0;

@@ -23,7 +23,7 @@ void RunOptions::add_network_options_to(CLI::App& c, bool with_packet_limit) {
   c.add_option("-t,--topology", topology_,
                "mesh:RxC[x...], torus:AxB[x...], ring:N, hypercube:N, ghc:AxB[x...], or "
                "product:path4xring6xcomplete3  [default torus:8x8]");
-  c.add_option("--router-model", router_model_, "router model: cpp (the cycle-level SystemC router)  [default cpp]");
+  c.add_option("--router-model", router_model_, "router model: cpp (the cycle-level SystemC router), rtl (the verilated RTL router of rtl/), dual (both in lockstep, stopping at the first cycle they differ)  [default cpp]");
   c.add_option("--vcs", vcs_, "virtual channels per input port  [default 4]");
   c.add_option("--buffer-flits", buffer_flits_, "buffer depth per virtual channel  [default 8]");
   c.add_option("--pipeline-depth", pipeline_depth_, "cycles a flit spends in an idle router, 1..5 (4 = route, VC allocation, switch allocation, traversal)  [default 2]");

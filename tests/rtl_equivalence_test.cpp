@@ -15,6 +15,7 @@
 #include <random>
 #include <sstream>
 
+#include "hw/dual_router.h"
 #include "hw/flit_wire.h"
 #include "hw/router.h"
 #include "hw/rtl_router.h"
@@ -47,9 +48,12 @@ struct Case {
   int vcs;
   PortModel port_model;
   std::uint64_t seed;
+  int test_fault = 0;  // a bug injected into the RTL (RtlRouter's test_fault)
 };
 
-void run_lockstep(const Case& c) {
+// Runs the stimulus through both routers; returns the first difference ("cycle N: ..."), or "" when they
+// agree in every cycle.
+std::string run_lockstep(const Case& c) {
   const Topology topology = Topology::parse(c.topology);
   RouterParams params;
   params.vcs = c.vcs;
@@ -57,12 +61,12 @@ void run_lockstep(const Case& c) {
   params.pipeline_depth = c.pipeline_depth;
   params.switching = c.switching;
   params.max_packet_payload_flits = c.switching == SwitchingMode::Wormhole ? 5 : 7;
-  ASSERT_FALSE(params.validate(topology).has_value());
+  if (auto error = params.validate(topology)) return "bad case: " + *error;
   Recorder cpp_out, rtl_out, lazy_out;
   Router cpp(c.node, topology, params, c.port_model, &dimension_order_port, &cpp_out);
-  RtlRouter rtl(c.node, topology, params, c.port_model, &dimension_order_port, &rtl_out);
+  RtlRouter rtl(c.node, topology, params, c.port_model, &dimension_order_port, &rtl_out, c.test_fault);
   // Evaluated only in cycles where it holds flits or receives a flit or a credit, as the network steps it.
-  RtlRouter lazy(c.node, topology, params, c.port_model, &dimension_order_port, &lazy_out);
+  RtlRouter lazy(c.node, topology, params, c.port_model, &dimension_order_port, &lazy_out, c.test_fault);
   const int ports = cpp.num_ports();
   const int net_ports = topology.num_ports();
   std::mt19937_64 rng(c.seed);
@@ -154,8 +158,9 @@ void run_lockstep(const Case& c) {
     cpp.step(cycle);
     rtl.step(cycle);
     if (lazy_has_input || lazy.buffered_flits() > 0) lazy.step(cycle);
-    ASSERT_TRUE(cpp_out.errors.empty()) << cpp_out.errors.front();
-    ASSERT_TRUE(rtl_out.errors.empty()) << rtl_out.errors.front();
+    const std::string at = "cycle " + std::to_string(cycle) + ": ";
+    if (!cpp_out.errors.empty()) return at + "SystemC router: " + cpp_out.errors.front();
+    if (!rtl_out.errors.empty()) return at + "RTL router: " + rtl_out.errors.front();
     if (std::getenv("MESHMP_LOCKSTEP_TRACE")) {
       std::printf("cycle %llu\n", static_cast<unsigned long long>(cycle));
       for (auto& [p, f] : cpp_out.flits) std::printf("  cpp port %d %s\n", p, describe(f).c_str());
@@ -169,40 +174,86 @@ void run_lockstep(const Case& c) {
       const std::string got = k < rtl_out.flits.size() ? "port " + std::to_string(rtl_out.flits[k].first) + " " +
                                                              describe(rtl_out.flits[k].second)
                                                        : "nothing";
-      ASSERT_EQ(got, want) << "cycle " << cycle << ", flit " << k << " leaving router " << c.node;
-      ASSERT_TRUE(wire::pack(cpp_out.flits[k].second) == wire::pack(rtl_out.flits[k].second))
-          << "cycle " << cycle << ": the wire bits differ on port " << cpp_out.flits[k].first;
+      if (got != want) return at + "flit " + std::to_string(k) + ": SystemC " + want + ", RTL " + got;
+      if (wire::pack(cpp_out.flits[k].second) != wire::pack(rtl_out.flits[k].second))
+        return at + "the wire bits differ on port " + std::to_string(cpp_out.flits[k].first);
     }
     // Credits of one cycle all take effect at the same edge upstream: compared as a set.
     std::sort(cpp_out.credits.begin(), cpp_out.credits.end());
     std::sort(rtl_out.credits.begin(), rtl_out.credits.end());
-    ASSERT_EQ(rtl_out.credits, cpp_out.credits) << "cycle " << cycle << ": credits sent upstream";
+    if (rtl_out.credits != cpp_out.credits) return at + "the credits sent upstream differ";
     for (const auto& [in, v] : cpp_out.credits) ++upstream_credits[in][v];
     for (const auto& [out, flit] : cpp_out.flits) {
       ++delivered;
       credit_returns.emplace(cycle + 1 + rng() % 6, std::make_pair(out, static_cast<int>(flit.vc)));
     }
-    ASSERT_EQ(rtl.body_stall_cycles(), cpp.body_stall_cycles()) << "cycle " << cycle;
+    if (rtl.body_stall_cycles() != cpp.body_stall_cycles()) return at + "the body-stall counters differ";
     std::sort(lazy_out.credits.begin(), lazy_out.credits.end());
-    ASSERT_EQ(lazy_out.credits, rtl_out.credits) << "cycle " << cycle << ": skipping idle cycles changed the credits";
-    ASSERT_EQ(lazy_out.flits.size(), rtl_out.flits.size()) << "cycle " << cycle << ": skipping idle cycles";
+    if (lazy_out.credits != rtl_out.credits) return at + "skipping idle cycles changed the credits";
+    if (lazy_out.flits.size() != rtl_out.flits.size()) return at + "skipping idle cycles changed the flits";
     for (std::size_t k = 0; k < lazy_out.flits.size(); ++k)
-      ASSERT_TRUE(lazy_out.flits[k].first == rtl_out.flits[k].first &&
-                  wire::pack(lazy_out.flits[k].second) == wire::pack(rtl_out.flits[k].second))
-          << "cycle " << cycle << ": skipping idle cycles changed a flit";
+      if (lazy_out.flits[k].first != rtl_out.flits[k].first ||
+          wire::pack(lazy_out.flits[k].second) != wire::pack(rtl_out.flits[k].second))
+        return at + "skipping idle cycles changed a flit";
   }
-  EXPECT_EQ(delivered, offered);
+  if (delivered != offered)
+    return std::to_string(offered - delivered) + " of " + std::to_string(offered) + " flits never left";
+  return "";
 }
 
-TEST(RtlLockstep, MeshInteriorWormhole) { run_lockstep({"mesh:4x4", 5, SwitchingMode::Wormhole, 2, 4, PortModel::OnePort, 1}); }
-TEST(RtlLockstep, MeshCornerFourStages) { run_lockstep({"mesh:4x4", 0, SwitchingMode::Wormhole, 4, 4, PortModel::OnePort, 2}); }
-TEST(RtlLockstep, TorusDatelineOneStage) { run_lockstep({"torus:4x4", 3, SwitchingMode::Wormhole, 1, 4, PortModel::OnePort, 3}); }
-TEST(RtlLockstep, TorusTwoVcs) { run_lockstep({"torus:5x3", 4, SwitchingMode::Wormhole, 3, 2, PortModel::OnePort, 4}); }
-TEST(RtlLockstep, StoreAndForward) { run_lockstep({"torus:4x4", 6, SwitchingMode::StoreAndForward, 2, 4, PortModel::OnePort, 5}); }
-TEST(RtlLockstep, CutThrough) { run_lockstep({"mesh:3x3", 4, SwitchingMode::VirtualCutThrough, 3, 4, PortModel::OnePort, 6}); }
-TEST(RtlLockstep, Hypercube) { run_lockstep({"hypercube:6", 9, SwitchingMode::Wormhole, 2, 4, PortModel::OnePort, 7}); }
-TEST(RtlLockstep, TorusThreeDimensions) { run_lockstep({"torus:3x3x3", 13, SwitchingMode::Wormhole, 2, 4, PortModel::OnePort, 8}); }
-TEST(RtlLockstep, AllPort) { run_lockstep({"torus:4x4", 5, SwitchingMode::Wormhole, 2, 4, PortModel::AllPort, 9}); }
+TEST(RtlLockstep, MeshInteriorWormhole) { EXPECT_EQ(run_lockstep({"mesh:4x4", 5, SwitchingMode::Wormhole, 2, 4, PortModel::OnePort, 1}), ""); }
+TEST(RtlLockstep, MeshCornerFourStages) { EXPECT_EQ(run_lockstep({"mesh:4x4", 0, SwitchingMode::Wormhole, 4, 4, PortModel::OnePort, 2}), ""); }
+TEST(RtlLockstep, TorusDatelineOneStage) { EXPECT_EQ(run_lockstep({"torus:4x4", 3, SwitchingMode::Wormhole, 1, 4, PortModel::OnePort, 3}), ""); }
+TEST(RtlLockstep, TorusTwoVcs) { EXPECT_EQ(run_lockstep({"torus:5x3", 4, SwitchingMode::Wormhole, 3, 2, PortModel::OnePort, 4}), ""); }
+TEST(RtlLockstep, StoreAndForward) { EXPECT_EQ(run_lockstep({"torus:4x4", 6, SwitchingMode::StoreAndForward, 2, 4, PortModel::OnePort, 5}), ""); }
+TEST(RtlLockstep, CutThrough) { EXPECT_EQ(run_lockstep({"mesh:3x3", 4, SwitchingMode::VirtualCutThrough, 3, 4, PortModel::OnePort, 6}), ""); }
+TEST(RtlLockstep, Hypercube) { EXPECT_EQ(run_lockstep({"hypercube:6", 9, SwitchingMode::Wormhole, 2, 4, PortModel::OnePort, 7}), ""); }
+TEST(RtlLockstep, TorusThreeDimensions) { EXPECT_EQ(run_lockstep({"torus:3x3x3", 13, SwitchingMode::Wormhole, 2, 4, PortModel::OnePort, 8}), ""); }
+TEST(RtlLockstep, AllPort) { EXPECT_EQ(run_lockstep({"torus:4x4", 5, SwitchingMode::Wormhole, 2, 4, PortModel::AllPort, 9}), ""); }
+
+// The comparison can fail: a bug injected into the RTL is caught, naming the cycle.
+TEST(RtlLockstep, CatchesADroppedCredit) {
+  const std::string difference =
+      run_lockstep({"mesh:4x4", 5, SwitchingMode::Wormhole, 2, 4, PortModel::OnePort, 1, /*test_fault=*/1});
+  EXPECT_EQ(difference.rfind("cycle ", 0), 0u) << difference;
+  EXPECT_NE(difference.find("the credits sent upstream differ"), std::string::npos) << difference;
+}
+TEST(RtlLockstep, CatchesASwappedArbitrationPriority) {
+  const std::string difference =
+      run_lockstep({"mesh:4x4", 5, SwitchingMode::Wormhole, 2, 4, PortModel::OnePort, 1, /*test_fault=*/2});
+  EXPECT_EQ(difference.rfind("cycle ", 0), 0u) << difference;
+  EXPECT_NE(difference.find(": SystemC port"), std::string::npos) << difference;
+}
+
+// The `dual` model stops at the first difference, naming cycle, router, port and both values: two heads
+// from inputs 0 and 1 want the same output in the same cycle; the faulty RTL lets input 1 win.
+TEST(DualRouter, ReportsTheFirstDifference) {
+  const Topology topology = Topology::parse("mesh:3x3");
+  RouterParams params;
+  for (int fault : {0, 2}) {
+    Recorder out;
+    DualRouter dual(4, topology, params, PortModel::OnePort, &dimension_order_port, &out, fault);
+    for (int in : {0, 1}) {
+      Flit head;
+      head.head = head.tail = true;
+      head.dst = 7;  // (1,2): the +y port of the centre, for both
+      head.packet_flits = 1;
+      head.tag = static_cast<std::uint32_t>(10 + in);
+      dual.receive_flit(in, head, 1);
+    }
+    for (std::uint64_t cycle = 1; cycle <= 6; ++cycle) dual.step(cycle);
+    EXPECT_EQ(out.flits.size(), 2u) << "the SystemC router's flits drive the machine";
+    if (fault == 0) {
+      EXPECT_TRUE(out.errors.empty()) << out.errors.front();
+    } else {
+      ASSERT_EQ(out.errors.size(), 1u);
+      EXPECT_EQ(out.errors[0],
+                "dual: the RTL and SystemC routers differ at cycle 3, router 4, output port 3: cpp port 3 head+tail "
+                "vc 0 tag 10 dst 7 class 0 ring dimension 1 route position 0, rtl port 3 head+tail vc 1 tag 11 dst 7 "
+                "class 0 ring dimension 1 route position 0");
+    }
+  }
+}
 
 }  // namespace
 }  // namespace meshmp

@@ -57,6 +57,13 @@ TEST(RtlMachine, ThreeDimensionalTorusCutThrough) {
   expect_same_machine("--topology torus:3x3x3 --algorithm direct --switching cut-through --packet-flits 7 -m 80 --startup-cycles 0");
 }
 
+// Both models in lockstep inside the machine: a clean run completes with the same result.
+TEST(RtlMachine, DualRunsClean) {
+  std::string output;
+  ASSERT_EQ(run("--topology torus:4x4 --algorithm direct --router-model dual -o \"\"", output), 0) << output;
+  EXPECT_NE(output.find("verified: all"), std::string::npos) << output;
+}
+
 // A machine the RTL matrix does not cover is refused with the rule and the built configurations.
 TEST(RtlMachine, ConfigurationOutsideTheMatrixIsRefused) {
   std::string output;
