@@ -4,15 +4,21 @@
 namespace meshmp::wire {
 namespace {
 
+// A field of up to 64 bits at bit `first`: it spans at most two words.
 void put(WireFlit& bits, int first, int width, std::uint64_t value) {
-  for (int i = 0; i < width; ++i)
-    if ((value >> i) & 1) bits[(first + i) / 64] |= std::uint64_t{1} << ((first + i) % 64);
+  const std::uint64_t mask = width == 64 ? ~0ull : (1ull << width) - 1;
+  value &= mask;
+  const int word = first / 64, shift = first % 64;
+  bits[word] |= value << shift;
+  if (shift + width > 64) bits[word + 1] |= value >> (64 - shift);
 }
 
 std::uint64_t get(const WireFlit& bits, int first, int width) {
-  std::uint64_t value = 0;
-  for (int i = 0; i < width; ++i) value |= ((bits[(first + i) / 64] >> ((first + i) % 64)) & 1) << i;
-  return value;
+  const std::uint64_t mask = width == 64 ? ~0ull : (1ull << width) - 1;
+  const int word = first / 64, shift = first % 64;
+  std::uint64_t value = bits[word] >> shift;
+  if (shift + width > 64) value |= bits[word + 1] << (64 - shift);
+  return value & mask;
 }
 
 }  // namespace

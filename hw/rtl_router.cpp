@@ -22,53 +22,52 @@ constexpr int kMaxBuffer = 8;       // MAX_BUFFER of the built configurations
 constexpr int kTableBits = 12;      // TABLE_BITS: up to 4096 destinations
 constexpr int kFlitBits = wire::kWireBits;
 
-// Bit access to a verilated port of any width: scalars (CData..QData) and wide words (VlWide, 32-bit words).
+// Bit access to a verilated port of any width: scalars (CData..QData) and wide words (VlWide: 32-bit words,
+// bit i in word i / 32). Up to 64 bits at a time, touching at most three words.
 template <class T>
 void put_bits(T& field, int first, int width, std::uint64_t value) {
+  const std::uint64_t mask = width == 64 ? ~0ull : (1ull << width) - 1;
+  value &= mask;
   if constexpr (std::is_integral_v<T>) {
-    const std::uint64_t mask = (width == 64 ? ~0ull : (1ull << width) - 1) << first;
-    field = static_cast<T>((static_cast<std::uint64_t>(field) & ~mask) | ((value << first) & mask));
+    field = static_cast<T>((static_cast<std::uint64_t>(field) & ~(mask << first)) | (value << first));
   } else {
-    for (int i = 0; i < width; ++i) {
-      const std::uint32_t bit = 1u << ((first + i) % 32);
-      if ((value >> i) & 1) field[(first + i) / 32] |= bit;
-      else field[(first + i) / 32] &= ~bit;
+    for (int done = 0; done < width;) {
+      const int word = (first + done) / 32, shift = (first + done) % 32;
+      const int take = std::min(32 - shift, width - done);
+      const std::uint32_t part_mask = static_cast<std::uint32_t>(((1ull << take) - 1) << shift);
+      field[word] = (field[word] & ~part_mask) | (static_cast<std::uint32_t>((value >> done) << shift) & part_mask);
+      done += take;
     }
   }
 }
 
 template <class T>
 std::uint64_t get_bits(const T& field, int first, int width) {
+  const std::uint64_t mask = width == 64 ? ~0ull : (1ull << width) - 1;
   if constexpr (std::is_integral_v<T>) {
-    return (static_cast<std::uint64_t>(field) >> first) & (width == 64 ? ~0ull : (1ull << width) - 1);
+    return (static_cast<std::uint64_t>(field) >> first) & mask;
   } else {
     std::uint64_t value = 0;
-    for (int i = 0; i < width; ++i) value |= static_cast<std::uint64_t>((field[(first + i) / 32] >> ((first + i) % 32)) & 1) << i;
-    return value;
+    for (int done = 0; done < width;) {
+      const int word = (first + done) / 32, shift = (first + done) % 32;
+      const int take = std::min(32 - shift, width - done);
+      value |= static_cast<std::uint64_t>((field[word] >> shift) & static_cast<std::uint32_t>((1ull << take) - 1)) << done;
+      done += take;
+    }
+    return value & mask;
   }
 }
 
-// Copies a flit's wire bits into / out of a wide port at bit `first`, 32 bits at a time.
+// Copies a flit's wire bits into / out of a wide port at bit `first`, 64 bits at a time.
 template <class Wide>
 void put_flit(Wide& port, int first, const wire::WireFlit& bits) {
-  for (int k = 0; k < kFlitBits; k += 32) {
-    const int width = std::min(32, kFlitBits - k);
-    const int word = k / 64, shift = k % 64;
-    std::uint64_t chunk = bits[word] >> shift;
-    if (shift + width > 64) chunk |= bits[word + 1] << (64 - shift);
-    put_bits(port, first + k, width, chunk & ((1ull << width) - 1));
-  }
+  for (int k = 0; k < kFlitBits; k += 64) put_bits(port, first + k, std::min(64, kFlitBits - k), bits[k / 64]);
 }
 
 template <class Wide>
 wire::WireFlit get_flit(const Wide& port, int first) {
   wire::WireFlit bits{};
-  for (int k = 0; k < kFlitBits; k += 32) {
-    const int width = std::min(32, kFlitBits - k);
-    const std::uint64_t chunk = get_bits(port, first + k, width);
-    bits[k / 64] |= chunk << (k % 64);
-    if (k % 64 + width > 64) bits[k / 64 + 1] |= chunk >> (64 - k % 64);
-  }
+  for (int k = 0; k < kFlitBits; k += 64) bits[k / 64] = get_bits(port, first + k, std::min(64, kFlitBits - k));
   return bits;
 }
 

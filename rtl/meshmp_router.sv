@@ -71,17 +71,17 @@ module meshmp_router
 
   // ---- State ----
   logic [SLOT_BITS-1:0] front [IVCS];
-  logic [7:0] count [IVCS] /*verilator public_flat_rd*/;
+  logic [7:0] count [IVCS];
   logic [7:0] tails [IVCS];
-  logic [AGE_SATURATION-1:0] history [IVCS] /*verilator public_flat_rd*/;
-  logic [1:0] state [IVCS] /*verilator public_flat_rd*/;
+  logic [AGE_SATURATION-1:0] history [IVCS];
+  logic [1:0] state [IVCS];
   logic [7:0] route_port [IVCS];            // decided by route computation
   logic [3:0] route_vc_begin [IVCS], route_vc_end [IVCS];
   logic       route_class [IVCS];
   logic [4:0] route_dimension [IVCS];
   logic [3:0] out_vc [IVCS];                // decided by VC allocation
   logic [7:0] credits [IVCS];               // per output VC
-  logic       owned [IVCS] /*verilator public_flat_rd*/;  // per output VC: held by a packet
+  logic       owned [IVCS];  // per output VC: held by a packet
   logic [7:0] va_pointer [PORTS];           // per output port: input VC index
   logic [3:0] sa_input_pointer [PORTS];     // per input port: VC
   logic [7:0] sa_output_pointer [PORTS];    // per output port: input port
@@ -130,6 +130,7 @@ module meshmp_router
   logic [3:0] out_vc_now [IVCS];
   logic       owned_now [IVCS];
   logic [7:0] va_pointer_next [PORTS];
+  logic       va_wanted [PORTS];            // some input VC asks this output for a VC
   // Switch allocation.
   logic       sa_input_valid [PORTS];
   logic [3:0] sa_input_vc [PORTS];
@@ -137,7 +138,8 @@ module meshmp_router
   logic [7:0] sa_grant_input [PORTS];
   int         stalled_bodies;
 
-  always_comb begin
+  // Evaluate: decisions from the state at the edge and this cycle's inputs (called at the edge).
+  task automatic evaluate();
     // Credits returned this cycle count at once.
     credit_overflow = 1'b0;
     for (int o = 0; o < IVCS; o++) begin
@@ -168,6 +170,7 @@ module meshmp_router
       in_port = i / VCS;
       count_now[i] = int'(count[i]) + int'(write_vc[i]);
       history_now[i] = history[i] | {{(AGE_SATURATION-1){1'b0}}, write_vc[i]};
+      // (count_now > 0 first: an empty VC costs the simulator no age computation.)
       front_ready[i] = count_now[i] > 0 &&
           age_of(history_now[i], count_now[i], 0) >=
           (front_flit[i][HEAD] ? int'(cfg_pipeline_depth) : (cfg_pipeline_depth > 3'd2 ? 2 : int'(cfg_pipeline_depth)));
@@ -230,11 +233,16 @@ module meshmp_router
       va_vc[i] = 4'd0;
       owned_now[i] = owned[i];
     end
+    for (int o = 0; o < PORTS; o++) va_wanted[o] = 1'b0;
+    for (int i = 0; i < IVCS; i++)
+      if (va_request[i]) va_wanted[int'(rc_port[i])] = 1'b1;
     for (int o = 0; o < PORTS; o++) begin
       int last_winner;
       logic exclusive;
       logic any_owned;
       last_winner = -1;
+      va_pointer_next[o] = va_pointer[o];
+      if (!va_wanted[o]) continue;  // "any request" guard: most outputs have none in most cycles
       exclusive = o >= NET_PORTS && cfg_exclusive_ejection;
       any_owned = 1'b0;
       for (int v = 0; v < VCS; v++) any_owned |= owned[o*VCS + v];
@@ -259,7 +267,7 @@ module meshmp_router
             end
         end
       end
-      va_pointer_next[o] = last_winner >= 0 ? 8'((last_winner + 1) % IVCS) : va_pointer[o];
+      if (last_winner >= 0) va_pointer_next[o] = 8'((last_winner + 1) % IVCS);
     end
     for (int i = 0; i < IVCS; i++) begin
       out_vc_now[i] = va_granted[i] ? va_vc[i] : out_vc[i];
@@ -307,11 +315,11 @@ module meshmp_router
       if (sa_grant[o] && !front_flit[int'(sa_grant_input[o])*VCS + int'(sa_input_vc[int'(sa_grant_input[o])])][HEAD])
         stalled_bodies--;
     end
-  end
+  endtask
 
   // ---- Update ----
-  // The next state, computed combinationally; the edge then copies whole arrays (one write per array per
-  // cycle: a simulator then needs no per-element write queue).
+  // The next state; the edge copies whole arrays (one write per array per cycle: a simulator then needs no
+  // per-element write queue).
   logic [SLOT_BITS-1:0] front_next [IVCS];
   logic [7:0] count_next [IVCS];
   logic [7:0] tails_next [IVCS];
@@ -325,7 +333,8 @@ module meshmp_router
   logic [PORTS-1:0]           credit_out_valid_next;
   logic [PORTS*4-1:0]         credit_out_vc_next;
 
-  always_comb begin
+  // The next state from those decisions (called at the edge, after evaluate()).
+  task automatic compute_next();
     logic popped [IVCS];
     for (int i = 0; i < IVCS; i++) begin
       popped[i] = 1'b0;
@@ -390,7 +399,7 @@ module meshmp_router
       tails_next[i] = 8'(int'(tails[i]) + int'(tail_written[i]) - int'(popped[i] && front_flit[i][TAIL]));
       history_next[i] = {h[AGE_SATURATION-2:0], 1'b0};
     end
-  end
+  endtask
 
   always_ff @(posedge clk) begin
     if (rst) begin
@@ -420,6 +429,10 @@ module meshmp_router
       body_stall_cycles <= '0;
       error <= '0;
     end else begin
+      // The whole cycle is computed here, once per edge, rather than in combinational blocks that a
+      // simulator would re-evaluate whenever an input or a register changes.
+      evaluate();
+      compute_next();
       front <= front_next;
       count <= count_next;
       tails <= tails_next;
