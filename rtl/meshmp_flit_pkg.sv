@@ -1,6 +1,8 @@
 // The flit wire format (bit for bit hw/flit_wire.h): what crosses a link in one cycle. Offsets and widths
 // of every field, as [first bit, width]. A head flit carries the header, a body flit its payload.
 package meshmp_flit_pkg;
+  // The whole format is defined here; a module uses the fields it needs.
+  /* verilator lint_off UNUSEDPARAM */
   localparam int FLIT_BITS = 342;
 
   localparam int VALID = 0;
@@ -28,4 +30,5 @@ package meshmp_flit_pkg;
 
   // Ages saturate here: no pipeline is deeper (hw/input_unit.h, kAgeSaturation).
   localparam int AGE_SATURATION = 5;
+  /* verilator lint_on UNUSEDPARAM */
 endpackage

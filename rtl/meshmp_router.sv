@@ -67,6 +67,7 @@ module meshmp_router
 );
   localparam int IVCS = PORTS * VCS;       // input VCs, and output VCs
   localparam int SLOT_BITS = $clog2(MAX_BUFFER);
+  localparam int IVC_BITS = $clog2(IVCS);
   localparam logic [1:0] IDLE = 2'd0, WAITING = 2'd1, ACTIVE = 2'd2;
 
   // ---- State ----
@@ -138,7 +139,9 @@ module meshmp_router
   logic [7:0] sa_grant_input [PORTS];
   int         stalled_bodies;
 
-  // Evaluate: decisions from the state at the edge and this cycle's inputs (called at the edge).
+  // Evaluate: decisions from the state at the edge and this cycle's inputs (called at the edge). Its
+  // blocking assignments to the decision variables are deliberate: the cycle is computed once per edge.
+  /* verilator lint_off BLKSEQ */
   task automatic evaluate();
     // Credits returned this cycle count at once.
     credit_overflow = 1'b0;
@@ -282,10 +285,10 @@ module meshmp_router
       sa_input_vc[p] = 4'd0;
       for (int k = 0; k < VCS; k++) begin
         int v;
-        int i;
+        logic [IVC_BITS-1:0] i;
         v = int'(sa_input_pointer[p]) + k;
         if (v >= VCS) v -= VCS;
-        i = p*VCS + v;
+        i = IVC_BITS'(p*VCS + v);
         if (state_now[i] == ACTIVE && front_ready[i]) begin
           if (!sa_input_valid[p] &&
               effective_credits[int'(rc_port[i])*VCS + int'(out_vc_now[i])] != 8'd0) begin
@@ -354,11 +357,11 @@ module meshmp_router
       if (sa_grant[o]) begin
         int p;
         int v;
-        int i;
+        logic [IVC_BITS-1:0] i;
         logic [FLIT_BITS-1:0] f;
         p = int'(sa_grant_input[o]);
         v = int'(sa_input_vc[p]);
-        i = p*VCS + v;
+        i = IVC_BITS'(p*VCS + v);
         f = front_flit[i];
         if (f[HEAD]) begin
           f[VC_CLASS] = rc_class[i];
@@ -400,6 +403,7 @@ module meshmp_router
       history_next[i] = {h[AGE_SATURATION-2:0], 1'b0};
     end
   endtask
+  /* verilator lint_on BLKSEQ */
 
   always_ff @(posedge clk) begin
     if (rst) begin
