@@ -21,6 +21,7 @@ class DualRouter final : public RouterModel {
   DualRouter(int node, const Topology& topology, const RouterParams& params, PortModel port_model,
              RoutingFunction routing, RouterEnvironment* environment, int test_fault = 0);
 
+  RtlRouter& rtl() { return rtl_; }
   int node() const override { return cpp_.node(); }
   int num_ports() const override { return cpp_.num_ports(); }
   void receive_flit(int in_port, const Flit& flit, std::uint64_t cycle) override;

@@ -4,7 +4,10 @@
 #include <algorithm>
 #include <chrono>
 
+#include "hw/dual_router.h"
 #include "hw/routing.h"
+#include "hw/rtl_router.h"
+#include "topology/config_error.h"
 
 namespace meshmp {
 
@@ -44,6 +47,7 @@ Machine::Machine(sc_core::sc_module_name name, const MachineConfig& config, Firm
       layout_{topology_.num_nodes(), config.block_bytes, scratch_bytes},
       options_(std::move(options)),
       period_(kClockPeriodNs, sc_core::SC_NS) {
+  if (!config.trace_rtl.empty()) RtlWaveform::enable();  // before the RTL routers are built
   network_ = std::make_unique<Network>("network", topology_, config.router, config.port_model,
                                        find_routing_function(config.routing), period_, config.watchdog_cycles);
   network_->on_failure([] { sc_core::sc_stop(); });
@@ -72,6 +76,7 @@ Machine::Machine(sc_core::sc_module_name name, const MachineConfig& config, cons
 
 Machine::~Machine() {
   if (waveform_) sc_core::sc_close_vcd_trace_file(waveform_);
+  if (!config_.trace_rtl.empty()) RtlWaveform::close();
 }
 
 void Machine::node_finished() {
@@ -80,6 +85,20 @@ void Machine::node_finished() {
   for (const auto& node : nodes_) failed |= !node->cpu.error().empty();
   if (failed || (finished_nodes_ == topology_.num_nodes() && !network_->busy()))
     stop_requested_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void Machine::open_rtl_waveform(const std::string& path, const std::vector<int>& nodes) {
+  std::vector<RtlRouter*> routers;
+  for (int n : nodes) {
+    RouterModel& model = network_->router(n);
+    RtlRouter* rtl = dynamic_cast<RtlRouter*>(&model);
+    if (auto* dual = dynamic_cast<DualRouter*>(&model)) rtl = &dual->rtl();
+    if (!rtl) throw ConfigError("output.trace_rtl", path, "needs router.model rtl or dual");
+    network_->keep_stepping(n);  // traced routers are evaluated every cycle
+    routers.push_back(rtl);
+  }
+  RtlWaveform::open(path, routers);
+  network_->on_cycle_end([](std::uint64_t cycle) { RtlWaveform::dump(cycle); });
 }
 
 void Machine::open_waveform(const std::string& path, const std::vector<int>& nodes) {

@@ -78,6 +78,9 @@ class Machine : public sc_core::sc_module {
 
   // Opens the waveform file and adds the traced nodes' signals (before run()).
   void open_waveform(const std::string& path, const std::vector<int>& nodes);
+  // Opens the FST waveform of the traced nodes' RTL routers (router model rtl or dual; the machine was
+  // built with config.trace_rtl set, before run()).
+  void open_rtl_waveform(const std::string& path, const std::vector<int>& nodes);
   // Runs the SystemC kernel until the firmware on every node finished or the run failed.
   RunResult run();
 

@@ -138,7 +138,8 @@ void MachineConfig::apply_json(const nlohmann::json& json) {
   }
   if (json.contains("output")) {
     const auto& o = json["output"];
-    check_keys(o, "output", {"stats_json", "vcd", "trace_nodes", "detail_csv", "messages_csv"});
+    check_keys(o, "output", {"stats_json", "vcd", "trace_nodes", "detail_csv", "messages_csv", "trace_rtl"});
+    if (o.contains("trace_rtl")) trace_rtl = get<std::string>(o["trace_rtl"], "output.trace_rtl", "a string");
     if (o.contains("detail_csv")) detail_csv = get<std::string>(o["detail_csv"], "output.detail_csv", "a string");
     if (o.contains("messages_csv"))
       messages_csv = get<std::string>(o["messages_csv"], "output.messages_csv", "a string");

@@ -33,9 +33,10 @@ struct MachineConfig {
   std::uint64_t max_cycles = 200000000;
   std::string stats_json = "meshmp-stats.json";  // where to write statistics; empty = nowhere
   std::string vcd;                   // waveform file; empty = no tracing
+  std::string trace_rtl;             // FST waveform of the traced RTL routers' internals; empty = none
   std::string detail_csv;            // per-node, per-step rows (CSV); empty = none
   std::string messages_csv;          // one row per received message (CSV); empty = none
-  std::vector<int> trace_nodes{0};   // routers and DMA engines shown in the waveform
+  std::vector<int> trace_nodes{0};   // routers and DMA engines shown in the waveforms
 
   // Empty when valid; otherwise the first broken rule (field, value, rule). Checks the topology, router
   // and node parameters; the algorithm checks its own requirements.

@@ -204,6 +204,8 @@ void Network::step(std::uint64_t cycle) {
     }
   }
 
+  if (on_cycle_end_) on_cycle_end_(cycle);
+
   // Flits on a link are moving: only flits that sit in buffers for watchdog_cycles are a deadlock.
   if (flits_in_network_ > 0 && flits_on_links_ == 0 && cycle > last_progress_cycle_ + watchdog_cycles_)
     fail("deadlock: " + std::to_string(flits_in_network_) + " flits in the network and none moved for " +

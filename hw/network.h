@@ -89,6 +89,8 @@ class Network : public sc_core::sc_module, public RouterEnvironment {
   void on_failure(std::function<void()> callback) { on_failure_ = std::move(callback); }
   // True while flits, credits or endpoint work are pending (the clock runs).
   bool busy() const;
+  // Called at the end of every cycle the network steps (waveforms of stepped models).
+  void on_cycle_end(std::function<void(std::uint64_t)> callback) { on_cycle_end_ = std::move(callback); }
   // Called when the network falls idle (the clock stops).
   void on_idle(std::function<void()> callback) { on_idle_ = std::move(callback); }
 
@@ -152,6 +154,7 @@ class Network : public sc_core::sc_module, public RouterEnvironment {
   std::vector<std::string> blocked_;
   std::function<void()> on_failure_;
   std::function<void()> on_idle_;
+  std::function<void(std::uint64_t)> on_cycle_end_;
 };
 
 }  // namespace meshmp

@@ -9,6 +9,7 @@
 
 // Verilator's headers stay in this file (they pull systemc.h's names into the global namespace).
 #include "verilated.h"
+#include "verilated_fst_c.h"
 #include "Vmeshmp_router_p5v2.h"
 #include "Vmeshmp_router_p5v4.h"
 #include "Vmeshmp_router_p7v4.h"
@@ -99,6 +100,7 @@ class RtlModelPort {
   virtual bool credit_out(int port, int& vc) const = 0;
   virtual std::uint64_t body_stall_cycles() const = 0;
   virtual unsigned error() const = 0;
+  virtual void trace(VerilatedFstC* file) = 0;
 };
 
 namespace {
@@ -106,7 +108,7 @@ namespace {
 template <class Model, int kPorts, int kVcs>
 class VerilatedRouter final : public RtlModelPort {
  public:
-  VerilatedRouter() : model_(&verilator_context(), "router") {
+  explicit VerilatedRouter(const std::string& name) : model_(&verilator_context(), name.c_str()) {
     // A first evaluation with the clock low, so that the first reset edge is seen as an edge.
     model_.clk = 0;
     model_.rst = 1;
@@ -172,6 +174,7 @@ class VerilatedRouter final : public RtlModelPort {
   }
   std::uint64_t body_stall_cycles() const override { return model_.body_stall_cycles; }
   unsigned error() const override { return model_.error; }
+  void trace(VerilatedFstC* file) override { model_.trace(file, 99); }
 
  private:
   template <class T>
@@ -188,12 +191,12 @@ struct BuiltConfiguration {
   int ports;
   int net_ports;
   int vcs;
-  std::unique_ptr<RtlModelPort> (*make)();
+  std::unique_ptr<RtlModelPort> (*make)(const std::string& name);
 };
 
 template <class Model, int kPorts, int kVcs>
-std::unique_ptr<RtlModelPort> make_model() {
-  return std::make_unique<VerilatedRouter<Model, kPorts, kVcs>>();
+std::unique_ptr<RtlModelPort> make_model(const std::string& name) {
+  return std::make_unique<VerilatedRouter<Model, kPorts, kVcs>>(name);
 }
 
 // The matrix (rtl/CMakeLists.txt), smallest first.
@@ -246,7 +249,7 @@ RtlRouter::RtlRouter(int node, const Topology& topology, const RouterParams& par
   if (auto why = unsupported(topology, params, port_model)) throw ConfigError("router.model", "rtl", *why);
   const BuiltConfiguration& c = *find_configuration(topology, params, port_model);
   model_net_ports_ = c.net_ports;
-  model_ = c.make();
+  model_ = c.make("router" + std::to_string(node));
   RtlModelPort::Straps straps;
   straps.pipeline_depth = params.pipeline_depth;
   straps.switching = static_cast<int>(params.switching);
@@ -330,6 +333,40 @@ void RtlRouter::step(std::uint64_t) {
 }
 
 std::uint64_t RtlRouter::body_stall_cycles() const { return model_->body_stall_cycles(); }
+
+void RtlRouter::add_to_waveform(VerilatedFstC* file) { model_->trace(file); }
+
+namespace {
+std::unique_ptr<VerilatedFstC>& waveform_file() {
+  static std::unique_ptr<VerilatedFstC> file;
+  return file;
+}
+}  // namespace
+
+void RtlWaveform::enable() {
+  Verilated::traceEverOn(true);
+  verilator_context().traceEverOn(true);
+}
+
+void RtlWaveform::open(const std::string& path, const std::vector<RtlRouter*>& routers) {
+  auto& file = waveform_file();
+  file = std::make_unique<VerilatedFstC>();
+  for (RtlRouter* router : routers) router->add_to_waveform(file.get());
+  file->set_time_unit("1ns");
+  file->set_time_resolution("1ns");
+  file->open(path.c_str());
+}
+
+void RtlWaveform::dump(std::uint64_t cycle) {
+  if (auto& file = waveform_file()) file->dump(cycle);
+}
+
+void RtlWaveform::close() {
+  if (auto& file = waveform_file()) {
+    file->close();
+    file.reset();
+  }
+}
 
 std::vector<std::string> RtlRouter::describe_blocked(std::uint64_t) const {
   std::vector<std::string> lines;

@@ -16,6 +16,8 @@
 
 #include "hw/router_model.h"
 
+class VerilatedFstC;
+
 namespace meshmp {
 
 class RtlModelPort;  // the verilated model behind a uniform interface (rtl_router.cpp)
@@ -32,6 +34,9 @@ class RtlRouter final : public RouterModel {
   // ones (field router.model).
   static std::optional<std::string> unsupported(const Topology& topology, const RouterParams& params,
                                                 PortModel port_model);
+
+  // Adds this router's verilated model (ports and internals) to an FST waveform (RtlWaveform).
+  void add_to_waveform(VerilatedFstC* file);
 
   int node() const override { return node_; }
   int num_ports() const override { return net_ports_ + local_ports_; }
@@ -70,6 +75,17 @@ class RtlRouter final : public RouterModel {
   std::vector<OutputPortProbe> probes_;
   bool probes_enabled_ = false;
   bool error_reported_ = false;
+};
+
+// The FST waveform of the traced RTL routers' internals (--trace-rtl): FIFO occupancy, write histories,
+// VC states, allocator decisions, credits, one sample per cycle (time in cycles of 1 ns). enable() must
+// come before any RTL router is built; the traced routers must be stepped every cycle.
+class RtlWaveform {
+ public:
+  static void enable();
+  static void open(const std::string& path, const std::vector<RtlRouter*>& routers);
+  static void dump(std::uint64_t cycle);
+  static void close();
 };
 
 }  // namespace meshmp

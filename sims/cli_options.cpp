@@ -51,6 +51,7 @@ void RunOptions::add_node_options_to(CLI::App& c) {
   c.add_option("--detail-csv", detail_csv_, "write one row per node per step (messages, bytes, begin cycle, zero-load cost) to this CSV file");
   c.add_option("--messages-csv", messages_csv_, "write one row per received message (source, destination, bytes, latency, header blocking) to this CSV file");
   c.add_option("--vcd", vcd_, "write a VCD waveform of the traced routers and DMA engines to this file");
+  c.add_option("--trace-rtl", trace_rtl_, "write an FST waveform of the traced RTL routers' internals (FIFO occupancy, VC states, allocator decisions, credits) to this file (router model rtl or dual)");
   c.add_option("--trace-nodes", trace_nodes_, "nodes whose router and DMA engine the waveform shows  [default 0]")
       ->delimiter(',');
 }
@@ -91,6 +92,7 @@ MachineConfig RunOptions::resolve() const {
   if (vcd_) config.vcd = *vcd_;
   if (detail_csv_) config.detail_csv = *detail_csv_;
   if (messages_csv_) config.messages_csv = *messages_csv_;
+  if (trace_rtl_) config.trace_rtl = *trace_rtl_;
   if (trace_nodes_) config.trace_nodes = *trace_nodes_;
   return config;
 }

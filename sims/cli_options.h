@@ -26,7 +26,7 @@ class RunOptions {
 
   std::string config_file_;
   std::optional<std::string> router_model_, topology_, algorithm_, switching_, port_model_, routing_, stats_json_, vcd_, detail_csv_,
-      messages_csv_;
+      messages_csv_, trace_rtl_;
   // Numbers are kept as written and parsed against their real rules (hw/config_limits.h).
   std::optional<std::string> block_bytes_, vcs_, buffer_flits_, pipeline_depth_, link_latency_, flit_bytes_,
       packet_flits_, startup_cycles_, barrier_latency_, unexpected_buffer_bytes_, watchdog_cycles_, max_cycles_, copy_cycles_per_byte_;

@@ -60,7 +60,7 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
   // Output files: each named file is written exactly as named, and no two outputs share a path.
   const std::pair<const char*, const std::string*> outputs[] = {
       {"output.stats_json", &config.stats_json}, {"output.vcd", &config.vcd}, {"output.detail_csv", &config.detail_csv},
-      {"output.messages_csv", &config.messages_csv}};
+      {"output.messages_csv", &config.messages_csv}, {"output.trace_rtl", &config.trace_rtl}};
   for (std::size_t i = 0; i < std::size(outputs); ++i)
     for (std::size_t j = i + 1; j < std::size(outputs); ++j)
       if (!outputs[i].second->empty() && *outputs[i].second == *outputs[j].second) {
@@ -75,6 +75,19 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
     err << "meshmp: error: "
         << ConfigError("output.vcd", config.vcd, "a waveform file name must end in .vcd").what() << "\n";
     return 2;
+  }
+  if (!config.trace_rtl.empty()) {
+    std::string rule;
+    if (config.trace_rtl.size() <= 4 || config.trace_rtl.compare(config.trace_rtl.size() - 4, 4, ".fst") != 0)
+      rule = "an FST waveform file name must end in .fst";
+    else if (config.router.model != "rtl" && config.router.model != "dual")
+      rule = "the RTL waveform needs router.model rtl or dual (it is " + config.router.model + ")";
+    else if (!std::ofstream(config.trace_rtl))
+      rule = "the file cannot be written";
+    if (!rule.empty()) {
+      err << "meshmp: error: " << ConfigError("output.trace_rtl", config.trace_rtl, rule).what() << "\n";
+      return 2;
+    }
   }
   std::ofstream stats_file, detail_file, messages_file;
   for (auto [field, path, file] : {std::tuple{"output.stats_json", &config.stats_json, &stats_file},
@@ -101,6 +114,7 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
   for (int n = 0; n < topology.num_nodes(); ++n)
     fill_exchange_memory(machine.node(n).memory.bytes(), machine.layout(), n);
   if (!config.vcd.empty()) machine.open_waveform(config.vcd, config.trace_nodes);
+  if (!config.trace_rtl.empty()) machine.open_rtl_waveform(config.trace_rtl, config.trace_nodes);
   const RunResult result = machine.run();
 
   VerificationReport verification;
@@ -190,6 +204,7 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
     out << "  statistics: " << config.stats_json << "\n";
   }
   if (!config.vcd.empty()) out << "  waveform: " << config.vcd << "\n";
+  if (!config.trace_rtl.empty()) out << "  RTL waveform: " << config.trace_rtl << "\n";
   if (detail_file.is_open()) out << "  per-node, per-step detail: " << config.detail_csv << "\n";
   if (messages_file.is_open()) {
     messages_file << "src,dst,bytes,latency_cycles,header_blocking_cycles\n";

@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -62,6 +63,41 @@ TEST(RtlMachine, DualRunsClean) {
   std::string output;
   ASSERT_EQ(run("--topology torus:4x4 --algorithm direct --router-model dual -o \"\"", output), 0) << output;
   EXPECT_NE(output.find("verified: all"), std::string::npos) << output;
+}
+
+// The RTL waveform: an FST file whose blocks tile it (header, hierarchy, value changes), with time in
+// cycles of 1 ns up to the end of the run, and the traced routers' internals (over 500 variables each).
+TEST(RtlMachine, FstWaveformOfTheRouterInternals) {
+  const std::string base = ::testing::TempDir() + "meshmp_rtl_fst_" + std::to_string(getpid());
+  std::string output;
+  ASSERT_EQ(run("--topology torus:4x4 --router-model rtl --trace-rtl " + base + ".fst --trace-nodes 0,5 -o " +
+                    base + ".json",
+                output),
+            0)
+      << output;
+  std::ifstream in(base + ".fst", std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto u64 = [&](std::size_t at) {
+    std::uint64_t v = 0;
+    for (int k = 0; k < 8; ++k) v = v << 8 | static_cast<unsigned char>(bytes.at(at + k));
+    return v;
+  };
+  ASSERT_GT(bytes.size(), 1000u);
+  ASSERT_EQ(bytes[0], 0) << "an FST file starts with its header block";
+  bool hierarchy = false, changes = false;
+  std::size_t at = 0;
+  for (; at < bytes.size(); at += 1 + u64(at + 1)) {
+    const int type = bytes[at];
+    hierarchy |= type == 4 || type == 6 || type == 7;
+    changes |= type == 1 || type == 5 || type == 8;
+  }
+  EXPECT_EQ(at, bytes.size()) << "the blocks tile the file";
+  EXPECT_TRUE(hierarchy);
+  EXPECT_TRUE(changes);
+  const nlohmann::json doc = nlohmann::json::parse(std::ifstream(base + ".json"));
+  EXPECT_GE(u64(17), doc["statistics"]["completion_cycles"].get<std::uint64_t>()) << "end time, in cycles";
+  EXPECT_EQ(static_cast<signed char>(bytes.at(73)), -9) << "time unit 1 ns = one cycle";
+  EXPECT_GT(u64(49), 2u * 500u) << "variables: ports and internals of two routers";
 }
 
 // A machine the RTL matrix does not cover is refused with the rule and the built configurations.
