@@ -23,9 +23,7 @@
 // Ports [0, NET_PORTS) are network ports, [NET_PORTS, PORTS) local (injection = ejection) ports. A machine
 // whose routers have fewer network ports leaves the extra ones unused: arbitration keeps the same cyclic
 // order over the ports in use, so the outcome is the same.
-module meshmp_router
-  import meshmp_flit_pkg::*;
-#(
+module meshmp_router #(
   parameter int PORTS = 5,
   parameter int NET_PORTS = 4,
   parameter int VCS = 4,
@@ -54,10 +52,10 @@ module meshmp_router
   input  logic [7:0]            table_port,
   // Links: the flit arriving on each input port this cycle (valid = its bit VALID), and the credits each
   // output VC gets back this cycle (a count: an ejection channel may return several at once).
-  input  logic [PORTS*FLIT_BITS-1:0] flit_in,
+  input  logic [PORTS*meshmp_flit_pkg::FLIT_BITS-1:0] flit_in,
   input  logic [PORTS*VCS*4-1:0]     credit_in,
   // What crossed the switch at the last edge: a flit per output port, a credit per input port.
-  output logic [PORTS*FLIT_BITS-1:0] flit_out,
+  output logic [PORTS*meshmp_flit_pkg::FLIT_BITS-1:0] flit_out,
   output logic [PORTS-1:0]           credit_out_valid,
   output logic [PORTS*4-1:0]         credit_out_vc,
   // Performance counter and protocol errors (sticky): buffer overflow, credit beyond the buffer depth,
@@ -65,6 +63,28 @@ module meshmp_router
   output logic [63:0] body_stall_cycles,
   output logic [2:0]  error
 );
+  // The wire format's fields (rtl/meshmp_flit_pkg.sv).
+  localparam int FLIT_BITS = meshmp_flit_pkg::FLIT_BITS;
+  localparam int VALID = meshmp_flit_pkg::VALID;
+  localparam int HEAD = meshmp_flit_pkg::HEAD;
+  localparam int TAIL = meshmp_flit_pkg::TAIL;
+  localparam int VC_BITS = meshmp_flit_pkg::VC_BITS;
+  localparam int VC = meshmp_flit_pkg::VC;
+  localparam int DST = meshmp_flit_pkg::DST;
+  localparam int VC_CLASS = meshmp_flit_pkg::VC_CLASS;
+  localparam int RING_DIMENSION_BITS = meshmp_flit_pkg::RING_DIMENSION_BITS;
+  localparam int RING_DIMENSION = meshmp_flit_pkg::RING_DIMENSION;
+  localparam int NO_RING_DIMENSION = meshmp_flit_pkg::NO_RING_DIMENSION;
+  localparam int ROUTE_LENGTH_BITS = meshmp_flit_pkg::ROUTE_LENGTH_BITS;
+  localparam int ROUTE_LENGTH = meshmp_flit_pkg::ROUTE_LENGTH;
+  localparam int ROUTE_POSITION_BITS = meshmp_flit_pkg::ROUTE_POSITION_BITS;
+  localparam int ROUTE_POSITION = meshmp_flit_pkg::ROUTE_POSITION;
+  localparam int PACKET_FLITS_BITS = meshmp_flit_pkg::PACKET_FLITS_BITS;
+  localparam int PACKET_FLITS = meshmp_flit_pkg::PACKET_FLITS;
+  localparam int ROUTE = meshmp_flit_pkg::ROUTE;
+  localparam int WORMHOLE = meshmp_flit_pkg::WORMHOLE;
+  localparam int STORE_AND_FORWARD = meshmp_flit_pkg::STORE_AND_FORWARD;
+  localparam int AGE_SATURATION = meshmp_flit_pkg::AGE_SATURATION;
   localparam int IVCS = PORTS * VCS;       // input VCs, and output VCs
   localparam int SLOT_BITS = $clog2(MAX_BUFFER);
   localparam int IVC_BITS = $clog2(IVCS);
@@ -90,23 +110,27 @@ module meshmp_router
 
   // ---- Evaluate ----
   function automatic int bits_set(input logic [AGE_SATURATION-1:0] h);
-    int n = 0;
-    for (int k = 0; k < AGE_SATURATION; k++) n += int'(h[k]);
-    return n;
+    int n;
+    n = 0;
+    for (int k = 0; k < AGE_SATURATION; k++) n = n + 32'(h[k]);
+    bits_set = n;
   endfunction
 
   // Age of the flit `behind` places behind the front of a VC holding `n` flits with history `h`.
   function automatic int age_of(input logic [AGE_SATURATION-1:0] h, input int n, input int behind);
-    int newest_first = n - 1 - behind;
-    int seen = 0;
-    int age = AGE_SATURATION;
-    if (newest_first >= bits_set(h)) return AGE_SATURATION;
-    for (int k = 0; k < AGE_SATURATION; k++)
-      if (h[k]) begin
-        if (seen == newest_first && age == AGE_SATURATION) age = k;
-        seen++;
-      end
-    return age;
+    int newest_first;
+    int seen;
+    int age;
+    newest_first = n - 1 - behind;
+    seen = 0;
+    age = AGE_SATURATION;
+    if (newest_first < bits_set(h))
+      for (int k = 0; k < AGE_SATURATION; k++)
+        if (h[k]) begin
+          if (seen == newest_first && age == AGE_SATURATION) age = k;
+          seen = seen + 1;
+        end
+    age_of = age;
   endfunction
 
   logic [7:0] effective_credits [IVCS];  // with this cycle's returns
@@ -158,9 +182,9 @@ module meshmp_router
     end
     for (int p = 0; p < PORTS; p++)
       if (flit_in[p*FLIT_BITS + VALID]) begin
-        write_vc[p*VCS + int'(flit_in[p*FLIT_BITS + VC +: VC_BITS])] = 1'b1;
-        tail_written[p*VCS + int'(flit_in[p*FLIT_BITS + VC +: VC_BITS])] = flit_in[p*FLIT_BITS + TAIL];
-        if (count[p*VCS + int'(flit_in[p*FLIT_BITS + VC +: VC_BITS])] >= cfg_buffer_flits) buffer_overflow = 1'b1;
+        write_vc[p*VCS + 32'(flit_in[p*FLIT_BITS + VC +: VC_BITS])] = 1'b1;
+        tail_written[p*VCS + 32'(flit_in[p*FLIT_BITS + VC +: VC_BITS])] = flit_in[p*FLIT_BITS + TAIL];
+        if (count[p*VCS + 32'(flit_in[p*FLIT_BITS + VC +: VC_BITS])] >= cfg_buffer_flits) buffer_overflow = 1'b1;
       end
 
     // Route computation for ready heads of idle VCs, then VC allocation requests.
@@ -171,12 +195,12 @@ module meshmp_router
       logic [4:0] dim;
       logic cls;
       in_port = i / VCS;
-      count_now[i] = int'(count[i]) + int'(write_vc[i]);
+      count_now[i] = 32'(count[i]) + 32'(write_vc[i]);
       history_now[i] = history[i] | {{(AGE_SATURATION-1){1'b0}}, write_vc[i]};
       // (count_now > 0 first: an empty VC costs the simulator no age computation.)
       front_ready[i] = count_now[i] > 0 &&
           age_of(history_now[i], count_now[i], 0) >=
-          (front_flit[i][HEAD] ? int'(cfg_pipeline_depth) : (cfg_pipeline_depth > 3'd2 ? 2 : int'(cfg_pipeline_depth)));
+          (front_flit[i][HEAD] ? 32'(cfg_pipeline_depth) : (cfg_pipeline_depth > 3'd2 ? 2 : 32'(cfg_pipeline_depth)));
       rc_port[i] = route_port[i];
       rc_vc_begin[i] = route_vc_begin[i];
       rc_vc_end[i] = route_vc_end[i];
@@ -191,7 +215,7 @@ module meshmp_router
             // The output port: the next entry of a source route, else the routing table.
             if (front_flit[i][ROUTE_LENGTH +: ROUTE_LENGTH_BITS] != 0)
               port = front_flit[i][ROUTE_POSITION +: ROUTE_POSITION_BITS] < front_flit[i][ROUTE_LENGTH +: ROUTE_LENGTH_BITS]
-                         ? front_flit[i][ROUTE + 8*int'(front_flit[i][ROUTE_POSITION +: ROUTE_POSITION_BITS]) +: 8]
+                         ? front_flit[i][ROUTE + 8*32'(front_flit[i][ROUTE_POSITION +: ROUTE_POSITION_BITS]) +: 8]
                          : 8'hff;
             else
               port = route_table[front_flit[i][DST +: TABLE_BITS]];
@@ -202,16 +226,16 @@ module meshmp_router
               rc_class[i] = 1'b0;
               rc_dimension[i] = 5'(NO_RING_DIMENSION);
             end else begin
-              dim = cfg_port_dimension[int'(port)*5 +: 5];
+              dim = cfg_port_dimension[32'(port)*5 +: 5];
               rc_port[i] = port;
               rc_dimension[i] = dim;
-              if (!cfg_dateline || !cfg_port_ring[int'(port)]) begin
+              if (!cfg_dateline || !cfg_port_ring[32'(port)]) begin
                 rc_vc_begin[i] = 4'd0;
                 rc_vc_end[i] = 4'(VCS);
                 rc_class[i] = 1'b0;
               end else begin
                 cls = front_flit[i][RING_DIMENSION +: RING_DIMENSION_BITS] == dim ? front_flit[i][VC_CLASS] : 1'b0;
-                if (cfg_port_dateline[int'(port)]) cls = 1'b1;
+                if (cfg_port_dateline[32'(port)]) cls = 1'b1;
                 rc_class[i] = cls;
                 rc_vc_begin[i] = cls ? 4'(VCS / 2) : 4'd0;
                 rc_vc_end[i] = cls ? 4'(VCS) : 4'(VCS / 2);
@@ -223,9 +247,9 @@ module meshmp_router
         if (state_now[i] == WAITING) begin
           // Store-and-forward: the packet's tail is in the buffer and through its pipeline.
           va_request[i] = cfg_switching != 2'(STORE_AND_FORWARD) ||
-              (int'(tails[i]) + int'(tail_written[i]) > 0 &&
-               age_of(history_now[i], count_now[i], int'(front_flit[i][PACKET_FLITS +: PACKET_FLITS_BITS]) - 1) >=
-                   int'(cfg_pipeline_depth));
+              (32'(tails[i]) + 32'(tail_written[i]) > 0 &&
+               age_of(history_now[i], count_now[i], 32'(front_flit[i][PACKET_FLITS +: PACKET_FLITS_BITS]) - 1) >=
+                   32'(cfg_pipeline_depth));
         end
       end
     end
@@ -238,39 +262,40 @@ module meshmp_router
     end
     for (int o = 0; o < PORTS; o++) va_wanted[o] = 1'b0;
     for (int i = 0; i < IVCS; i++)
-      if (va_request[i]) va_wanted[int'(rc_port[i])] = 1'b1;
+      if (va_request[i]) va_wanted[32'(rc_port[i])] = 1'b1;
     for (int o = 0; o < PORTS; o++) begin
       int last_winner;
       logic exclusive;
       logic any_owned;
       last_winner = -1;
       va_pointer_next[o] = va_pointer[o];
-      if (!va_wanted[o]) continue;  // "any request" guard: most outputs have none in most cycles
-      exclusive = o >= NET_PORTS && cfg_exclusive_ejection;
-      any_owned = 1'b0;
-      for (int v = 0; v < VCS; v++) any_owned |= owned[o*VCS + v];
-      for (int k = 0; k < IVCS; k++) begin
-        int i;
-        int needed;
-        logic done;
-        i = int'(va_pointer[o]) + k;
-        if (i >= IVCS) i -= IVCS;
-        if (va_request[i] && int'(rc_port[i]) == o) begin
-          needed = cfg_switching == 2'(WORMHOLE) ? 1 : int'(front_flit[i][PACKET_FLITS +: PACKET_FLITS_BITS]);
-          done = 1'b0;
-          for (int v = 0; v < VCS; v++)
-            if (!done && v >= int'(rc_vc_begin[i]) && v < int'(rc_vc_end[i]) && !owned_now[o*VCS + v] &&
-                !(exclusive && any_owned) && int'(effective_credits[o*VCS + v]) >= needed) begin
-              owned_now[o*VCS + v] = 1'b1;
-              any_owned = 1'b1;
-              va_granted[i] = 1'b1;
-              va_vc[i] = 4'(v);
-              last_winner = i;
-              done = 1'b1;
-            end
+      if (va_wanted[o]) begin  // "any request" guard: most outputs have none in most cycles
+        exclusive = o >= NET_PORTS && cfg_exclusive_ejection;
+        any_owned = 1'b0;
+        for (int v = 0; v < VCS; v++) any_owned |= owned[o*VCS + v];
+        for (int k = 0; k < IVCS; k++) begin
+          int i;
+          int needed;
+          logic done;
+          i = 32'(va_pointer[o]) + k;
+          if (i >= IVCS) i -= IVCS;
+          if (va_request[i] && 32'(rc_port[i]) == o) begin
+            needed = cfg_switching == 2'(WORMHOLE) ? 1 : 32'(front_flit[i][PACKET_FLITS +: PACKET_FLITS_BITS]);
+            done = 1'b0;
+            for (int v = 0; v < VCS; v++)
+              if (!done && v >= 32'(rc_vc_begin[i]) && v < 32'(rc_vc_end[i]) && !owned_now[o*VCS + v] &&
+                  !(exclusive && any_owned) && 32'(effective_credits[o*VCS + v]) >= needed) begin
+                owned_now[o*VCS + v] = 1'b1;
+                any_owned = 1'b1;
+                va_granted[i] = 1'b1;
+                va_vc[i] = 4'(v);
+                last_winner = i;
+                done = 1'b1;
+              end
+          end
         end
+        if (last_winner >= 0) va_pointer_next[o] = 8'((last_winner + 1) % IVCS);
       end
-      if (last_winner >= 0) va_pointer_next[o] = 8'((last_winner + 1) % IVCS);
     end
     for (int i = 0; i < IVCS; i++) begin
       out_vc_now[i] = va_granted[i] ? va_vc[i] : out_vc[i];
@@ -286,12 +311,12 @@ module meshmp_router
       for (int k = 0; k < VCS; k++) begin
         int v;
         logic [IVC_BITS-1:0] i;
-        v = int'(sa_input_pointer[p]) + k;
+        v = 32'(sa_input_pointer[p]) + k;
         if (v >= VCS) v -= VCS;
         i = IVC_BITS'(p*VCS + v);
         if (state_now[i] == ACTIVE && front_ready[i]) begin
           if (!sa_input_valid[p] &&
-              effective_credits[int'(rc_port[i])*VCS + int'(out_vc_now[i])] != 8'd0) begin
+              effective_credits[32'(rc_port[i])*VCS + 32'(out_vc_now[i])] != 8'd0) begin
             sa_input_valid[p] = 1'b1;
             sa_input_vc[p] = 4'(v);
           end
@@ -307,15 +332,15 @@ module meshmp_router
       sa_grant_input[o] = 8'd0;
       for (int k = 0; k < PORTS; k++) begin
         int p;
-        p = int'(sa_output_pointer[o]) + k;
+        p = 32'(sa_output_pointer[o]) + k;
         if (p >= PORTS) p -= PORTS;
         if ((!sa_grant[o] || test_fault == 2'd2) && sa_input_valid[p] &&
-            int'(rc_port[p*VCS + int'(sa_input_vc[p])]) == o) begin
+            32'(rc_port[p*VCS + 32'(sa_input_vc[p])]) == o) begin
           sa_grant[o] = 1'b1;
           sa_grant_input[o] = 8'(p);
         end
       end
-      if (sa_grant[o] && !front_flit[int'(sa_grant_input[o])*VCS + int'(sa_input_vc[int'(sa_grant_input[o])])][HEAD])
+      if (sa_grant[o] && !front_flit[32'(sa_grant_input[o])*VCS + 32'(sa_input_vc[32'(sa_grant_input[o])])][HEAD])
         stalled_bodies--;
     end
   endtask
@@ -359,8 +384,8 @@ module meshmp_router
         int v;
         logic [IVC_BITS-1:0] i;
         logic [FLIT_BITS-1:0] f;
-        p = int'(sa_grant_input[o]);
-        v = int'(sa_input_vc[p]);
+        p = 32'(sa_grant_input[o]);
+        v = 32'(sa_input_vc[p]);
         i = IVC_BITS'(p*VCS + v);
         f = front_flit[i];
         if (f[HEAD]) begin
@@ -373,8 +398,8 @@ module meshmp_router
         flit_out_next[o*FLIT_BITS +: FLIT_BITS] = f;
         credit_out_valid_next[p] = !(test_fault == 2'd1 && p == 0 && v == 0);
         credit_out_vc_next[p*4 +: 4] = 4'(v);
-        credits_next[o*VCS + int'(out_vc_now[i])] = credits_next[o*VCS + int'(out_vc_now[i])] - 8'd1;
-        if (f[TAIL]) owned_next[o*VCS + int'(out_vc_now[i])] = 1'b0;
+        credits_next[o*VCS + 32'(out_vc_now[i])] = credits_next[o*VCS + 32'(out_vc_now[i])] - 8'd1;
+        if (f[TAIL]) owned_next[o*VCS + 32'(out_vc_now[i])] = 1'b0;
         popped[i] = 1'b1;
         sa_input_pointer_next[p] = 4'((v + 1) % VCS);
         sa_output_pointer_next[o] = 8'((p + 1) % PORTS);
@@ -398,8 +423,8 @@ module meshmp_router
         front_next[i] = front[i] + 1'b1;
         if (front_flit[i][TAIL]) state_next[i] = IDLE;
       end
-      count_next[i] = 8'(count_now[i] - int'(popped[i]));
-      tails_next[i] = 8'(int'(tails[i]) + int'(tail_written[i]) - int'(popped[i] && front_flit[i][TAIL]));
+      count_next[i] = 8'(count_now[i] - 32'(popped[i]));
+      tails_next[i] = 8'(32'(tails[i]) + 32'(tail_written[i]) - 32'(popped[i] && front_flit[i][TAIL]));
       history_next[i] = {h[AGE_SATURATION-2:0], 1'b0};
     end
   endtask
@@ -471,11 +496,11 @@ module meshmp_router
     logic [VC_BITS-1:0] vc;
     logic [SLOT_BITS-1:0] slot;
     assign vc = flit_in[p*FLIT_BITS + VC +: VC_BITS];
-    assign slot = SLOT_BITS'(int'(front[p*VCS + int'(vc)]) + int'(count[p*VCS + int'(vc)]));
+    assign slot = SLOT_BITS'(32'(front[p*VCS + 32'(vc)]) + 32'(count[p*VCS + 32'(vc)]));
     always_ff @(posedge clk)
-      if (!rst && flit_in[p*FLIT_BITS + VALID]) memory[int'(vc)*MAX_BUFFER + int'(slot)] <= flit_in[p*FLIT_BITS +: FLIT_BITS];
+      if (!rst && flit_in[p*FLIT_BITS + VALID]) memory[32'(vc)*MAX_BUFFER + 32'(slot)] <= flit_in[p*FLIT_BITS +: FLIT_BITS];
     for (genvar v = 0; v < VCS; v++) begin : g_front
-      assign front_flit[p*VCS + v] = memory[v*MAX_BUFFER + int'(front[p*VCS + v])];
+      assign front_flit[p*VCS + v] = memory[v*MAX_BUFFER + 32'(front[p*VCS + v])];
     end
   end
 endmodule
