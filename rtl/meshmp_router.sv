@@ -346,8 +346,7 @@ module meshmp_router #(
   endtask
 
   // ---- Update ----
-  // The next state; the edge copies whole arrays (one write per array per cycle: a simulator then needs no
-  // per-element write queue).
+  // The next state; the edge copies it element by element (one write per element per cycle).
   logic [SLOT_BITS-1:0] front_next [IVCS];
   logic [7:0] count_next [IVCS];
   logic [7:0] tails_next [IVCS];
@@ -462,22 +461,26 @@ module meshmp_router #(
       // simulator would re-evaluate whenever an input or a register changes.
       evaluate();
       compute_next();
-      front <= front_next;
-      count <= count_next;
-      tails <= tails_next;
-      history <= history_next;
-      state <= state_next;
-      route_port <= rc_port;
-      route_vc_begin <= rc_vc_begin;
-      route_vc_end <= rc_vc_end;
-      route_class <= rc_class;
-      route_dimension <= rc_dimension;
-      out_vc <= out_vc_now;
-      credits <= credits_next;
-      owned <= owned_next;
-      va_pointer <= va_pointer_next;
-      sa_input_pointer <= sa_input_pointer_next;
-      sa_output_pointer <= sa_output_pointer_next;
+      for (int i = 0; i < IVCS; i++) begin
+        front[i] <= front_next[i];
+        count[i] <= count_next[i];
+        tails[i] <= tails_next[i];
+        history[i] <= history_next[i];
+        state[i] <= state_next[i];
+        route_port[i] <= rc_port[i];
+        route_vc_begin[i] <= rc_vc_begin[i];
+        route_vc_end[i] <= rc_vc_end[i];
+        route_class[i] <= rc_class[i];
+        route_dimension[i] <= rc_dimension[i];
+        out_vc[i] <= out_vc_now[i];
+        credits[i] <= credits_next[i];
+        owned[i] <= owned_next[i];
+      end
+      for (int p = 0; p < PORTS; p++) begin
+        va_pointer[p] <= va_pointer_next[p];
+        sa_input_pointer[p] <= sa_input_pointer_next[p];
+        sa_output_pointer[p] <= sa_output_pointer_next[p];
+      end
       flit_out <= flit_out_next;
       credit_out_valid <= credit_out_valid_next;
       credit_out_vc <= credit_out_vc_next;

@@ -58,6 +58,18 @@ TEST(RtlMachine, ThreeDimensionalTorusCutThrough) {
   expect_same_machine("--topology torus:3x3x3 --algorithm direct --switching cut-through --packet-flits 7 -m 80 --startup-cycles 0");
 }
 
+TEST(RtlMachine, RingOddLengthDepthFiveLongLinks) {
+  expect_same_machine("--topology ring:7 --algorithm direct --pipeline-depth 5 --link-latency 3 -m 100");
+}
+TEST(RtlMachine, MeshThreeByFiveAscendingHotSpot) {
+  expect_same_machine("--topology mesh:3x5 --algorithm direct --algorithm-option order=ascending --startup-cycles 0");
+}
+TEST(RtlMachine, HypercubeSixPairwise) { expect_same_machine("--topology hypercube:6 --algorithm pairwise -m 8"); }
+TEST(RtlMachine, TorusSplitTiesSmallBuffers) {
+  expect_same_machine("--topology torus:4x4 --algorithm direct --routing dimension-order-split-ties --buffer-flits 2 "
+                      "--startup-cycles 0 -m 32");
+}
+
 // Both models in lockstep inside the machine: a clean run completes with the same result.
 TEST(RtlMachine, DualRunsClean) {
   std::string output;
