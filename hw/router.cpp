@@ -105,10 +105,10 @@ void Router::step(std::uint64_t) {
   // Switch allocation among VCs whose front flit is through its pipeline and has a downstream credit.
   // A body flit through its pipeline counts a stalled cycle unless it crosses the switch.
   for (int in = 0; in < num_ports(); ++in) {
-    InputUnit& unit = inputs_[in];
+    const InputUnit& unit = inputs_[in];
     for (std::uint32_t bits = unit.occupied_vcs() & unit.active_vcs(); bits != 0; bits &= bits - 1) {
       const int v = __builtin_ctz(bits);
-      InputVirtualChannel& vc = unit.vc(v);
+      const InputVirtualChannel& vc = unit.vc(v);
       if (!front_ready(unit, v)) continue;
       if (!vc.front_flit().head) ++body_stall_cycles_;
       if (outputs_[vc.out_port].has_credit(vc.out_vc)) switch_allocator_.offer(in, v, vc.out_port);
