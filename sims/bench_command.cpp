@@ -44,13 +44,15 @@ nlohmann::json kernel_floor_case() {
   return {{"case", "kernel"}, {"cycles", floor.cycles}, {"seconds", seconds}, {"cycles_per_second", floor.cycles / seconds}};
 }
 
-// 8x8 mesh, dimension-order routing, 4 VCs x 8 flits, 4-flit packets, 0.2 flits/node/cycle uniform random.
-nlohmann::json uniform_random_case() {
+// 8x8 mesh, dimension-order routing, 4 VCs x 8 flits, 4-flit packets, 0.2 flits/node/cycle uniform random,
+// routers of `router_model`.
+nlohmann::json uniform_random_case(const std::string& router_model) {
   const Topology topology = Topology::parse("mesh:8x8");
   RouterParams params;
   params.vcs = 4;
   params.buffer_flits = 8;
   params.max_packet_payload_flits = 3;
+  params.model = router_model;
   Network network("network", topology, params, PortModel::OnePort, find_routing_function("dimension-order"),
                   sc_core::sc_time(1, sc_core::SC_NS), 20000);
   TrafficParams traffic;
@@ -66,7 +68,8 @@ nlohmann::json uniform_random_case() {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const std::uint64_t cycles = network.current_cycle();
   const auto& s = generator.stats();
-  return {{"case", "uniform"},
+  return {{"case", router_model == "cpp" ? "uniform" : "uniform-" + router_model},
+          {"router_model", router_model},
           {"workload", "mesh:8x8 uniform random, dimension-order, 4 VCs x 8 flits, 4-flit packets, 0.2 flits/node/cycle"},
           {"cycles", cycles},
           {"seconds", seconds},
@@ -80,9 +83,10 @@ nlohmann::json uniform_random_case() {
           {"errors", s.errors.size() + (network.failed() ? 1 : 0)}};
 }
 
-// The direct all-to-all on a 16x16 torus with 64-byte blocks.
-nlohmann::json direct_torus_case() {
+// The direct all-to-all on a 16x16 torus with 64-byte blocks, routers of `router_model`.
+nlohmann::json direct_torus_case(const std::string& router_model) {
   MachineConfig config;
+  config.router.model = router_model;
   config.topology = "torus:16x16";
   config.algorithm = "direct";
   config.block_bytes = 64;
@@ -91,7 +95,8 @@ nlohmann::json direct_torus_case() {
     fill_exchange_memory(machine.node(n).memory.bytes(), machine.layout(), n);
   const RunResult result = machine.run();
   const double seconds = result.host_seconds;
-  return {{"case", "direct"},
+  return {{"case", router_model == "cpp" ? "direct" : "direct-" + router_model},
+          {"router_model", router_model},
           {"workload", "direct all-to-all, torus:16x16, 64-byte blocks, default router and node"},
           {"status", to_string(result.status)},
           {"cycles", result.completion_cycles},
@@ -106,10 +111,13 @@ nlohmann::json direct_torus_case() {
 int run_benchmark_case(const std::string& name, std::ostream& out, std::ostream& err) {
   nlohmann::json result;
   if (name == "kernel") result = kernel_floor_case();
-  else if (name == "uniform") result = uniform_random_case();
-  else if (name == "direct") result = direct_torus_case();
+  else if (name == "uniform") result = uniform_random_case("cpp");
+  else if (name == "direct") result = direct_torus_case("cpp");
+  else if (name == "uniform-rtl") result = uniform_random_case("rtl");
+  else if (name == "direct-rtl") result = direct_torus_case("rtl");
   else {
-    err << "meshmp: error: bench case = '" << name << "': expected kernel, uniform or direct\n";
+    err << "meshmp: error: bench case = '" << name
+        << "': expected kernel, uniform, direct, uniform-rtl or direct-rtl\n";
     return 2;
   }
   out << result.dump() << "\n";
@@ -118,7 +126,7 @@ int run_benchmark_case(const std::string& name, std::ostream& out, std::ostream&
 
 int run_benchmarks(const std::string& self_path, const std::string& json_path, std::ostream& out, std::ostream& err) {
   nlohmann::json results = nlohmann::json::array();
-  for (const char* name : {"kernel", "uniform", "direct"}) {
+  for (const char* name : {"kernel", "uniform", "direct", "uniform-rtl", "direct-rtl"}) {
     const std::string command = "'" + self_path + "' bench-case " + name;
     std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
     if (!pipe) {
@@ -152,6 +160,13 @@ int run_benchmarks(const std::string& self_path, const std::string& json_path, s
           << " cycles, accepted " << std::setprecision(4) << r["accepted_flits_per_node_per_cycle"].get<double>()
           << " flits/node/cycle, " << r["errors"] << " errors\n";
     if (r.contains("status")) out << "    run " << r["status"].get<std::string>() << "\n";
+    // The RTL machine against the SystemC one on the same workload, measured in this run.
+    const std::string name = r["case"].get<std::string>();
+    if (const auto dash = name.find('-'); dash != std::string::npos)
+      for (const auto& base : results)
+        if (base["case"] == name.substr(0, dash))
+          out << "    " << std::setprecision(2) << base["cycles_per_second"].get<double>() / cps
+              << "x slower than the SystemC routers on the same workload\n";
   }
   if (!json_path.empty()) {
     std::ofstream file(json_path);
