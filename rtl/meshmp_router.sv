@@ -346,7 +346,7 @@ module meshmp_router #(
   endtask
 
   // ---- Update ----
-  // The next state; the edge copies it element by element (one write per element per cycle).
+  // The next state; the edge copies it (one write per register per cycle).
   logic [SLOT_BITS-1:0] front_next [IVCS];
   logic [7:0] count_next [IVCS];
   logic [7:0] tails_next [IVCS];
@@ -461,6 +461,8 @@ module meshmp_router #(
       // simulator would re-evaluate whenever an input or a register changes.
       evaluate();
       compute_next();
+`ifdef SYNTHESIS
+      // yosys reads no whole-array assignment: element by element.
       for (int i = 0; i < IVCS; i++) begin
         front[i] <= front_next[i];
         count[i] <= count_next[i];
@@ -481,6 +483,25 @@ module meshmp_router #(
         sa_input_pointer[p] <= sa_input_pointer_next[p];
         sa_output_pointer[p] <= sa_output_pointer_next[p];
       end
+`else
+      // Whole arrays: a simulator copies them at once.
+      front <= front_next;
+      count <= count_next;
+      tails <= tails_next;
+      history <= history_next;
+      state <= state_next;
+      route_port <= rc_port;
+      route_vc_begin <= rc_vc_begin;
+      route_vc_end <= rc_vc_end;
+      route_class <= rc_class;
+      route_dimension <= rc_dimension;
+      out_vc <= out_vc_now;
+      credits <= credits_next;
+      owned <= owned_next;
+      va_pointer <= va_pointer_next;
+      sa_input_pointer <= sa_input_pointer_next;
+      sa_output_pointer <= sa_output_pointer_next;
+`endif
       flit_out <= flit_out_next;
       credit_out_valid <= credit_out_valid_next;
       credit_out_vc <= credit_out_vc_next;
