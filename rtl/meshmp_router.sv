@@ -2,7 +2,8 @@
 // arbitration order of the SystemC router (hw/router.cpp; docs/architecture.md, "Router
 // microarchitecture"), so that the two are cycle-equivalent at their ports. One rising edge is one cycle:
 //
-//   evaluate (combinational, from the state at the edge and this cycle's credits):
+//   evaluate (from the state at the edge and this cycle's credits; computed in the clocked process, once
+//   per edge, as a simulator evaluates it fastest):
 //     route computation for VCs whose front head is through its pipeline; VC allocation (per output port,
 //     round robin over input VCs from a pointer, each winner taking the lowest free output VC of its
 //     class range with the credits it needs); switch allocation (separable input-first, round robin);
