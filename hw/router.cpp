@@ -141,16 +141,7 @@ void Router::traverse(const SwitchGrant& grant) {
     inputs_[grant.in_port].set_state(grant.vc, VcState::Idle);
   }
   ++flits_sent_[grant.out_port];
-  if (probes_enabled_) {
-    OutputPortProbe& p = probes_[grant.out_port];
-    p.flit_valid = true;
-    p.head = flit.head;
-    p.tail = flit.tail;
-    p.vc = flit.vc;
-    p.tag = flit.tag;
-    p.src = static_cast<unsigned>(env_->packet_source(flit.tag));
-    p.dst = flit.head ? static_cast<unsigned>(flit.dst) : p.dst;
-  }
+  if (probes_enabled_) probes_[grant.out_port].show(flit, env_->packet_source(flit.tag));
   env_->send_flit(node_, grant.out_port, flit);
   env_->send_credit(node_, grant.in_port, grant.vc);
 }

@@ -45,6 +45,17 @@ struct OutputPortProbe {
   unsigned tag = 0;   // the packet's wire tag
   unsigned src = 0;   // its source (from the host record)
   unsigned dst = 0;   // its destination (from its head flit)
+
+  // `flit` of a packet from node `source` crossed the switch this cycle.
+  void show(const Flit& flit, int source) {
+    flit_valid = true;
+    head = flit.head;
+    tail = flit.tail;
+    vc = flit.vc;
+    tag = flit.tag;
+    src = static_cast<unsigned>(source);
+    if (flit.head) dst = static_cast<unsigned>(flit.dst);
+  }
 };
 
 class RouterModel {

@@ -303,16 +303,7 @@ void RtlRouter::step(std::uint64_t) {
     const int out = machine_port(mp);
     ++flits_sent_[out];
     --credits_[static_cast<std::size_t>(out) * vcs_ + flit.vc];
-    if (probes_enabled_) {
-      OutputPortProbe& p = probes_[out];
-      p.flit_valid = true;
-      p.head = flit.head;
-      p.tail = flit.tail;
-      p.vc = flit.vc;
-      p.tag = flit.tag;
-      p.src = static_cast<unsigned>(env_->packet_source(flit.tag));
-      if (flit.head) p.dst = static_cast<unsigned>(flit.dst);
-    }
+    if (probes_enabled_) probes_[out].show(flit, env_->packet_source(flit.tag));
     env_->send_flit(node_, out, flit);
   }
   for (int mp = 0; mp < model_net_ports_ + local_ports_; ++mp) {
