@@ -16,7 +16,7 @@ Network::Network(sc_core::sc_module_name name, const Topology& topology, const R
       endpoints_(topology.num_nodes(), nullptr),
       flit_calendar_(params.link_latency_cycles + 2),
       credit_calendar_(params.link_latency_cycles + 2),
-      router_active_(topology.num_nodes(), 0),
+      active_routers_((topology.num_nodes() + 63) / 64, 0),
       router_always_(topology.num_nodes(), 0),
       endpoint_active_(topology.num_nodes(), 0) {
   for (int n = 0; n < topology.num_nodes(); ++n)
@@ -52,9 +52,7 @@ void Network::keep_stepping(int node) {
 }
 
 void Network::activate_router(int node) {
-  if (router_active_[node]) return;
-  router_active_[node] = 1;
-  active_routers_.push_back(node);
+  active_routers_[node / 64] |= std::uint64_t{1} << (node % 64);
 }
 
 void Network::inject(int node, int channel, const Flit& flit, std::uint64_t cycle) {
@@ -192,15 +190,12 @@ void Network::step(std::uint64_t cycle) {
   }
 
   // Routers with flits buffered (or traced) advance one cycle.
-  for (std::size_t i = 0; i < active_routers_.size();) {
-    int node = active_routers_[i];
-    routers_[node]->step(cycle);
-    if (routers_[node]->buffered_flits() > 0 || router_always_[node]) {
-      ++i;
-    } else {
-      router_active_[node] = 0;
-      active_routers_[i] = active_routers_.back();
-      active_routers_.pop_back();
+  for (std::size_t w = 0; w < active_routers_.size(); ++w) {
+    for (std::uint64_t bits = active_routers_[w]; bits != 0; bits &= bits - 1) {
+      const int node = static_cast<int>(w * 64) + __builtin_ctzll(bits);
+      routers_[node]->step(cycle);
+      if (routers_[node]->buffered_flits() == 0 && !router_always_[node])
+        active_routers_[w] &= ~(std::uint64_t{1} << (node % 64));
     }
   }
 

@@ -134,8 +134,9 @@ class Network : public sc_core::sc_module, public RouterEnvironment {
   std::vector<std::vector<CreditDelivery>> credit_calendar_;
   std::size_t pending_deliveries_ = 0;
 
-  std::vector<int> active_routers_;
-  std::vector<char> router_active_;
+  // Routers to step this cycle, one bit per node, visited in node order (memory order: the routers'
+  // state is walked front to back, which keeps the caches and the prefetcher useful at thousands of nodes).
+  std::vector<std::uint64_t> active_routers_;
   std::vector<char> router_always_;
   int traced_routers_ = 0;
   std::vector<int> active_endpoints_;

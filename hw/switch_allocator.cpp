@@ -7,7 +7,12 @@ namespace meshmp {
 
 SwitchAllocator::SwitchAllocator(int inputs, int outputs, int vcs)
     : input_pick_(inputs), vc_output_(inputs * vcs, -1), output_pick_(outputs), input_pointer_(inputs, 0),
-      output_pointer_(outputs, 0), vcs_(vcs) {}
+      output_pointer_(outputs, 0), vcs_(vcs) {
+  // Room for the worst case now, so the router's state stays together in memory (built in one go).
+  touched_inputs_.reserve(inputs);
+  touched_outputs_.reserve(outputs);
+  grants_.reserve(outputs);
+}
 
 void SwitchAllocator::offer(int in_port, int vc, int out_port) {
   RoundRobinPick& pick = input_pick_[in_port];
