@@ -7,7 +7,6 @@
 #include <tlm>
 
 #include <cstdint>
-#include <optional>
 
 namespace meshmp {
 
@@ -23,18 +22,10 @@ inline PayloadPool& payload_pool() {
 }
 }  // namespace detail
 
+namespace detail {
 template <class InitiatorSocket>
-tlm::tlm_response_status transport(InitiatorSocket& socket, tlm::tlm_command command, std::uint64_t address,
-                                   unsigned char* data, unsigned length) {
-  detail::PayloadPool& pool = detail::payload_pool();
-  std::optional<tlm::tlm_generic_payload> deeper;  // only if transactions nest deeper than the pool
-  struct Level {
-    detail::PayloadPool& pool;
-    ~Level() { --pool.in_use; }
-  } level{pool};
-  tlm::tlm_generic_payload& trans =
-      pool.in_use < detail::PayloadPool::kDepth ? pool.payloads[pool.in_use] : deeper.emplace();
-  ++pool.in_use;
+tlm::tlm_response_status send(InitiatorSocket& socket, tlm::tlm_generic_payload& trans, tlm::tlm_command command,
+                              std::uint64_t address, unsigned char* data, unsigned length) {
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
   trans.set_command(command);
   trans.set_address(address);
@@ -47,6 +38,23 @@ tlm::tlm_response_status transport(InitiatorSocket& socket, tlm::tlm_command com
   trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   socket->b_transport(trans, delay);
   return trans.get_response_status();
+}
+}  // namespace detail
+
+template <class InitiatorSocket>
+tlm::tlm_response_status transport(InitiatorSocket& socket, tlm::tlm_command command, std::uint64_t address,
+                                   unsigned char* data, unsigned length) {
+  detail::PayloadPool& pool = detail::payload_pool();
+  if (pool.in_use >= detail::PayloadPool::kDepth) {  // nested deeper than the pool: a payload of its own
+    tlm::tlm_generic_payload deeper;
+    return detail::send(socket, deeper, command, address, data, length);
+  }
+  struct Level {
+    detail::PayloadPool& pool;
+    ~Level() { --pool.in_use; }
+  } level{pool};
+  tlm::tlm_generic_payload& trans = pool.payloads[pool.in_use++];
+  return detail::send(socket, trans, command, address, data, length);
 }
 
 }  // namespace meshmp
