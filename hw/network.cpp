@@ -77,6 +77,10 @@ void Network::send_flit(int router, int out_port, const Flit& flit) {
     const std::uint64_t blocked = now_cycle_ - written - params_.pipeline_depth;
     packet.blocked_cycles += blocked;
     header_blocking_cycles_ += blocked;
+    if (blocked > 0) {
+      if (packet.step >= header_blocking_by_step_.size()) header_blocking_by_step_.resize(packet.step + 1, 0);
+      header_blocking_by_step_[packet.step] += blocked;
+    }
   }
   const int net_ports = topology_.num_ports();
   if (out_port >= net_ports) {

@@ -75,6 +75,9 @@ class Network : public sc_core::sc_module, public RouterEnvironment {
   // beyond its zero-load pipeline (pipeline_depth cycles from its buffer write; under store-and-forward
   // from its tail's buffer write), summed over the heads and the routers they crossed.
   std::uint64_t header_blocking_cycles() const { return header_blocking_cycles_; }
+  // The same, by the algorithm step the packets' messages were sent in (index = step; may be shorter
+  // than the steps run: missing steps met none).
+  const std::vector<std::uint64_t>& header_blocking_by_step() const { return header_blocking_by_step_; }
   std::uint64_t body_stall_cycles() const;
   std::vector<LinkCount> link_counts() const;
   std::uint64_t cycles_stepped() const { return cycles_stepped_; }
@@ -149,6 +152,7 @@ class Network : public sc_core::sc_module, public RouterEnvironment {
   std::uint64_t flits_in_network_ = 0;
   std::uint64_t flit_hops_ = 0;
   std::uint64_t flits_on_links_ = 0;
+  std::vector<std::uint64_t> header_blocking_by_step_;
   std::uint64_t header_blocking_cycles_ = 0;  // between routers, in flight on a link
   std::uint64_t last_progress_cycle_ = 0;
   std::string failure_;

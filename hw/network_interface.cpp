@@ -57,6 +57,7 @@ bool NetworkInterface::write_register(std::uint64_t address, const unsigned char
     case dma::kChannel: reg_channel_ = value; return true;
     case dma::kRouteLength: reg_route_length_ = value; return true;
     case dma::kQuery: reg_query_ = value; return true;
+    case dma::kStepMark: reg_step_mark_ = value; return true;
     case dma::kCommand:
       if (value == dma::kCommandSend) return start_send();
       if (value == dma::kCommandReceive) return start_receive();
@@ -79,6 +80,7 @@ bool NetworkInterface::read_register(std::uint64_t address, unsigned char* data,
     case dma::kLocalAddress: value = reg_address_; break;
     case dma::kLength: value = reg_length_; break;
     case dma::kTag: value = reg_tag_; break;
+    case dma::kStepMark: value = reg_step_mark_; break;
     default: return reject("no readable register at offset " + std::to_string(address));
   }
   std::memcpy(data, &value, 4);
@@ -144,6 +146,7 @@ bool NetworkInterface::start_send() {
   msg.tag = reg_tag_;
   msg.message_id = next_sequence_to_[msg.dst]++;
   msg.created_cycle = cycle;
+  msg.step = reg_step_mark_;
   msg.ready_cycle = cycle + 1;
   msg.descriptor = static_cast<int>(new_descriptor());
   packetizers_[channel]->enqueue(std::move(msg));

@@ -178,6 +178,7 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   // Register file.
   std::uint32_t reg_peer_ = 0, reg_address_ = 0, reg_length_ = 0, reg_tag_ = 0;
   std::uint32_t reg_channel_ = 0xffffffff, reg_route_length_ = 0, reg_descriptor_id_ = 0, reg_query_ = 0;
+  std::uint32_t reg_step_mark_ = 0;
   std::vector<std::uint8_t> reg_route_;
   std::uint32_t completed_ = 0;
   std::string last_error_;

@@ -111,6 +111,7 @@ Handle Processor::send(int peer, std::uint32_t address, std::uint32_t length, st
   ++startups_;
   step_count_.messages += 1;
   step_count_.bytes += length;
+  step_count_.largest_message_bytes = std::max<std::uint64_t>(step_count_.largest_message_bytes, length);
   model_send_handles_.push_back(h);
   model_send_done_.push_back(model_send(peer, length, route));
   return h;
@@ -172,6 +173,7 @@ void Processor::local_copy(std::uint32_t to, std::uint32_t from, std::uint32_t l
   if (transport(memory_port, tlm::TLM_READ_COMMAND, from, buffer.data(), length) != tlm::TLM_OK_RESPONSE ||
       transport(memory_port, tlm::TLM_WRITE_COMMAND, to, buffer.data(), length) != tlm::TLM_OK_RESPONSE)
     throw FirmwareError("local copy: memory access failed");
+  copied_bytes_ += length;
   const auto copy_cycles = static_cast<std::uint64_t>(std::ceil(params_.copy_cycles_per_byte * length));
   model_cursor_ += copy_cycles;
   wait_cycles(copy_cycles);
@@ -220,6 +222,7 @@ void Processor::begin_step(int step) {
   end_step();
   current_step_ = step;
   step_begin_cycle_ = now_cycles();
+  write_register(dma::kStepMark, static_cast<std::uint32_t>(step));
 }
 
 }  // namespace meshmp

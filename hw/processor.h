@@ -71,6 +71,8 @@ class Processor : public sc_core::sc_module, public NodeApi {
   std::uint64_t finish_cycle() const { return finish_cycle_; }
   const std::string& error() const { return error_; }
   std::uint64_t startups() const { return startups_; }
+  // Bytes this node copied within its memory (local_copy: the algorithm's rearrangements).
+  std::uint64_t copied_bytes() const { return copied_bytes_; }
   // What the firmware is blocked on (stall reports); empty while it runs.
   std::string waiting_for() const;
 
@@ -119,6 +121,7 @@ class Processor : public sc_core::sc_module, public NodeApi {
   std::uint64_t finish_cycle_ = 0;
   std::string error_;
   std::uint64_t startups_ = 0;
+  std::uint64_t copied_bytes_ = 0;
   int current_step_ = 0;
   StepCount step_count_;
   std::uint64_t step_begin_cycle_ = 0;

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include "hw/schedule_summary.h"
+
 namespace meshmp {
 
 nlohmann::json distribution(const ValueHistogram& values) {
@@ -59,6 +61,21 @@ nlohmann::json collect_statistics(const Machine& machine, const RunResult& resul
                      {"zero_load_cycles", a.zero_load_cycles_max}});
   }
   stats["steps"] = steps;
+
+  std::vector<std::uint64_t> startups(n), copied(n);
+  for (int i = 0; i < n; ++i) {
+    startups[i] = machine.node(i).cpu.startups();
+    copied[i] = machine.node(i).cpu.copied_bytes();
+  }
+  const ScheduleSummary schedule = summarize_schedule(machine.step_statistics(),
+                                                      machine.network().header_blocking_by_step(), m, startups, copied);
+  stats["schedule"] = {{"synchronized_steps", schedule.synchronized_steps},
+                       {"sum_of_step_max_blocks", schedule.sum_of_step_max_blocks},
+                       {"step_max_blocks", schedule.step_max_blocks},
+                       {"max_messages_per_node", schedule.max_messages_per_node},
+                       {"rearrangement_bytes_max_per_node", schedule.rearrangement_bytes_max_per_node},
+                       {"contention_free_steps", schedule.contention_free_steps},
+                       {"steps_with_blocking", schedule.steps_with_blocking}};
 
   std::uint64_t unexpected = 0, out_of_order = 0, peak_buffered = 0;
   for (int i = 0; i < n; ++i) {

@@ -19,6 +19,7 @@ void StepStatistics::record(int node, int step, const StepCount& count, std::uin
   s.bytes_max = std::max(s.bytes_max, count.bytes);
   s.messages_total += count.messages;
   s.bytes_total += count.bytes;
+  s.largest_message_bytes = std::max(s.largest_message_bytes, count.largest_message_bytes);
   s.first_begin_cycle = std::min(s.first_begin_cycle, begin_cycle);
   s.last_begin_cycle = std::max(s.last_begin_cycle, begin_cycle);
   s.zero_load_cycles_max = std::max(s.zero_load_cycles_max, zero_load_cycles);

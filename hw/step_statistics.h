@@ -15,12 +15,14 @@ namespace meshmp {
 struct StepCount {
   std::uint64_t messages = 0;
   std::uint64_t bytes = 0;
+  std::uint64_t largest_message_bytes = 0;
 };
 
 struct StepAggregate {
   std::uint64_t nodes = 0;  // nodes that marked (or ran in) this step
   std::uint64_t messages_max = 0, bytes_max = 0;
   std::uint64_t messages_total = 0, bytes_total = 0;
+  std::uint64_t largest_message_bytes = 0;  // the largest single message any node sent in this step
   std::uint64_t first_begin_cycle = ~0ull, last_begin_cycle = 0;
   std::uint64_t zero_load_cycles_max = 0;  // the slowest node's zero-load cost of this step
 };

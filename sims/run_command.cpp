@@ -166,6 +166,12 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
            "schedules, too long where steps overlap)\n";
     out << "  contention: header blocking " << stats["network"]["header_blocking_cycles"] << " cycles, body-flit stalls "
         << stats["network"]["body_flit_stall_cycles"] << " cycles\n";
+    const auto& schedule = stats["schedule"];
+    out << "  schedule: " << schedule["synchronized_steps"] << " synchronized steps, " << schedule["sum_of_step_max_blocks"]
+        << " blocks as the sum of each step's largest message, " << schedule["contention_free_steps"]
+        << " steps contention-free and " << schedule["steps_with_blocking"] << " with blocking; busiest node "
+        << schedule["max_messages_per_node"] << " start-ups, " << schedule["rearrangement_bytes_max_per_node"]
+        << " bytes copied locally\n";
     out << "  network: " << stats["network"]["flit_hops"] << " flit-hops, link utilisation max " << std::setprecision(1)
         << 100 * stats["network"]["max_link_utilization"].get<double>() << "% mean "
         << 100 * stats["network"]["mean_link_utilization"].get<double>() << "%\n";

@@ -20,6 +20,10 @@ constexpr std::uint64_t kDescriptorId = 0x1c;  // read: the descriptor the last 
 constexpr std::uint64_t kQuery = 0x20;         // write: the descriptor STATUS reports on
 constexpr std::uint64_t kStatus = 0x24;        // read: kStatusPending / kStatusDone
 constexpr std::uint64_t kCompleted = 0x28;     // read: number of completed descriptors
+// Performance monitor: the algorithm step the following sends belong to. Stamped on their host-side
+// records for the per-step statistics (which messages a step carried, the contention they met); never
+// on the wire.
+constexpr std::uint64_t kStepMark = 0x2c;
 constexpr std::uint64_t kRoute = 0x40;         // source route: one output port per byte, up to 32
 
 constexpr std::uint32_t kCommandSend = 1;
