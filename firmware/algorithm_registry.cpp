@@ -13,6 +13,7 @@ const std::vector<Algorithm>& algorithms() {
   static const std::vector<Algorithm> all = [] {
     std::vector<Algorithm> list;
     for (auto& a : baseline_exchange_algorithms()) list.push_back(std::move(a));
+    for (auto& a : bruck_exchange_algorithms()) list.push_back(std::move(a));
     return list;
   }();
   return all;
