@@ -14,6 +14,7 @@ const std::vector<Algorithm>& algorithms() {
     std::vector<Algorithm> list;
     for (auto& a : baseline_exchange_algorithms()) list.push_back(std::move(a));
     for (auto& a : bruck_exchange_algorithms()) list.push_back(std::move(a));
+    for (auto& a : tseng_exchange_algorithms()) list.push_back(std::move(a));
     return list;
   }();
   return all;

@@ -46,5 +46,6 @@ const Algorithm& find_algorithm(const std::string& name);
 // Algorithm families (one file each).
 std::vector<Algorithm> baseline_exchange_algorithms();
 std::vector<Algorithm> bruck_exchange_algorithms();
+std::vector<Algorithm> tseng_exchange_algorithms();
 
 }  // namespace meshmp

@@ -18,6 +18,7 @@ class HardwareBarrier {
     }
     sc_core::wait(release_);
   }
+  sc_core::sc_time latency() const { return latency_; }
 
  private:
   int participants_;

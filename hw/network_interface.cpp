@@ -57,7 +57,11 @@ bool NetworkInterface::write_register(std::uint64_t address, const unsigned char
     case dma::kChannel: reg_channel_ = value; return true;
     case dma::kRouteLength: reg_route_length_ = value; return true;
     case dma::kQuery: reg_query_ = value; return true;
-    case dma::kStepMark: reg_step_mark_ = value; return true;
+    case dma::kStepMark:
+      reg_step_mark_ = value;
+      model_arrivals_.clear();  // the previous step's model is closed
+      return true;
+    case dma::kModelArrival: reg_model_arrival_ = value; return true;
     case dma::kCommand:
       if (value == dma::kCommandSend) return start_send();
       if (value == dma::kCommandReceive) return start_receive();
@@ -81,6 +85,12 @@ bool NetworkInterface::read_register(std::uint64_t address, unsigned char* data,
     case dma::kLength: value = reg_length_; break;
     case dma::kTag: value = reg_tag_; break;
     case dma::kStepMark: value = reg_step_mark_; break;
+    case dma::kModelArrival: {
+      auto found = model_arrivals_.find(reg_query_);
+      value = found == model_arrivals_.end() ? dma::kNoModelArrival : found->second;
+      if (found != model_arrivals_.end()) model_arrivals_.erase(found);
+      break;
+    }
     default: return reject("no readable register at offset " + std::to_string(address));
   }
   std::memcpy(data, &value, 4);
@@ -147,6 +157,7 @@ bool NetworkInterface::start_send() {
   msg.message_id = next_sequence_to_[msg.dst]++;
   msg.created_cycle = cycle;
   msg.step = reg_step_mark_;
+  msg.model_arrival = reg_model_arrival_;
   msg.ready_cycle = cycle + 1;
   msg.descriptor = static_cast<int>(new_descriptor());
   packetizers_[channel]->enqueue(std::move(msg));
@@ -314,7 +325,7 @@ void NetworkInterface::deliver(const PacketRecord& h, const std::vector<std::uin
     PostedReceive receive;
     if (take_posted(h.src, h.message_tag, receive)) {
       ++next_sequence_from_[h.src];
-      if (!start_transfer(message, receive, h.message_bytes, h.created_cycle)) return;
+      if (!start_transfer(message, receive, h)) return;
       deliver(h, payload, cycle);  // now matched: written to memory
       admit_in_order(h.src, cycle);
       return;
@@ -326,6 +337,8 @@ void NetworkInterface::deliver(const PacketRecord& h, const std::vector<std::uin
     buffered.tag = h.message_tag;
     buffered.bytes.resize(h.message_bytes);
     buffered.created_cycle = h.created_cycle;
+    buffered.step = h.step;
+    buffered.model_arrival = h.model_arrival;
     buffered_bytes_ += h.message_bytes;
     peak_buffered_bytes_ = std::max(peak_buffered_bytes_, buffered_bytes_);
     if (h.message_id != next_sequence_from_[h.src]) ++out_of_order_count_;
@@ -340,7 +353,8 @@ void NetworkInterface::deliver(const PacketRecord& h, const std::vector<std::uin
 }
 
 bool NetworkInterface::start_transfer(const SourceMessage& message, const PostedReceive& receive,
-                                      std::uint32_t message_bytes, std::uint64_t created_cycle) {
+                                      const PacketRecord& head) {
+  const std::uint32_t message_bytes = head.message_bytes;
   if (receive.length != message_bytes) {
     network_.report_failure("node " + std::to_string(node_) + ": the message from node " +
                             std::to_string(message.first) + " tag " + std::to_string(receive.tag) + " is " +
@@ -349,7 +363,9 @@ bool NetworkInterface::start_transfer(const SourceMessage& message, const Posted
     return false;
   }
   Transfer t{receive.address, receive.length, receive.tag, receive.id};
-  t.created_cycle = created_cycle;
+  t.created_cycle = head.created_cycle;
+  t.step = head.step;
+  t.model_arrival = head.model_arrival;
   transfers_.emplace(message, t);
   return true;
 }
@@ -385,15 +401,24 @@ void NetworkInterface::hand_over(const SourceMessage& message, BufferedMessage& 
   t.bytes_received = buffered.bytes_received;
   t.blocked_cycles = buffered.blocked_cycles;
   t.created_cycle = buffered.created_cycle;
+  t.step = buffered.step;
+  t.model_arrival = buffered.model_arrival;
   buffered_bytes_ -= buffered.bytes.size();
   buffered_.erase(message);  // `buffered` is gone from here on
   // A whole message was counted when it arrived; the rest of a partial one goes straight to memory.
-  if (t.bytes_received == t.length) complete(t.id);
+  if (t.bytes_received == t.length) complete_receive(t);
   else transfers_.emplace(message, t);
 }
 
 void NetworkInterface::finish_receive(int src, const Transfer& transfer, std::uint64_t cycle) {
   messages_.record({src, node_, transfer.length, cycle - transfer.created_cycle, transfer.blocked_cycles});
+  complete_receive(transfer);
+}
+
+void NetworkInterface::complete_receive(const Transfer& transfer) {
+  // The zero-load model's arrival is kept for the processor when the message belongs to this node's
+  // current step (sender and receiver count from the same step start on a synchronised schedule).
+  if (transfer.step == reg_step_mark_) model_arrivals_[transfer.id] = transfer.model_arrival;
   complete(transfer.id);
 }
 

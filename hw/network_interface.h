@@ -24,6 +24,7 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <unordered_map>
 #include <vector>
 
 #include "hw/depacketizer.h"
@@ -97,6 +98,8 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
     std::uint32_t bytes_received = 0;
     std::uint64_t blocked_cycles = 0;
     std::uint64_t created_cycle = 0;
+    std::uint32_t step = 0;           // the sender's step and the zero-load model's arrival in it
+    std::uint32_t model_arrival = 0;
   };
   // A message that arrived (or is arriving) before it could be matched to a posted receive: its bytes
   // wait in the interface's buffer. It is admitted (eligible for matching) in the order its source sent
@@ -107,6 +110,8 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
     std::uint32_t bytes_received = 0;
     std::uint64_t blocked_cycles = 0;
     std::uint64_t created_cycle = 0;
+    std::uint32_t step = 0;
+    std::uint32_t model_arrival = 0;
   };
   using SourceTag = std::pair<int, std::uint32_t>;
   using SourceMessage = std::pair<int, std::uint32_t>;  // (source, its sequence number to this node)
@@ -136,8 +141,7 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   bool take_posted(int src, std::uint32_t tag, PostedReceive& receive);
   bool has_posted(int src, std::uint32_t tag) const;
   // Starts writing `message` into the memory of `receive`: false (and a failure) when the lengths differ.
-  bool start_transfer(const SourceMessage& message, const PostedReceive& receive, std::uint32_t message_bytes,
-                      std::uint64_t created_cycle);
+  bool start_transfer(const SourceMessage& message, const PostedReceive& receive, const PacketRecord& head);
   // Copies a buffered message into the memory of `receive`; completes it when it is whole (its
   // statistics were recorded when it arrived).
   void hand_over(const SourceMessage& message, BufferedMessage& buffered, const PostedReceive& receive,
@@ -145,6 +149,8 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   // A matched message is whole in memory: its statistics, and its receive completes.
   void finish_receive(int src, const Transfer& transfer, std::uint64_t cycle);
   void complete(std::uint32_t descriptor);
+  // A receive is whole in memory: completes it, keeping its message's zero-load arrival for the processor.
+  void complete_receive(const Transfer& transfer);
   void update_probe();
 
   int node_;
@@ -179,6 +185,9 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   std::uint32_t reg_peer_ = 0, reg_address_ = 0, reg_length_ = 0, reg_tag_ = 0;
   std::uint32_t reg_channel_ = 0xffffffff, reg_route_length_ = 0, reg_descriptor_id_ = 0, reg_query_ = 0;
   std::uint32_t reg_step_mark_ = 0;
+  std::uint32_t reg_model_arrival_ = 0;
+  // Completed receives of the current step -> the zero-load model's arrival of their message.
+  std::unordered_map<std::uint32_t, std::uint32_t> model_arrivals_;
   std::vector<std::uint8_t> reg_route_;
   std::uint32_t completed_ = 0;
   std::string last_error_;

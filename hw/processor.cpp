@@ -107,13 +107,17 @@ Handle Processor::issue(std::uint32_t command, int peer, std::uint32_t address, 
 Handle Processor::send(int peer, std::uint32_t address, std::uint32_t length, std::uint32_t tag,
                        const std::vector<int>& route) {
   wait_cycles(params_.startup_cycles);
+  std::uint64_t arrival = 0;
+  const std::uint64_t injected = model_send(peer, length, route, arrival);
+  write_register(dma::kModelArrival, static_cast<std::uint32_t>(std::min<std::uint64_t>(arrival, dma::kNoModelArrival - 1)));
   Handle h = issue(dma::kCommandSend, peer, address, length, tag, route);
   ++startups_;
   step_count_.messages += 1;
   step_count_.bytes += length;
   step_count_.largest_message_bytes = std::max<std::uint64_t>(step_count_.largest_message_bytes, length);
   model_send_handles_.push_back(h);
-  model_send_done_.push_back(model_send(peer, length, route));
+  model_send_done_.push_back(injected);
+  model_send_step_.push_back(current_step_);
   return h;
 }
 
@@ -122,11 +126,6 @@ Handle Processor::receive(int peer, std::uint32_t address, std::uint32_t length,
 }
 
 void Processor::wait(Handle handle) {
-  const auto send = std::lower_bound(model_send_handles_.begin(), model_send_handles_.end(), handle);
-  if (send != model_send_handles_.end() && *send == handle)
-    model_cursor_ = std::max(model_cursor_, model_send_done_[send - model_send_handles_.begin()]);
-  else
-    model_cursor_ = std::max(model_cursor_, model_last_arrival_);
   write_register(dma::kQuery, static_cast<std::uint32_t>(handle));
   while (read_register(dma::kStatus) != dma::kStatusDone) {
     blocked_ = Blocked::OnDescriptor;
@@ -134,6 +133,18 @@ void Processor::wait(Handle handle) {
     sc_core::wait(completion_irq_);
   }
   blocked_ = Blocked::No;
+  // Zero-load model: a send completes when it has been injected; a receive when its message arrives, as
+  // its sender's model said; without that (a message of an earlier step), when this node's own messages
+  // so far have arrived (right for the symmetric exchanges, where a partner sends what it is sent).
+  const auto send = std::lower_bound(model_send_handles_.begin(), model_send_handles_.end(), handle);
+  if (send != model_send_handles_.end() && *send == handle) {
+    // Counted from its own step's start: a send of an earlier step was charged to that step.
+    const auto index = static_cast<std::size_t>(send - model_send_handles_.begin());
+    if (model_send_step_[index] == current_step_) model_cursor_ = std::max(model_cursor_, model_send_done_[index]);
+    return;
+  }
+  const std::uint32_t arrival = read_register(dma::kModelArrival);
+  model_cursor_ = std::max<std::uint64_t>(model_cursor_, arrival == dma::kNoModelArrival ? model_last_arrival_ : arrival);
 }
 
 bool Processor::test(Handle handle) {
@@ -161,6 +172,7 @@ void Processor::wait_all() {
   first_outstanding_ = next_handle_;
   model_send_handles_.clear();
   model_send_done_.clear();
+  model_send_step_.clear();
 }
 
 void Processor::local_copy(std::uint32_t to, std::uint32_t from, std::uint32_t length) {
@@ -184,7 +196,8 @@ void Processor::compute(std::uint64_t cycles) {
   wait_cycles(cycles);
 }
 
-std::uint64_t Processor::model_send(int peer, std::uint32_t length, const std::vector<int>& route) {
+std::uint64_t Processor::model_send(int peer, std::uint32_t length, const std::vector<int>& route,
+                                    std::uint64_t& arrival) {
   model_cursor_ += params_.startup_cycles;
   const int hops = route.empty() ? topology_.distance(node_, peer) : static_cast<int>(route.size());
   std::size_t channel = 0;
@@ -193,7 +206,8 @@ std::uint64_t Processor::model_send(int peer, std::uint32_t length, const std::v
   // The descriptor is written at the cursor; the DMA engine starts a cycle later, when its channel is free.
   const std::uint64_t start = std::max(model_cursor_ + 1, model_channel_free_[channel]);
   model_channel_free_[channel] = start + message_flits(network_.router, length);
-  model_last_arrival_ = std::max(model_last_arrival_, start + zero_load_transfer_cycles(network_.router, hops, length));
+  arrival = start + zero_load_transfer_cycles(network_.router, hops, length);
+  model_last_arrival_ = std::max(model_last_arrival_, arrival);
   return model_channel_free_[channel];
 }
 
@@ -206,6 +220,8 @@ void Processor::end_step() {
 }
 
 void Processor::hardware_barrier() {
+  // Zero-load model: every node arrives as its step's slowest would, and all leave `latency` later.
+  model_cursor_ += static_cast<std::uint64_t>(barrier_.latency() / period_);
   blocked_ = Blocked::OnBarrier;
   barrier_.arrive_and_wait();
   blocked_ = Blocked::No;

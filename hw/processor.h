@@ -89,8 +89,9 @@ class Processor : public sc_core::sc_module, public NodeApi {
   // Zero-load model of this node's part of the current step (cycles from the step's start): start-ups,
   // copies and computation advance a cursor; each message is injected when its channel is free and
   // arrives zero_load_transfer_cycles later; the step costs max(cursor, last arrival).
-  // Returns the modelled cycle (from the step's start) at which the send has been injected.
-  std::uint64_t model_send(int peer, std::uint32_t length, const std::vector<int>& route);
+  // Returns the modelled cycle (from the step's start) at which the send has been injected; `arrival` is
+  // when its last byte is in the receiver's memory (it travels with the message, DMA MODEL_ARRIVAL).
+  std::uint64_t model_send(int peer, std::uint32_t length, const std::vector<int>& route, std::uint64_t& arrival);
 
   int node_;
   const Topology& topology_;
@@ -112,11 +113,11 @@ class Processor : public sc_core::sc_module, public NodeApi {
   Handle first_outstanding_ = 0;
   Handle next_handle_ = 0;
   // Zero-load model of those sends, in issue order: when each has been injected, in cycles from the start
-  // of its step. A receive is modelled as complete when this node's own messages so far have arrived:
-  // exact for the symmetric exchanges of the papers, where a node's partner sends what it sends, when it
-  // sends it.
+  // of its step. A receive is modelled as complete when its message arrives by its sender's model (same
+  // step); a receive of a message from an earlier step, when this node's own messages so far have arrived.
   std::vector<Handle> model_send_handles_;
   std::vector<std::uint64_t> model_send_done_;
+  std::vector<int> model_send_step_;  // the step each was sent in
   bool finished_ = false;
   std::uint64_t finish_cycle_ = 0;
   std::string error_;

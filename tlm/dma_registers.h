@@ -24,6 +24,11 @@ constexpr std::uint64_t kCompleted = 0x28;     // read: number of completed desc
 // records for the per-step statistics (which messages a step carried, the contention they met); never
 // on the wire.
 constexpr std::uint64_t kStepMark = 0x2c;
+// Performance monitor, zero-load model: written before a send's COMMAND, the cycle (from the start of
+// its step) at which the model says the message arrives; it travels on the message's host-side record.
+// Read with QUERY set to a completed receive of the current step: that value for the message it got
+// (kNoModelArrival when unknown: a receive of an earlier step, or read twice).
+constexpr std::uint64_t kModelArrival = 0x30;
 constexpr std::uint64_t kRoute = 0x40;         // source route: one output port per byte, up to 32
 
 constexpr std::uint32_t kCommandSend = 1;
@@ -31,5 +36,6 @@ constexpr std::uint32_t kCommandReceive = 2;
 constexpr std::uint32_t kAutoChannel = 0xffffffff;
 constexpr std::uint32_t kStatusPending = 0;
 constexpr std::uint32_t kStatusDone = 1;
+constexpr std::uint32_t kNoModelArrival = 0xffffffff;
 
 }  // namespace meshmp::dma

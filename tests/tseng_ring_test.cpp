@@ -1,0 +1,143 @@
+// tseng-ring (001 §2): the gather-scatter schedule against the paper's exact counts, and the firmware on
+// the machine, byte-exact, with the counts measured by the machine.
+//  - Per phase, the largest message equals Lemmas 2-5 (Corollary 1's max) plus the blocks the §2.4
+//    overlap adds (one in GP_0 and SP_0, and one in GP_1 = GP_{d-2} when d = 3), and the total equals
+//    Theorem 1's; every combined phase is one-port (a node sends one message and receives one).
+//  - sync=barrier (001 §7.1's 2d - 5 barriers): no header blocking and the measured time equals the
+//    zero-load model exactly, for d >= 4. On 8 nodes the barriers §7.1 drops leave SP_1 -> SP_0
+//    unsynchronised: SP_1 = SP_{d-2} has no negative messages, so the idle odd nodes start SP_0 early and
+//    each of the four SP_1 worms waits 1 cycle for its receiver's one-port ejection (measured, asserted).
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "firmware/algorithm_registry.h"
+#include "firmware/exchange_verifier.h"
+#include "firmware/ring_exchange_plan.h"
+#include "hw/machine.h"
+#include "hw/run_statistics.h"
+
+namespace meshmp {
+namespace {
+
+// Lemma 2 / 5 with Corollary 1 (0 <= l <= d-3), Lemma 3 (GP_{d-2}), Lemma 4 (SP_{d-2}): blocks of the
+// largest message of a positive phase, before the §2.4 changes.
+std::uint64_t lemma_blocks(int d, int l, bool gathering) {
+  if (l == d - 2) return gathering ? (1ull << (2 * d - 6)) + 3 * (1ull << (d - 3)) : 1;
+  if (l == 0) return std::max<std::uint64_t>((1ull << (d - 1)) - 1, 2);
+  const std::uint64_t case1 = (1ull << (d + l - 1)) - 5 * (1ull << (2 * l - 1)) + 3 * (1ull << (l - 1));
+  const std::uint64_t case2 = 7 * (1ull << (2 * l - 2));
+  return std::max(case1, case2);
+}
+
+// The per-phase counts with the blocks §2.4 adds (001 proof of Theorem 1).
+std::vector<std::uint64_t> expected_phase_blocks(int d) {
+  std::vector<std::uint64_t> blocks;
+  for (int l = 0; l <= d - 2; ++l) blocks.push_back(lemma_blocks(d, l, true) + (l == 0 || (d == 3 && l == 1)));
+  for (int l = d - 2; l >= 0; --l) blocks.push_back(lemma_blocks(d, l, false) + (l == 0));
+  return blocks;
+}
+
+// Theorem 1's transmission count: Lemma 6 plus 3 (d = 3) or 2 (d >= 4).
+std::uint64_t theorem1_blocks(int d) {
+  const std::uint64_t lemma6 = d <= 5 ? ((31ull << (2 * d - 1)) / 32 + 3 * (1ull << (d - 3)) - 1) / 3
+                                      : ((65ull << (2 * d - 1)) / 64 - 3 * (1ull << (d - 2)) - 1) / 3;
+  return lemma6 + (d == 3 ? 3 : 2);
+}
+
+TEST(TsengRingPlan, PhasesMatchLemmasTwoToFiveAndTheoremOne) {
+  for (int d = 3; d <= 7; ++d) {
+    const RingExchangePlan plan = plan_ring_exchange(1 << d);
+    ASSERT_EQ(plan.phases.size(), static_cast<std::size_t>(2 * d - 2)) << "d = " << d;
+    std::vector<std::uint64_t> measured;
+    std::uint64_t total = 0;
+    for (const RingPhase& phase : plan.phases) {
+      std::uint64_t largest = 0;
+      std::vector<int> sends(1 << d, 0), receives(1 << d, 0);
+      for (const RingMessage& m : phase.messages) {
+        largest = std::max<std::uint64_t>(largest, m.blocks.size());
+        EXPECT_EQ(++sends[m.from], 1) << "d = " << d << " " << phase.name << ": node " << m.from << " sends twice";
+        EXPECT_EQ(++receives[m.to], 1) << "d = " << d << " " << phase.name << ": node " << m.to << " receives twice";
+      }
+      measured.push_back(largest);
+      total += largest;
+    }
+    EXPECT_EQ(measured, expected_phase_blocks(d)) << "d = " << d;
+    EXPECT_EQ(total, theorem1_blocks(d)) << "d = " << d;
+  }
+}
+
+TEST(TsengRingPlan, RefusesRingsItCannotSchedule) {
+  EXPECT_THROW(plan_ring_exchange(4), std::invalid_argument);
+  EXPECT_THROW(plan_ring_exchange(12), std::invalid_argument);
+}
+
+struct RingRun {
+  RunResult result;
+  nlohmann::json stats;
+  VerificationReport report;
+};
+
+RingRun run_ring(int n, const std::string& sync) {
+  MachineConfig config;
+  config.topology = "ring:" + std::to_string(n);
+  config.algorithm = "tseng-ring";
+  config.algorithm_options = {{"sync", sync}};
+  config.block_bytes = 8;
+  EXPECT_FALSE(config.validate().has_value());
+  Machine machine("machine", config, find_algorithm("tseng-ring"));
+  for (int i = 0; i < n; ++i) fill_exchange_memory(machine.node(i).memory.bytes(), machine.layout(), i);
+  RingRun run;
+  run.result = machine.run();
+  run.stats = collect_statistics(machine, run.result);
+  run.stats["zero_load_cycles"] = machine.step_statistics().zero_load_prediction_cycles();
+  run.report = verify_exchange(
+      machine.layout(), [&](int i) -> const std::vector<std::uint8_t>& { return machine.node(i).memory.bytes(); });
+  return run;
+}
+
+class TsengRing : public ::testing::TestWithParam<std::tuple<int, const char*>> {};
+
+TEST_P(TsengRing, EveryByteInPlaceWithTheorem1Counts) {
+  const auto [d, sync] = GetParam();
+  const RingRun run = run_ring(1 << d, sync);
+  ASSERT_EQ(run.result.status, RunStatus::Completed) << run.result.message;
+  ASSERT_TRUE(run.report.ok()) << run.report.errors.front();
+  const auto& schedule = run.stats["schedule"];
+  EXPECT_EQ(schedule["synchronized_steps"], 2 * d - 2);
+  EXPECT_EQ(schedule["step_max_blocks"].get<std::vector<std::uint64_t>>(), expected_phase_blocks(d));
+  EXPECT_EQ(schedule["sum_of_step_max_blocks"], theorem1_blocks(d));
+  if (std::string(sync) == "barrier") {
+    const std::uint64_t blocking = run.stats["network"]["header_blocking_cycles"];
+    if (d == 3) {
+      EXPECT_EQ(blocking, 4u) << "the four SP_1 worms, 1 cycle each (see the top of this file)";
+    } else {
+      EXPECT_EQ(blocking, 0u);
+      EXPECT_EQ(schedule["steps_with_blocking"], 0);
+      EXPECT_EQ(run.result.completion_cycles, run.stats["zero_load_cycles"].get<std::uint64_t>());
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Rings, TsengRing,
+                         ::testing::Combine(::testing::Values(3, 4, 5, 6),
+                                            ::testing::Values("none", "barrier", "signals")),
+                         [](const auto& info) {
+                           return "n" + std::to_string(1 << std::get<0>(info.param)) + "_" + std::get<1>(info.param);
+                         });
+
+TEST(TsengRing, RefusesOtherMachinesNamingTheRule) {
+  const Algorithm& ring = find_algorithm("tseng-ring");
+  const auto twelve = ring.supports(Topology::parse("ring:12"), {});
+  ASSERT_TRUE(twelve.has_value());
+  EXPECT_NE(twelve->find("topology = 'ring:12': tseng-ring needs a ring of 2^d nodes, d >= 3"), std::string::npos)
+      << *twelve;
+  const auto torus = ring.supports(Topology::parse("torus:4x4"), {});
+  ASSERT_TRUE(torus.has_value());
+  EXPECT_NE(torus->find("runs on a ring"), std::string::npos) << *torus;
+  EXPECT_TRUE(ring.supports(Topology::parse("ring:256"), {}).has_value()) << "a 64-hop logical link";
+  EXPECT_FALSE(ring.supports(Topology::parse("ring:128"), {}).has_value());
+}
+
+}  // namespace
+}  // namespace meshmp
