@@ -6,6 +6,8 @@
 //    tree's direction), the blocks it carries packed in plan order (local copies at rho per byte, skipped
 //    when they already lie in order), received into fresh scratch, and at the end every block is copied to
 //    its place in the receive buffer.
+//  - tseng-t1: an n x n torus, n = 2^d, d >= 3 (§3.1): the ring exchange on every row (X-stage), then on
+//    every column (Y-stage), each item being the n blocks one node forwards for another.
 // Option sync (§7): none; barrier (the hardware barrier before every phase that is not self-synchronised,
 // 2d - 5 of them, §7.1); signals (§7.2 local synchronisation by null messages: before a node sends in a
 // phase, it waits for a signal from the receiver of every message of the previous phase that shares a
@@ -24,25 +26,52 @@ namespace {
 
 constexpr std::uint32_t kSignalTagBase = 1u << 20;
 
-bool is_power_of_two_ring(const Topology& topology) {
-  if (topology.num_dimensions() != 1 || topology.dimension(0).kind != DimensionKind::Ring) return false;
-  const int n = topology.dimension(0).size;
-  return n >= 8 && (n & (n - 1)) == 0;
+// Empty when dimension `dim` is a ring the gather-scatter trees are built for (2^d nodes, 8 <= 2^d <=
+// 128: 001 §2 analyses d >= 3; a logical link of phase l is a worm of 2^l hops, and source routes hold
+// 32); otherwise why not.
+std::optional<std::string> unsupported_ring(const Topology& topology, int dim, const std::string& algorithm) {
+  const Dimension& dimension = topology.dimension(dim);
+  const int n = dimension.size;
+  if (dimension.kind != DimensionKind::Ring || n < 8 || (n & (n - 1)) != 0)
+    return ConfigError("topology", topology.spec(),
+                       algorithm + " needs rings of 2^d nodes, d >= 3 (001 §2 builds its gather-scatter trees on "
+                                   "2^d nodes and analyses d >= 3; the §5 trees for other lengths are not built yet)")
+        .what();
+  if (n > 128)
+    return ConfigError("topology", topology.spec(), algorithm + " supports rings of at most 128 nodes (its "
+                       "longest logical link, n/4 hops, must fit a 32-hop source route)").what();
+  return std::nullopt;
 }
 
 std::optional<std::string> supports_ring(const Topology& topology, const ExchangeParameters&) {
   if (topology.num_dimensions() != 1 || topology.dimension(0).kind != DimensionKind::Ring)
     return ConfigError("topology", topology.spec(), "tseng-ring runs on a ring (ring:N)").what();
-  if (!is_power_of_two_ring(topology))
+  return unsupported_ring(topology, 0, "tseng-ring");
+}
+
+std::optional<std::string> supports_2d_torus(const Topology& topology, const ExchangeParameters&) {
+  if (topology.num_dimensions() != 2 || topology.dimension(0).kind != DimensionKind::Ring ||
+      topology.dimension(1).kind != DimensionKind::Ring || topology.dimension(0).size != topology.dimension(1).size)
     return ConfigError("topology", topology.spec(),
-                       "tseng-ring needs a ring of 2^d nodes, d >= 3 (001 §2 builds its gather-scatter trees "
-                       "on 2^d nodes and analyses d >= 3; the §5 trees for other lengths are not built yet)")
-        .what();
-  // A logical link of phase l is a worm of 2^l hops; source routes hold at most 32.
-  if (topology.dimension(0).size / 4 > 32)
-    return ConfigError("topology", topology.spec(), "tseng-ring supports rings of at most 128 nodes "
-                       "(its longest logical link, n/4 hops, must fit a 32-hop source route)").what();
-  return std::nullopt;
+                       "tseng-t1 runs on a square 2-D torus (torus:NxN; 001 §3 treats n x n tori, the non-square "
+                       "ones of §5 are not built yet)").what();
+  return unsupported_ring(topology, 0, "tseng-t1");
+}
+
+int log2_of(int n) {
+  int d = 0;
+  while ((1 << d) < n) ++d;
+  return d;
+}
+
+// 001 Theorem 1 (d >= 3) with 000 §2's step cost, for items of `item_bytes`: (2d - 2) t_s + the blocks of
+// Lemmas 2-6 plus the §2.4 overlap's extra blocks, times item_bytes t_c.
+double ring_theorem1_cycles(int d, double item_bytes, const ExchangeParameters& p) {
+  const double two_2d_1 = std::ldexp(1.0, 2 * d - 1);
+  const double positive_items = d <= 5 ? two_2d_1 * 31.0 / 96.0 + std::ldexp(1.0, d - 3) - 1.0 / 3.0
+                                       : two_2d_1 * 65.0 / 192.0 - std::ldexp(1.0, d - 2) - 1.0 / 3.0;
+  const double items = positive_items + (d == 3 ? 3 : 2);
+  return (2 * d - 2) * static_cast<double>(p.startup_cycles) + items * item_bytes / p.flit_bytes;
 }
 
 // The directed ring links a message crosses: (node it leaves, direction).
@@ -80,136 +109,213 @@ const RingMessage* find_message(const RingPhase& phase, bool outgoing, int node)
   return nullptr;
 }
 
-struct RingScratch {
-  std::uint32_t packed;    // outgoing message, when its blocks must be gathered
-  std::uint32_t received;  // incoming messages, one after the other
-};
-
-std::uint64_t largest_message_blocks(const RingExchangePlan& plan) {
+std::uint64_t largest_message_items(const RingExchangePlan& plan) {
   std::uint64_t largest = 0;
   for (const RingPhase& p : plan.phases)
     for (const RingMessage& m : p.messages) largest = std::max<std::uint64_t>(largest, m.blocks.size());
   return largest;
 }
 
-std::uint64_t most_received_blocks(const RingExchangePlan& plan) {
+std::uint64_t most_received_items(const RingExchangePlan& plan) {
   std::vector<std::uint64_t> received(plan.nodes, 0);
   for (const RingPhase& p : plan.phases)
     for (const RingMessage& m : p.messages) received[m.to] += m.blocks.size();
   return *std::max_element(received.begin(), received.end());
 }
 
-void tseng_ring(NodeApi& api) {
-  const ExchangeLayout& l = api.layout();
-  const int n = api.num_nodes();
-  const int me = api.coordinate(0);
-  const std::uint32_t m = l.block_bytes;
+// An item of a ring stage: what ring position s has for ring position t (one block on a ring; on a torus
+// the blocks one node forwards for another, 001 §3.1), as the addresses of its blocks in item order.
+using ItemBlocks = std::vector<std::uint32_t>;
+using HeldItems = std::map<RingBlock, ItemBlocks>;
+
+// One ring stage: every ring along `dimension` runs the gather-scatter schedule (001 §2) at once.
+struct RingStage {
+  int dimension;
+  int first_step;            // the step mark of its first phase
+  std::uint32_t item_blocks;  // blocks per item
+};
+
+// Scratch of a node: the outgoing message when its blocks must be gathered, then the received messages
+// one after the other (never reused: the plan is short).
+struct TsengScratch {
+  std::uint32_t packed;
+  std::uint32_t next_free;
+};
+
+// Runs `stage` on this node's ring: sends and receives the plan's items, returns what it holds at the
+// end (its own item and every item for it).
+HeldItems run_ring_stage(NodeApi& api, const RingStage& stage, HeldItems held, TsengScratch& scratch) {
+  const Topology& topology = api.topology();
+  const int n = topology.dimension(stage.dimension).size;
+  const int me = api.coordinate(stage.dimension);
+  const std::uint32_t m = api.layout().block_bytes;
   const RingExchangePlan& plan = ring_exchange_plan(n);
   const std::string& sync = api.options().text("sync");
-  const RingScratch scratch{l.scratch_base(),
-                            l.scratch_base() + static_cast<std::uint32_t>(largest_message_blocks(plan)) * m};
-  const int plus = api.topology().port_of(0, +1);
-  const int minus = api.topology().port_of(0, -1);
-
-  // Where each block this node holds lies in its memory.
-  std::map<RingBlock, std::uint32_t> held;
-  for (int t = 0; t < n; ++t)
-    if (t != me) held[{me, t}] = l.send_block(t);
-  std::uint32_t next_free = scratch.received;
+  const int plus = topology.port_of(stage.dimension, +1);
+  const int minus = topology.port_of(stage.dimension, -1);
+  std::vector<int> coordinates = topology.coordinates(api.id());
+  auto node_at = [&](int position) {
+    coordinates[stage.dimension] = position;
+    return topology.node_at(coordinates);
+  };
+  const std::uint32_t item_bytes = stage.item_blocks * m;
 
   for (std::size_t p = 0; p < plan.phases.size(); ++p) {
     const RingPhase& phase = plan.phases[p];
-    const auto tag = static_cast<std::uint32_t>(p + 1);
-    api.begin_step(static_cast<int>(p + 1));
+    const int step = stage.first_step + static_cast<int>(p);
+    const auto tag = static_cast<std::uint32_t>(step);
+    api.begin_step(step);
     if (sync == "barrier" && barrier_before(plan, p)) api.hardware_barrier();
     const RingMessage* out = find_message(phase, true, me);
     const RingMessage* in = find_message(phase, false, me);
     if (sync == "signals" && out && p > 0)
       for (const RingMessage& earlier : plan.phases[p - 1].messages)
-        if (needs_signal(earlier, *out, n)) api.wait_signal(earlier.to, kSignalTagBase + tag);
+        if (needs_signal(earlier, *out, n)) api.wait_signal(node_at(earlier.to), kSignalTagBase + tag);
 
     Handle receive = -1, send = -1;
-    std::uint32_t arrival = next_free;
+    const std::uint32_t arrival = scratch.next_free;
     if (in) {
-      receive = api.receive(in->from, arrival, static_cast<std::uint32_t>(in->blocks.size()) * m, tag);
-      next_free += static_cast<std::uint32_t>(in->blocks.size()) * m;
+      const auto bytes = static_cast<std::uint32_t>(in->blocks.size()) * item_bytes;
+      receive = api.receive(node_at(in->from), arrival, bytes, tag);
+      scratch.next_free += bytes;
     }
     if (out) {
-      // Send in place when the blocks already lie in plan order, else gather them (runs copied whole).
-      std::uint32_t from = held.at(out->blocks.front());
+      // The message's blocks in order: sent in place when they already lie so, else gathered (each run of
+      // consecutive blocks copied whole, at rho per byte).
+      std::vector<std::uint32_t> blocks;
+      for (const RingBlock& item : out->blocks)
+        for (std::uint32_t a : held.at(item)) blocks.push_back(a);
+      std::uint32_t from = blocks.front();
       bool in_order = true;
-      for (std::size_t k = 0; k < out->blocks.size(); ++k)
-        in_order = in_order && held.at(out->blocks[k]) == from + static_cast<std::uint32_t>(k) * m;
+      for (std::size_t k = 0; k < blocks.size(); ++k)
+        in_order = in_order && blocks[k] == from + static_cast<std::uint32_t>(k) * m;
       if (!in_order) {
-        std::size_t k = 0;
-        while (k < out->blocks.size()) {
+        for (std::size_t k = 0; k < blocks.size();) {
           std::size_t run = 1;
-          while (k + run < out->blocks.size() &&
-                 held.at(out->blocks[k + run]) == held.at(out->blocks[k]) + static_cast<std::uint32_t>(run) * m)
-            ++run;
-          api.local_copy(scratch.packed + static_cast<std::uint32_t>(k) * m, held.at(out->blocks[k]),
-                         static_cast<std::uint32_t>(run) * m);
+          while (k + run < blocks.size() && blocks[k + run] == blocks[k] + static_cast<std::uint32_t>(run) * m) ++run;
+          api.local_copy(scratch.packed + static_cast<std::uint32_t>(k) * m, blocks[k], static_cast<std::uint32_t>(run) * m);
           k += run;
         }
         from = scratch.packed;
       }
       const std::vector<int> route(out->hops, out->direction > 0 ? plus : minus);
-      send = api.send(out->to, from, static_cast<std::uint32_t>(out->blocks.size()) * m, tag, route);
+      send = api.send(node_at(out->to), from, static_cast<std::uint32_t>(blocks.size()) * m, tag, route);
     }
     if (send >= 0) api.wait(send);
     if (out)
-      for (const RingBlock& b : out->blocks) held.erase(b);
+      for (const RingBlock& item : out->blocks) held.erase(item);
     if (receive >= 0) {
       api.wait(receive);
-      for (std::size_t k = 0; k < in->blocks.size(); ++k)
-        held[in->blocks[k]] = arrival + static_cast<std::uint32_t>(k) * m;
+      for (std::size_t k = 0; k < in->blocks.size(); ++k) {
+        ItemBlocks& blocks = held[in->blocks[k]];
+        for (std::uint32_t b = 0; b < stage.item_blocks; ++b)
+          blocks.push_back(arrival + static_cast<std::uint32_t>(k) * item_bytes + b * m);
+      }
     }
     if (sync == "signals" && in && p + 1 < plan.phases.size())
       for (const RingMessage& later : plan.phases[p + 1].messages)
-        if (needs_signal(*in, later, n)) api.signal(later.from, kSignalTagBase + tag + 1);
+        if (needs_signal(*in, later, n)) api.signal(node_at(later.from), kSignalTagBase + tag + 1);
   }
-
-  // Every block for this node is here: into the receive buffer.
-  api.local_copy(l.receive_block(me), l.send_block(me), m);
-  for (int s = 0; s < n; ++s)
-    if (s != me) api.local_copy(l.receive_block(s), held.at({s, me}), m);
+  return held;
 }
 
-// 001 Theorem 1 (d >= 3) with 000 §2's step cost: (2d - 2) t_s + the blocks of Lemmas 2-6 plus the §2.4
-// overlap's extra blocks, times m t_c.
-double tseng_ring_estimate(const Topology& topology, const ExchangeParameters& p) {
-  if (!is_power_of_two_ring(topology)) return 0;
+// tseng-ring: items are single blocks.
+void tseng_ring(NodeApi& api) {
+  const ExchangeLayout& l = api.layout();
+  const int n = api.num_nodes();
+  const int me = api.coordinate(0);
+  const RingExchangePlan& plan = ring_exchange_plan(n);
+  TsengScratch scratch{l.scratch_base(),
+                       l.scratch_base() + static_cast<std::uint32_t>(largest_message_items(plan)) * l.block_bytes};
+  HeldItems held;
+  for (int t = 0; t < n; ++t)
+    if (t != me) held[{me, t}] = {l.send_block(t)};
+  held = run_ring_stage(api, {0, 1, 1}, std::move(held), scratch);
+  // Every block for this node is here: into the receive buffer.
+  api.local_copy(l.receive_block(me), l.send_block(me), l.block_bytes);
+  for (int s = 0; s < n; ++s)
+    if (s != me) api.local_copy(l.receive_block(s), held.at({s, me}).front(), l.block_bytes);
+}
+
+// tseng-t1 (001 §3.1): the ring exchange along x, then along y, on every row and column of an n x n
+// torus. X-stage item (s, t) of node (s, y): its n blocks for nodes (t, 0..n-1). Y-stage item (s, t) of
+// node (x, s): the n blocks for (x, t) it now holds, from sources (0..n-1, s).
+void tseng_t1(NodeApi& api) {
+  const ExchangeLayout& l = api.layout();
+  const Topology& topology = api.topology();
   const int n = topology.dimension(0).size;
-  int d = 0;
-  while ((1 << d) < n) ++d;
-  const double two_2d_1 = std::ldexp(1.0, 2 * d - 1);
-  const double positive_blocks = d <= 5 ? two_2d_1 * 31.0 / 96.0 + std::ldexp(1.0, d - 3) - 1.0 / 3.0
-                                        : two_2d_1 * 65.0 / 192.0 - std::ldexp(1.0, d - 2) - 1.0 / 3.0;
-  const double blocks = positive_blocks + (d == 3 ? 3 : 2);
-  return (2 * d - 2) * static_cast<double>(p.startup_cycles) + blocks * p.block_bytes / p.flit_bytes;
+  const int x = api.coordinate(0), y = api.coordinate(1);
+  const RingExchangePlan& plan = ring_exchange_plan(n);
+  TsengScratch scratch{l.scratch_base(), l.scratch_base() + static_cast<std::uint32_t>(largest_message_items(plan) * n) *
+                                                            l.block_bytes};
+  auto id = [&](int cx, int cy) { return topology.node_at({cx, cy}); };
+
+  HeldItems x_items;
+  for (int t = 0; t < n; ++t) {
+    ItemBlocks& blocks = x_items[{x, t}];
+    for (int ty = 0; ty < n; ++ty) blocks.push_back(l.send_block(id(t, ty)));
+  }
+  x_items = run_ring_stage(api, {0, 1, static_cast<std::uint32_t>(n)}, std::move(x_items), scratch);
+
+  // Now every item (s, x) is here: block ty of it is b_{(s,y)}^{(x,ty)}.
+  HeldItems y_items;
+  for (int t = 0; t < n; ++t) {
+    ItemBlocks& blocks = y_items[{y, t}];
+    for (int s = 0; s < n; ++s) blocks.push_back(x_items.at({s, x})[static_cast<std::size_t>(t)]);
+  }
+  const int x_phases = static_cast<int>(plan.phases.size());
+  y_items = run_ring_stage(api, {1, 1 + x_phases, static_cast<std::uint32_t>(n)}, std::move(y_items), scratch);
+
+  // Item (sy, y) holds b_{(sx,sy)}^{(x,y)} for sx = 0..n-1.
+  for (int sy = 0; sy < n; ++sy) {
+    const ItemBlocks& blocks = y_items.at({sy, y});
+    for (int sx = 0; sx < n; ++sx) api.local_copy(l.receive_block(id(sx, sy)), blocks[static_cast<std::size_t>(sx)], l.block_bytes);
+  }
 }
 
 }  // namespace
 
 std::vector<Algorithm> tseng_exchange_algorithms() {
+  const AlgorithmOption sync{"sync", AlgorithmOption::Type::Choice, "none",
+                             "none; barrier: hardware barrier between phases (001 §7.1); signals: null messages "
+                             "between the nodes whose consecutive phases share a link (001 §7.2)",
+                             {"none", "barrier", "signals"}};
   Algorithm ring;
   ring.name = "tseng-ring";
   ring.summary = "positive and negative gather-scatter trees on a ring of 2^d nodes, one-port overlapped";
   ring.source = "001 §2.1-2.4 (Theorem 1), §7 (sync)";
   ring.supports = supports_ring;
   ring.firmware = tseng_ring;
-  ring.estimate_cycles = tseng_ring_estimate;
+  ring.estimate_cycles = [](const Topology& topology, const ExchangeParameters& p) {
+    return ring_theorem1_cycles(log2_of(topology.num_nodes()), p.block_bytes, p);
+  };
   ring.estimate_formula = "001 Theorem 1: (2d-2) t_s + (Lemma 6 blocks + 3 if d = 3, + 2 if d >= 4) m t_c";
-  ring.options = {{"sync", AlgorithmOption::Type::Choice, "none",
-                   "none; barrier: hardware barrier between phases (001 §7.1); signals: null messages between "
-                   "the nodes whose consecutive phases share a link (001 §7.2)",
-                   {"none", "barrier", "signals"}}};
+  ring.options = {sync};
   ring.scratch_bytes = [](int nodes, std::uint32_t block_bytes, const AlgorithmOptions&) -> std::uint64_t {
     if (nodes < 8 || nodes > 128 || (nodes & (nodes - 1)) != 0) return 0;  // not a ring it supports
     const RingExchangePlan& plan = ring_exchange_plan(nodes);
-    return (largest_message_blocks(plan) + most_received_blocks(plan)) * block_bytes;
+    return (largest_message_items(plan) + most_received_items(plan)) * block_bytes;
   };
-  return {ring};
+
+  Algorithm t1;
+  t1.name = "tseng-t1";
+  t1.summary = "the ring exchange along x, then along y, with n blocks per item (n x n torus, n = 2^d)";
+  t1.source = "001 §3.1 (Lemma 7), §7 (sync)";
+  t1.supports = supports_2d_torus;
+  t1.firmware = tseng_t1;
+  t1.estimate_cycles = [](const Topology& topology, const ExchangeParameters& p) {
+    const int n = topology.dimension(0).size;
+    return 2 * ring_theorem1_cycles(log2_of(n), static_cast<double>(n) * p.block_bytes, p);
+  };
+  t1.estimate_formula = "001 Lemma 7: 2 T_1D(d, n m) by Theorem 1";
+  t1.options = {sync};
+  t1.scratch_bytes = [](int nodes, std::uint32_t block_bytes, const AlgorithmOptions&) -> std::uint64_t {
+    const int n = static_cast<int>(std::lround(std::sqrt(nodes)));
+    if (n * n != nodes || n < 8 || n > 128 || (n & (n - 1)) != 0) return 0;  // not a torus it supports
+    const RingExchangePlan& plan = ring_exchange_plan(n);
+    return (largest_message_items(plan) + 2 * most_received_items(plan)) * static_cast<std::uint64_t>(n) * block_bytes;
+  };
+  return {ring, t1};
 }
 
 }  // namespace meshmp

@@ -1,0 +1,69 @@
+// tseng-t1 (001 §3.1) on n x n tori: byte-exact, and the machine's schedule counts equal Lemma 7's:
+// 4d - 4 phases, each phase's largest message n times the ring's (Lemmas 2-5 with the §2.4 blocks), in
+// total 2 n times Theorem 1's count. With sync=barrier and d >= 4 no header blocking and the measured
+// time equals the zero-load model exactly.
+#include <gtest/gtest.h>
+
+#include "firmware/algorithm_registry.h"
+#include "firmware/exchange_verifier.h"
+#include "hw/machine.h"
+#include "hw/run_statistics.h"
+#include "tseng_counts.h"
+
+namespace meshmp {
+namespace {
+
+class TsengT1 : public ::testing::TestWithParam<std::tuple<int, const char*>> {};
+
+TEST_P(TsengT1, EveryByteInPlaceWithLemma7Counts) {
+  const auto [d, sync] = GetParam();
+  const int n = 1 << d;
+  MachineConfig config;
+  config.topology = "torus:" + std::to_string(n) + "x" + std::to_string(n);
+  config.algorithm = "tseng-t1";
+  config.algorithm_options = {{"sync", sync}};
+  config.block_bytes = 8;
+  ASSERT_FALSE(config.validate().has_value());
+  Machine machine("machine", config, find_algorithm("tseng-t1"));
+  for (int i = 0; i < n * n; ++i) fill_exchange_memory(machine.node(i).memory.bytes(), machine.layout(), i);
+  const RunResult result = machine.run();
+  ASSERT_EQ(result.status, RunStatus::Completed) << result.message;
+  const VerificationReport report = verify_exchange(
+      machine.layout(), [&](int i) -> const std::vector<std::uint8_t>& { return machine.node(i).memory.bytes(); });
+  ASSERT_TRUE(report.ok()) << report.errors.front();
+
+  const nlohmann::json stats = collect_statistics(machine, result);
+  std::vector<std::uint64_t> expected;
+  for (int stage = 0; stage < 2; ++stage)
+    for (std::uint64_t items : expected_phase_blocks(d)) expected.push_back(items * n);
+  EXPECT_EQ(stats["schedule"]["synchronized_steps"], 4 * d - 4);
+  EXPECT_EQ(stats["schedule"]["step_max_blocks"].get<std::vector<std::uint64_t>>(), expected);
+  EXPECT_EQ(stats["schedule"]["sum_of_step_max_blocks"], 2 * n * theorem1_blocks(d));
+  if (std::string(sync) == "barrier" && d >= 4) {
+    EXPECT_EQ(stats["network"]["header_blocking_cycles"], 0);
+    EXPECT_EQ(result.completion_cycles, machine.step_statistics().zero_load_prediction_cycles());
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Tori, TsengT1,
+                         ::testing::Combine(::testing::Values(3, 4), ::testing::Values("none", "barrier", "signals")),
+                         [](const auto& info) {
+                           const int n = 1 << std::get<0>(info.param);
+                           return "torus" + std::to_string(n) + "x" + std::to_string(n) + "_" + std::get<1>(info.param);
+                         });
+
+TEST(TsengT1, RefusesToriItCannotScheduleNamingTheRule) {
+  const Algorithm& t1 = find_algorithm("tseng-t1");
+  const auto rectangle = t1.supports(Topology::parse("torus:8x16"), {});
+  ASSERT_TRUE(rectangle.has_value());
+  EXPECT_NE(rectangle->find("topology = 'torus:8x16': tseng-t1 runs on a square 2-D torus"), std::string::npos)
+      << *rectangle;
+  const auto twelve = t1.supports(Topology::parse("torus:12x12"), {});
+  ASSERT_TRUE(twelve.has_value());
+  EXPECT_NE(twelve->find("needs rings of 2^d nodes, d >= 3"), std::string::npos) << *twelve;
+  EXPECT_TRUE(t1.supports(Topology::parse("mesh:8x8"), {}).has_value());
+  EXPECT_FALSE(t1.supports(Topology::parse("torus:16x16"), {}).has_value());
+}
+
+}  // namespace
+}  // namespace meshmp
