@@ -8,6 +8,8 @@
 //    its place in the receive buffer.
 //  - tseng-t1: an n x n torus, n = 2^d, d >= 3 (§3.1): the ring exchange on every row (X-stage), then on
 //    every column (Y-stage), each item being the n blocks one node forwards for another.
+//  - tseng-t4: an n x n torus, n = 2^d, d >= 4 (§3.2): two preparation phases, then T1 on four logical
+//    (n/2) x (n/2) tori of dilation 2 at once (see tseng_t4 below).
 // Option sync (§7): none; barrier (the hardware barrier before every phase that is not self-synchronised,
 // 2d - 5 of them, §7.1); signals (§7.2 local synchronisation by null messages: before a node sends in a
 // phase, it waits for a signal from the receiver of every message of the previous phase that shares a
@@ -56,6 +58,19 @@ std::optional<std::string> supports_2d_torus(const Topology& topology, const Exc
                        "tseng-t1 runs on a square 2-D torus (torus:NxN; 001 §3 treats n x n tori, the non-square "
                        "ones of §5 are not built yet)").what();
   return unsupported_ring(topology, 0, "tseng-t1");
+}
+
+std::optional<std::string> supports_t4(const Topology& topology, const ExchangeParameters& p) {
+  if (auto error = supports_2d_torus(topology, p)) {
+    std::string text = *error;
+    const auto at = text.find("tseng-t1");
+    if (at != std::string::npos) text.replace(at, 8, "tseng-t4");
+    return text;
+  }
+  if (topology.dimension(0).size < 16)
+    return ConfigError("topology", topology.spec(), "tseng-t4 needs n >= 16 (001 Theorem 2: d >= 4, so that each of "
+                       "its four logical tori has rings of 2^(d-1) >= 8 nodes)").what();
+  return std::nullopt;
 }
 
 int log2_of(int n) {
@@ -128,10 +143,13 @@ std::uint64_t most_received_items(const RingExchangePlan& plan) {
 using ItemBlocks = std::vector<std::uint32_t>;
 using HeldItems = std::map<RingBlock, ItemBlocks>;
 
-// One ring stage: every ring along `dimension` runs the gather-scatter schedule (001 §2) at once.
+// One ring stage: every logical ring along `dimension` runs the gather-scatter schedule (001 §2) at
+// once. A logical ring takes every `dilation`-th node (001 §3.2: dilation 2, the four logical tori);
+// ring position = coordinate / dilation, and a logical hop is `dilation` physical hops.
 struct RingStage {
   int dimension;
-  int first_step;            // the step mark of its first phase
+  int dilation;
+  int first_step;             // the step mark of its first phase
   std::uint32_t item_blocks;  // blocks per item
 };
 
@@ -146,8 +164,9 @@ struct TsengScratch {
 // end (its own item and every item for it).
 HeldItems run_ring_stage(NodeApi& api, const RingStage& stage, HeldItems held, TsengScratch& scratch) {
   const Topology& topology = api.topology();
-  const int n = topology.dimension(stage.dimension).size;
-  const int me = api.coordinate(stage.dimension);
+  const int n = topology.dimension(stage.dimension).size / stage.dilation;
+  const int me = api.coordinate(stage.dimension) / stage.dilation;
+  const int offset = api.coordinate(stage.dimension) % stage.dilation;
   const std::uint32_t m = api.layout().block_bytes;
   const RingExchangePlan& plan = ring_exchange_plan(n);
   const std::string& sync = api.options().text("sync");
@@ -155,7 +174,7 @@ HeldItems run_ring_stage(NodeApi& api, const RingStage& stage, HeldItems held, T
   const int minus = topology.port_of(stage.dimension, -1);
   std::vector<int> coordinates = topology.coordinates(api.id());
   auto node_at = [&](int position) {
-    coordinates[stage.dimension] = position;
+    coordinates[stage.dimension] = position * stage.dilation + offset;
     return topology.node_at(coordinates);
   };
   const std::uint32_t item_bytes = stage.item_blocks * m;
@@ -198,7 +217,7 @@ HeldItems run_ring_stage(NodeApi& api, const RingStage& stage, HeldItems held, T
         }
         from = scratch.packed;
       }
-      const std::vector<int> route(out->hops, out->direction > 0 ? plus : minus);
+      const std::vector<int> route(static_cast<std::size_t>(out->hops * stage.dilation), out->direction > 0 ? plus : minus);
       send = api.send(node_at(out->to), from, static_cast<std::uint32_t>(blocks.size()) * m, tag, route);
     }
     if (send >= 0) api.wait(send);
@@ -230,47 +249,196 @@ void tseng_ring(NodeApi& api) {
   HeldItems held;
   for (int t = 0; t < n; ++t)
     if (t != me) held[{me, t}] = {l.send_block(t)};
-  held = run_ring_stage(api, {0, 1, 1}, std::move(held), scratch);
+  held = run_ring_stage(api, {0, 1, 1, 1}, std::move(held), scratch);
   // Every block for this node is here: into the receive buffer.
   api.local_copy(l.receive_block(me), l.send_block(me), l.block_bytes);
   for (int s = 0; s < n; ++s)
     if (s != me) api.local_copy(l.receive_block(s), held.at({s, me}).front(), l.block_bytes);
 }
 
-// tseng-t1 (001 §3.1): the ring exchange along x, then along y, on every row and column of an n x n
-// torus. X-stage item (s, t) of node (s, y): its n blocks for nodes (t, 0..n-1). Y-stage item (s, t) of
-// node (x, s): the n blocks for (x, t) it now holds, from sources (0..n-1, s).
+// A block this node forwards: where it lies, and the node it came from.
+struct Unit {
+  std::uint32_t address;
+  int source;
+};
+
+// Algorithm T1 (001 §3.1) on the logical 2-D torus this node belongs to (every `dilation`-th node in x
+// and y, starting at its own offset): a ring stage along dims[0], then one along dims[1]. `units(dst)`
+// lists the blocks this node holds for node `dst` of its logical torus (the same count k for every dst,
+// in an order all nodes share). Returns every unit for this node, from every source.
+template <class UnitsFor>
+std::vector<Unit> logical_t1(NodeApi& api, const int (&dims)[2], int dilation, int first_step, int k,
+                             UnitsFor&& units, TsengScratch& scratch) {
+  const Topology& topology = api.topology();
+  const int L = topology.dimension(dims[0]).size / dilation;  // logical ring size (square torus)
+  const std::vector<int> mine = topology.coordinates(api.id());
+  auto node_at = [&](int a, int b) {  // the node at logical positions a along dims[0], b along dims[1]
+    std::vector<int> c = mine;
+    c[dims[0]] = a * dilation + mine[dims[0]] % dilation;
+    c[dims[1]] = b * dilation + mine[dims[1]] % dilation;
+    return topology.node_at(c);
+  };
+  const int me_a = mine[dims[0]] / dilation, me_b = mine[dims[1]] / dilation;
+
+  // Stage A item (me_a, t): for the nodes at (t, c), c = 0..L-1, their k units each.
+  HeldItems a_items;
+  std::map<RingBlock, std::vector<int>> a_sources;  // only for this node's own items
+  for (int t = 0; t < L; ++t) {
+    ItemBlocks& blocks = a_items[{me_a, t}];
+    for (int c = 0; c < L; ++c)
+      for (const Unit& u : units(node_at(t, c))) blocks.push_back(u.address);
+  }
+  const RingExchangePlan& plan = ring_exchange_plan(L);
+  const auto item_units = static_cast<std::uint32_t>(L * k);
+  a_items = run_ring_stage(api, {dims[0], dilation, first_step, item_units}, std::move(a_items), scratch);
+
+  // Now item (s, me_a) holds, for c = 0..L-1, the k units node (s, me_b)'s units had for (me_a, c).
+  HeldItems b_items;
+  for (int t = 0; t < L; ++t) {
+    ItemBlocks& blocks = b_items[{me_b, t}];
+    for (int s = 0; s < L; ++s) {
+      const ItemBlocks& from = a_items.at({s, me_a});
+      for (int u = 0; u < k; ++u) blocks.push_back(from[static_cast<std::size_t>(t * k + u)]);
+    }
+  }
+  const int b_first = first_step + static_cast<int>(plan.phases.size());
+  b_items = run_ring_stage(api, {dims[1], dilation, b_first, item_units}, std::move(b_items), scratch);
+
+  // Item (sb, me_b) holds, for sa = 0..L-1, the k units node (sa, sb) had for this node; which sources
+  // they are is the same question asked of that node's units().
+  std::vector<Unit> arrived;
+  for (int sb = 0; sb < L; ++sb) {
+    const ItemBlocks& blocks = b_items.at({sb, me_b});
+    for (int sa = 0; sa < L; ++sa) {
+      const std::vector<int> sources = units.sources_at(node_at(sa, sb));
+      for (int u = 0; u < k; ++u)
+        arrived.push_back({blocks[static_cast<std::size_t>(sa * k + u)], sources[static_cast<std::size_t>(u)]});
+    }
+  }
+  return arrived;
+}
+
+// tseng-t1 (001 §3.1): on an n x n torus, the ring exchange on every row (X-stage), then on every
+// column (Y-stage); an item is the n blocks one node forwards for another.
+struct OwnBlocks {
+  const ExchangeLayout& layout;
+  int me;
+  std::vector<Unit> operator()(int dst) const { return {{layout.send_block(dst), me}}; }
+  std::vector<int> sources_at(int node) const { return {node}; }
+};
+
 void tseng_t1(NodeApi& api) {
   const ExchangeLayout& l = api.layout();
-  const Topology& topology = api.topology();
-  const int n = topology.dimension(0).size;
-  const int x = api.coordinate(0), y = api.coordinate(1);
+  const int n = api.topology().dimension(0).size;
   const RingExchangePlan& plan = ring_exchange_plan(n);
   TsengScratch scratch{l.scratch_base(), l.scratch_base() + static_cast<std::uint32_t>(largest_message_items(plan) * n) *
                                                             l.block_bytes};
-  auto id = [&](int cx, int cy) { return topology.node_at({cx, cy}); };
+  const int dims[2] = {0, 1};
+  for (const Unit& u : logical_t1(api, dims, 1, 1, 1, OwnBlocks{l, api.id()}, scratch))
+    api.local_copy(l.receive_block(u.source), u.address, l.block_bytes);
+}
 
-  HeldItems x_items;
-  for (int t = 0; t < n; ++t) {
-    ItemBlocks& blocks = x_items[{x, t}];
-    for (int ty = 0; ty < n; ++ty) blocks.push_back(l.send_block(id(t, ty)));
+// tseng-t4 (001 §3.2): four logical (n/2) x (n/2) tori P_ij = {(x, y): x mod 2 = i, y mod 2 = j}, links
+// dilated by two, run T1 at once (P_00 and P_11 X-stage first, P_01 and P_10 Y-stage first: Table 1),
+// after two preparation phases that give every node the blocks of its three neighbours behind it:
+//   Pre1: to (x+1, y) every block for P_{i+1,j} and P_{i+1,j+1} (n^2/2 blocks, in node order);
+//   Pre2: to (x, y+1) every block for P_{i,j+1}, its own then those Pre1 brought (n^2/2 blocks).
+// Then (x, y) holds for every node of P_ij four blocks, from itself, (x-1, y), (x, y-1), (x-1, y-1):
+// T1's unit is those four.
+struct NeighbourBlocks {
+  const Topology& topology;
+  const ExchangeLayout& layout;
+  int me;
+  std::uint32_t pre1, pre2;  // where the blocks of Pre1 and Pre2 arrived
+  // Index of node `dst` among the nodes of its parity class `keep`, in node order.
+  template <class Keep>
+  std::uint32_t rank(int dst, Keep keep) const {
+    std::uint32_t r = 0;
+    for (int v = 0; v < dst; ++v) r += keep(v) ? 1 : 0;
+    return r;
   }
-  x_items = run_ring_stage(api, {0, 1, static_cast<std::uint32_t>(n)}, std::move(x_items), scratch);
+  std::vector<Unit> operator()(int dst) const {
+    const std::uint32_t m = layout.block_bytes;
+    const int n = topology.dimension(0).size;
+    const int x = topology.coordinate(me, 0) % 2;
+    auto same_x = [&](int v) { return topology.coordinate(v, 0) % 2 == x; };
+    auto same_torus = [&](int v) { return same_x(v) && topology.coordinate(v, 1) % 2 == topology.coordinate(me, 1) % 2; };
+    const std::uint32_t q = rank(dst, same_torus);
+    const std::uint32_t quarter = static_cast<std::uint32_t>(n * n / 4);
+    const std::vector<int> from = sources_at(me);
+    return {{layout.send_block(dst), from[0]},
+            {pre1 + rank(dst, same_x) * m, from[1]},
+            {pre2 + q * m, from[2]},
+            {pre2 + (quarter + q) * m, from[3]}};
+  }
+  std::vector<int> sources_at(int node) const {
+    const int n = topology.dimension(0).size;
+    const int x = topology.coordinate(node, 0), y = topology.coordinate(node, 1);
+    auto at = [&](int cx, int cy) { return topology.node_at({(cx + n) % n, (cy + n) % n}); };
+    return {node, at(x - 1, y), at(x, y - 1), at(x - 1, y - 1)};
+  }
+};
 
-  // Now every item (s, x) is here: block ty of it is b_{(s,y)}^{(x,ty)}.
-  HeldItems y_items;
-  for (int t = 0; t < n; ++t) {
-    ItemBlocks& blocks = y_items[{y, t}];
-    for (int s = 0; s < n; ++s) blocks.push_back(x_items.at({s, x})[static_cast<std::size_t>(t)]);
-  }
-  const int x_phases = static_cast<int>(plan.phases.size());
-  y_items = run_ring_stage(api, {1, 1 + x_phases, static_cast<std::uint32_t>(n)}, std::move(y_items), scratch);
+// Gathers the blocks at `addresses` (each m bytes) into one message and sends it one hop along `port`;
+// receives the same number of blocks from `from` into `into`.
+void preparation_phase(NodeApi& api, int step, const std::vector<std::uint32_t>& addresses, int to, int port,
+                       int from, std::uint32_t into, std::uint32_t packed) {
+  const std::uint32_t m = api.layout().block_bytes;
+  const auto bytes = static_cast<std::uint32_t>(addresses.size()) * m;
+  api.begin_step(step);
+  const Handle receive = api.receive(from, into, bytes, static_cast<std::uint32_t>(step));
+  for (std::size_t k = 0; k < addresses.size(); ++k)
+    api.local_copy(packed + static_cast<std::uint32_t>(k) * m, addresses[k], m);
+  api.wait(api.send(to, packed, bytes, static_cast<std::uint32_t>(step), {port}));
+  api.wait(receive);
+}
 
-  // Item (sy, y) holds b_{(sx,sy)}^{(x,y)} for sx = 0..n-1.
-  for (int sy = 0; sy < n; ++sy) {
-    const ItemBlocks& blocks = y_items.at({sy, y});
-    for (int sx = 0; sx < n; ++sx) api.local_copy(l.receive_block(id(sx, sy)), blocks[static_cast<std::size_t>(sx)], l.block_bytes);
+void tseng_t4(NodeApi& api) {
+  const ExchangeLayout& l = api.layout();
+  const Topology& topology = api.topology();
+  const std::uint32_t m = l.block_bytes;
+  const int n = topology.dimension(0).size;
+  const int me = api.id();
+  const int x = api.coordinate(0), y = api.coordinate(1);
+  auto at = [&](int cx, int cy) { return topology.node_at({(cx + n) % n, (cy + n) % n}); };
+  const auto half = static_cast<std::uint32_t>(n * n / 2);
+  const RingExchangePlan& plan = ring_exchange_plan(n / 2);
+  const std::uint32_t packed_blocks =
+      std::max<std::uint32_t>(half, static_cast<std::uint32_t>(largest_message_items(plan)) * 2 * n);
+  const std::uint32_t pre1 = l.scratch_base() + packed_blocks * m;
+  const std::uint32_t pre2 = pre1 + half * m;
+  TsengScratch scratch{l.scratch_base(), pre2 + half * m};
+  const bool barrier = api.options().text("sync") == "barrier";
+
+  // Pre1: the blocks for the other x parity, to (x+1, y).
+  std::vector<std::uint32_t> out;
+  for (int dst = 0; dst < n * n; ++dst)
+    if (topology.coordinate(dst, 0) % 2 != x % 2) out.push_back(l.send_block(dst));
+  preparation_phase(api, 1, out, at(x + 1, y), topology.port_of(0, +1), at(x - 1, y), pre1, scratch.packed);
+  if (barrier) api.hardware_barrier();
+
+  // Pre2: the blocks for this x parity and the other y parity, own then Pre1's, to (x, y+1).
+  out.clear();
+  std::uint32_t pre1_rank = 0;
+  std::vector<std::uint32_t> forwarded;
+  for (int dst = 0; dst < n * n; ++dst) {
+    if (topology.coordinate(dst, 0) % 2 != x % 2) continue;
+    if (topology.coordinate(dst, 1) % 2 != y % 2) {
+      out.push_back(l.send_block(dst));
+      forwarded.push_back(pre1 + pre1_rank * m);
+    }
+    ++pre1_rank;
   }
+  out.insert(out.end(), forwarded.begin(), forwarded.end());
+  preparation_phase(api, 2, out, at(x, y + 1), topology.port_of(1, +1), at(x, y - 1), pre2, scratch.packed);
+  if (barrier) api.hardware_barrier();
+
+  // T1 on this node's logical torus, X-stage first on P_00 and P_11, Y-stage first on P_01 and P_10.
+  const bool x_first = x % 2 == y % 2;
+  const int dims[2] = {x_first ? 0 : 1, x_first ? 1 : 0};
+  const NeighbourBlocks units{topology, l, me, pre1, pre2};
+  for (const Unit& u : logical_t1(api, dims, 2, 3, 4, units, scratch))
+    api.local_copy(l.receive_block(u.source), u.address, m);
 }
 
 }  // namespace
@@ -315,7 +483,29 @@ std::vector<Algorithm> tseng_exchange_algorithms() {
     const RingExchangePlan& plan = ring_exchange_plan(n);
     return (largest_message_items(plan) + 2 * most_received_items(plan)) * static_cast<std::uint64_t>(n) * block_bytes;
   };
-  return {ring, t1};
+
+  Algorithm t4;
+  t4.name = "tseng-t4";
+  t4.summary = "two preparation phases, then T1 on four logical (n/2)x(n/2) tori of dilation 2 at once";
+  t4.source = "001 §3.2 (Table 1, Theorem 2), §7 (sync)";
+  t4.supports = supports_t4;
+  t4.firmware = tseng_t4;
+  t4.estimate_cycles = [](const Topology& topology, const ExchangeParameters& p) {
+    const int n = topology.dimension(0).size;
+    return 2.0 * static_cast<double>(p.startup_cycles) + static_cast<double>(n) * n * p.block_bytes / p.flit_bytes +
+           2 * ring_theorem1_cycles(log2_of(n) - 1, 2.0 * n * p.block_bytes, p);
+  };
+  t4.estimate_formula = "001 Theorem 2: 2 t_s + n^2 m t_c + T_2D,T1(d-1, 4m)";
+  t4.options = {sync};
+  t4.scratch_bytes = [](int nodes, std::uint32_t block_bytes, const AlgorithmOptions&) -> std::uint64_t {
+    const int n = static_cast<int>(std::lround(std::sqrt(nodes)));
+    if (n * n != nodes || n < 16 || n > 128 || (n & (n - 1)) != 0) return 0;  // not a torus it supports
+    const RingExchangePlan& plan = ring_exchange_plan(n / 2);
+    const std::uint64_t half = static_cast<std::uint64_t>(n) * n / 2;
+    const std::uint64_t packed = std::max<std::uint64_t>(half, largest_message_items(plan) * 2 * n);
+    return (packed + 2 * half + 2 * most_received_items(plan) * 2 * n) * block_bytes;
+  };
+  return {ring, t1, t4};
 }
 
 }  // namespace meshmp

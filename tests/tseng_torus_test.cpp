@@ -1,7 +1,10 @@
-// tseng-t1 (001 §3.1) on n x n tori: byte-exact, and the machine's schedule counts equal Lemma 7's:
-// 4d - 4 phases, each phase's largest message n times the ring's (Lemmas 2-5 with the §2.4 blocks), in
-// total 2 n times Theorem 1's count. With sync=barrier and d >= 4 no header blocking and the measured
-// time equals the zero-load model exactly.
+// tseng-t1 (001 §3.1) and tseng-t4 (§3.2) on n x n tori: byte-exact, with the machine's schedule counts
+// equal to the paper's. T1 (Lemma 7): 4d - 4 phases, each phase's largest message n times the ring's
+// (Lemmas 2-5 with the §2.4 blocks), in total 2n times Theorem 1's count. T4 (Theorem 2): two
+// preparation phases of n^2/2 blocks, then T1 on the (n/2) x (n/2) logical tori with units of 4 blocks:
+// 4d - 6 phases. With sync=barrier, when the rings have 16 or more nodes (d >= 4 for T1, d >= 5 for T4),
+// no header blocking and the measured time equals the zero-load model exactly (on 8-node rings the
+// SP_1 -> SP_0 effect of tests/tseng_ring_test.cpp).
 #include <gtest/gtest.h>
 
 #include "firmware/algorithm_registry.h"
@@ -51,6 +54,68 @@ INSTANTIATE_TEST_SUITE_P(Tori, TsengT1,
                            const int n = 1 << std::get<0>(info.param);
                            return "torus" + std::to_string(n) + "x" + std::to_string(n) + "_" + std::get<1>(info.param);
                          });
+
+struct TorusRun {
+  RunResult result;
+  nlohmann::json stats;
+  std::uint64_t zero_load_cycles;
+};
+
+TorusRun run_torus(const char* algorithm, int n, const char* sync) {
+  MachineConfig config;
+  config.topology = "torus:" + std::to_string(n) + "x" + std::to_string(n);
+  config.algorithm = algorithm;
+  config.algorithm_options = {{"sync", sync}};
+  config.block_bytes = 8;
+  EXPECT_FALSE(config.validate().has_value());
+  Machine machine("machine", config, find_algorithm(algorithm));
+  for (int i = 0; i < n * n; ++i) fill_exchange_memory(machine.node(i).memory.bytes(), machine.layout(), i);
+  TorusRun run{machine.run(), {}, machine.step_statistics().zero_load_prediction_cycles()};
+  run.stats = collect_statistics(machine, run.result);
+  const VerificationReport report = verify_exchange(
+      machine.layout(), [&](int i) -> const std::vector<std::uint8_t>& { return machine.node(i).memory.bytes(); });
+  EXPECT_TRUE(report.ok()) << report.errors.front();
+  return run;
+}
+
+std::vector<std::uint64_t> t4_phase_blocks(int d) {
+  const std::uint64_t n = 1ull << d;
+  std::vector<std::uint64_t> expected = {n * n / 2, n * n / 2};
+  for (int stage = 0; stage < 2; ++stage)
+    for (std::uint64_t items : expected_phase_blocks(d - 1)) expected.push_back(items * (n / 2) * 4);
+  return expected;
+}
+
+class TsengT4On16x16 : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(TsengT4On16x16, EveryByteInPlaceWithTheorem2Counts) {
+  const TorusRun run = run_torus("tseng-t4", 16, GetParam());
+  ASSERT_EQ(run.result.status, RunStatus::Completed) << run.result.message;
+  EXPECT_EQ(run.stats["schedule"]["synchronized_steps"], 10);
+  EXPECT_EQ(run.stats["schedule"]["step_max_blocks"].get<std::vector<std::uint64_t>>(), t4_phase_blocks(4));
+  EXPECT_EQ(run.stats["schedule"]["sum_of_step_max_blocks"], 2 * 128 + 2 * 32 * theorem1_blocks(3));
+}
+
+INSTANTIATE_TEST_SUITE_P(Sync, TsengT4On16x16, ::testing::Values("none", "barrier", "signals"));
+
+TEST(TsengT4, BarriersMakeThe32x32ContentionFreeAndExactlyTheZeroLoadModel) {
+  const TorusRun run = run_torus("tseng-t4", 32, "barrier");
+  ASSERT_EQ(run.result.status, RunStatus::Completed) << run.result.message;
+  EXPECT_EQ(run.stats["schedule"]["step_max_blocks"].get<std::vector<std::uint64_t>>(), t4_phase_blocks(5));
+  EXPECT_EQ(run.stats["schedule"]["sum_of_step_max_blocks"], 2 * 512 + 2 * 64 * theorem1_blocks(4));
+  EXPECT_EQ(run.stats["network"]["header_blocking_cycles"], 0);
+  EXPECT_EQ(run.result.completion_cycles, run.zero_load_cycles);
+}
+
+TEST(TsengT4, RefusesToriItCannotScheduleNamingTheRule) {
+  const Algorithm& t4 = find_algorithm("tseng-t4");
+  const auto small = t4.supports(Topology::parse("torus:8x8"), {});
+  ASSERT_TRUE(small.has_value());
+  EXPECT_NE(small->find("tseng-t4 needs n >= 16"), std::string::npos) << *small;
+  const auto rectangle = t4.supports(Topology::parse("torus:16x32"), {});
+  ASSERT_TRUE(rectangle.has_value());
+  EXPECT_NE(rectangle->find("tseng-t4 runs on a square 2-D torus"), std::string::npos) << *rectangle;
+}
 
 TEST(TsengT1, RefusesToriItCannotScheduleNamingTheRule) {
   const Algorithm& t1 = find_algorithm("tseng-t1");
