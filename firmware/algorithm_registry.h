@@ -47,5 +47,6 @@ const Algorithm& find_algorithm(const std::string& name);
 std::vector<Algorithm> baseline_exchange_algorithms();
 std::vector<Algorithm> bruck_exchange_algorithms();
 std::vector<Algorithm> tseng_exchange_algorithms();
+std::vector<Algorithm> suh_mesh_exchange_algorithms();
 
 }  // namespace meshmp
