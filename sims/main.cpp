@@ -13,6 +13,7 @@
 #include "hw/routing.h"
 #include "sims/bench_command.h"
 #include "sims/cli_options.h"
+#include "sims/paper_command.h"
 #include "sims/run_command.h"
 #include "sims/traffic_command.h"
 
@@ -83,6 +84,11 @@ EXAMPLES
   CLI::App* bench = app.add_subcommand("bench", "Measure simulation speed (cycles/s, flit-hops/s).");
   bench->add_option("-o,--json", bench_json, "also write the results as JSON to this file");
 
+  std::string paper_table;
+  CLI::App* paper = app.add_subcommand(
+      "paper", "Regenerate a paper's table rows from runs of the machine, beside the paper's formulas.");
+  paper->add_option("table", paper_table, "000-table1, 001-theorem1 or 001-table3")->required();
+
   std::string bench_case;
   CLI::App* bench_case_cmd = app.add_subcommand("bench-case", "Run one benchmark case (used by bench).");
   bench_case_cmd->add_option("case", bench_case, "kernel, uniform or direct")->required();
@@ -116,6 +122,12 @@ EXAMPLES
       const ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
       self[length > 0 ? length : 0] = '\0';
       return meshmp::run_benchmarks(length > 0 ? self : argv[0], bench_json, std::cout, std::cerr);
+    }
+    if (app.got_subcommand("paper")) {
+      char self[4096];
+      const ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
+      self[length > 0 ? length : 0] = '\0';
+      return meshmp::run_paper_table(length > 0 ? self : argv[0], paper_table, std::cout, std::cerr);
     }
     if (app.got_subcommand("bench-case")) return meshmp::run_benchmark_case(bench_case, std::cout, std::cerr);
     if (app.got_subcommand("traffic")) {

@@ -302,3 +302,20 @@ TEST(CommandLine, OutputFilesAreWrittenAsNamedAndNeverShared) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(CommandLine, PaperTableRowsFromRunsOfTheMachine) {
+  const Outcome table = meshmp("paper 000-table1");
+  ASSERT_EQ(table.status, 0) << table.output;
+  EXPECT_NE(table.output.find("mesh:6x6      suh-mesh            6        6   1.000       108     108.0   1.000"),
+            std::string::npos)
+      << table.output;
+  const Outcome unknown = meshmp("paper 002-table9");
+  EXPECT_EQ(unknown.status, 2);
+  EXPECT_NE(unknown.output.find("table = '002-table9': unknown table; known: 000-table1 001-theorem1 001-table3"),
+            std::string::npos)
+      << unknown.output;
+}
+
+}  // namespace
