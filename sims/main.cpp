@@ -15,6 +15,7 @@
 #include "sims/cli_options.h"
 #include "sims/paper_command.h"
 #include "sims/run_command.h"
+#include "sims/sweep_command.h"
 #include "sims/traffic_command.h"
 
 int sc_main(int argc, char* argv[]) {
@@ -84,6 +85,15 @@ EXAMPLES
   CLI::App* bench = app.add_subcommand("bench", "Measure simulation speed (cycles/s, flit-hops/s).");
   bench->add_option("-o,--json", bench_json, "also write the results as JSON to this file");
 
+  meshmp::SweepCommand sweep_command;
+  CLI::App* sweep = app.add_subcommand(
+      "sweep", "Run a grid of exchanges (topologies x algorithms x m x t_s x link width), one CSV row per point.");
+  sweep_command.add_to(*sweep);
+  sweep->footer(R"(
+EXAMPLE
+  meshmp sweep --topologies torus:16x16,torus:32x32 --algorithms tseng-t4,tseng-t1,direct \
+      -m 8,64 --startup-cycles 0,100,2500 --csv sweep.csv)");
+
   std::string paper_table;
   CLI::App* paper = app.add_subcommand(
       "paper", "Regenerate a paper's table rows from runs of the machine, beside the paper's formulas.");
@@ -122,6 +132,12 @@ EXAMPLES
       const ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
       self[length > 0 ? length : 0] = '\0';
       return meshmp::run_benchmarks(length > 0 ? self : argv[0], bench_json, std::cout, std::cerr);
+    }
+    if (app.got_subcommand("sweep")) {
+      char self[4096];
+      const ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
+      self[length > 0 ? length : 0] = '\0';
+      return sweep_command.run(length > 0 ? self : argv[0], std::cout, std::cerr);
     }
     if (app.got_subcommand("paper")) {
       char self[4096];

@@ -319,3 +319,33 @@ TEST(CommandLine, PaperTableRowsFromRunsOfTheMachine) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(CommandLine, SweepWritesOneRowPerPoint) {
+  const std::string csv = temp_path("sweep.csv");
+  const Outcome sweep = meshmp("sweep --topologies ring:8,mesh:4x4 --algorithms tseng-ring,bruck -m 8,16 --csv " + csv);
+  ASSERT_EQ(sweep.status, 0) << sweep.output;
+  EXPECT_NE(sweep.output.find("[8/8]"), std::string::npos) << sweep.output;
+  std::ifstream in(csv);
+  std::string header, line;
+  std::getline(in, header);
+  EXPECT_EQ(header.rfind("topology,algorithm,block_bytes,startup_cycles,flit_bytes,exit_status,verified,", 0), 0u);
+  int verified = 0, unsupported = 0, rows = 0;
+  while (std::getline(in, line)) {
+    ++rows;
+    if (line.find(",0,yes,") != std::string::npos) ++verified;
+    if (line.find("mesh:4x4,tseng-ring,") == 0 && line.find(",2,unsupported,") != std::string::npos) ++unsupported;
+  }
+  EXPECT_EQ(rows, 8);
+  EXPECT_EQ(verified, 6) << "tseng-ring and bruck on ring:8, bruck on mesh:4x4, at two block sizes";
+  EXPECT_EQ(unsupported, 2);
+  std::remove(csv.c_str());
+  const Outcome bad = meshmp("sweep --topologies ring:8 --algorithms bruck --startup-cycles 10,-1");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.output.find("--startup-cycles = '-1': expected a comma-separated list of whole numbers >= 0"),
+            std::string::npos)
+      << bad.output;
+}
+
+}  // namespace

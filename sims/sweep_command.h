@@ -1,0 +1,28 @@
+// `meshmp sweep`: a grid of `meshmp run`s, each in its own process, several at once, one CSV row per
+// point (see sweep_command.cpp).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <ostream>
+#include <string>
+
+namespace meshmp {
+
+class SweepCommand {
+ public:
+  void add_to(CLI::App& app);
+  // Runs every point in a child process of `self_path`. Throws ConfigError on a malformed list.
+  int run(const std::string& self_path, std::ostream& out, std::ostream& err) const;
+
+ private:
+  std::string topologies_, algorithms_;
+  std::string block_bytes_ = "8";
+  std::string startup_cycles_ = "100";
+  std::string flit_bytes_ = "8";
+  std::string run_options_;
+  std::string csv_ = "meshmp-sweep.csv";
+  int jobs_ = 0;
+};
+
+}  // namespace meshmp
