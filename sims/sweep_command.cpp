@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iomanip>
+#include <memory>
 #include <mutex>
 #include <sstream>
 #include <thread>
@@ -69,6 +70,8 @@ void SweepCommand::add_to(CLI::App& app) {
   app.add_option("--run-options", run_options_, "more options for every run, e.g. '--algorithm-option sync=barrier'");
   app.add_option("--csv", csv_, "the CSV file, one row per point")->capture_default_str();
   app.add_option("-j,--jobs", jobs_, "runs at once (default: the host's cores)");
+  app.add_option("--plot", png_, "also plot the speedup over --speedup-of against the nodes, per t_s / (b t_c) (PNG)");
+  app.add_option("--speedup-of", speedup_of_, "the algorithm the plot divides by")->capture_default_str();
 }
 
 int SweepCommand::run(const std::string& self_path, std::ostream& out, std::ostream& err) const {
@@ -140,6 +143,22 @@ int SweepCommand::run(const std::string& self_path, std::ostream& out, std::ostr
          "rearrangement_bytes_max_per_node,header_blocking_cycles,steps_with_blocking,host_seconds\n";
   for (const std::string& row : rows) csv << row << '\n';
   out << "  sweep: " << points.size() << " points, " << failed << " failed; " << csv_ << "\n";
+  csv.close();
+  if (!png_.empty()) {
+    // python3 with matplotlib (Debian's interpreter first); the CSV is the result either way.
+    std::string script = self_path.substr(0, self_path.rfind('/') + 1) + "plot_sweep.py";
+    if (access(script.c_str(), R_OK) != 0) script = MESHMP_SWEEP_PLOT_SCRIPT;
+    const std::string python = access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
+    const std::string plot =
+        python + " " + quote(script) + " " + quote(csv_) + " " + quote(png_) + " " + quote(speedup_of_) + " 2>&1";
+    std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(plot.c_str(), "r"), pclose);
+    std::string text;
+    char buffer[4096];
+    while (pipe && std::fgets(buffer, sizeof buffer, pipe.get())) text += buffer;
+    const int status = pipe ? pclose(pipe.release()) : -1;
+    if (status == 0) out << "  plot: " << png_ << "\n";
+    else out << "  no plot (" << script << ": " << text.substr(0, text.find('\n')) << ")\n";
+  }
   if (failed > 0) err << "meshmp: error: " << failed << " point(s) failed; see the exit_status and verified columns\n";
   return failed > 0 ? 1 : 0;
 }

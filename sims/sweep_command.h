@@ -22,6 +22,8 @@ class SweepCommand {
   std::string flit_bytes_ = "8";
   std::string run_options_;
   std::string csv_ = "meshmp-sweep.csv";
+  std::string png_;
+  std::string speedup_of_ = "tseng-t4";
   int jobs_ = 0;
 };
 
