@@ -10,6 +10,8 @@
 //    every column (Y-stage), each item being the n blocks one node forwards for another.
 //  - tseng-t4: an n x n torus, n = 2^d, d >= 4 (§3.2): two preparation phases, then T1 on four logical
 //    (n/2) x (n/2) tori of dilation 2 at once (see tseng_t4 below).
+//  - tseng-c1: an n x n x n torus, n = 2^d, d >= 3 (§4): ring stages along x, y, z with items of n^2
+//    blocks. (C64 needs d >= 5, 32,768 nodes: not built.)
 // Option sync (§7): none; barrier (the hardware barrier before every phase that is not self-synchronised,
 // 2d - 5 of them, §7.1); signals (§7.2 local synchronisation by null messages: before a node sends in a
 // phase, it waits for a signal from the receiver of every message of the previous phase that shares a
@@ -58,6 +60,16 @@ std::optional<std::string> supports_2d_torus(const Topology& topology, const Exc
                        "tseng-t1 runs on a square 2-D torus (torus:NxN; 001 §3 treats n x n tori, the non-square "
                        "ones of §5 are not built yet)").what();
   return unsupported_ring(topology, 0, "tseng-t1");
+}
+
+std::optional<std::string> supports_3d_torus(const Topology& topology, const ExchangeParameters&) {
+  if (topology.num_dimensions() != 3 || topology.dimension(0).size != topology.dimension(1).size ||
+      topology.dimension(0).size != topology.dimension(2).size)
+    return ConfigError("topology", topology.spec(),
+                       "tseng-c1 runs on a cubic 3-D torus (torus:NxNxN; 001 §4 treats n x n x n tori)").what();
+  for (int dim = 0; dim < 3; ++dim)
+    if (auto error = unsupported_ring(topology, dim, "tseng-c1")) return error;
+  return std::nullopt;
 }
 
 std::optional<std::string> supports_t4(const Topology& topology, const ExchangeParameters& p) {
@@ -262,57 +274,83 @@ struct Unit {
   int source;
 };
 
-// Algorithm T1 (001 §3.1) on the logical 2-D torus this node belongs to (every `dilation`-th node in x
-// and y, starting at its own offset): a ring stage along dims[0], then one along dims[1]. `units(dst)`
-// lists the blocks this node holds for node `dst` of its logical torus (the same count k for every dst,
-// in an order all nodes share). Returns every unit for this node, from every source.
+// Algorithm T1 (001 §3.1) or C1 (§4) on the logical torus this node belongs to (every `dilation`-th node
+// along each of `dims`, starting at its own offset; L nodes per ring): one ring stage per dimension, in
+// the order of `dims`. `units(dst)` lists the k blocks this node holds for node `dst` of its logical
+// torus (the same k for every dst); `units.sources_at(node)` says whose blocks those are at `node`.
+// Returns every unit for this node, from every source.
+// Before stage i a node holds, for every destination that agrees with it along dims[0..i-1], the units
+// of every source that agrees with it along dims[i..]. An item of stage i (all of it for one position t
+// along dims[i]) lists them by destination along dims[i+1..], then source along dims[0..i-1] (both in
+// lexicographic order, the earlier dimension first), then unit: sender and receiver derive the same order.
 template <class UnitsFor>
-std::vector<Unit> logical_t1(NodeApi& api, const int (&dims)[2], int dilation, int first_step, int k,
-                             UnitsFor&& units, TsengScratch& scratch) {
+std::vector<Unit> logical_torus_exchange(NodeApi& api, const std::vector<int>& dims, int dilation, int first_step,
+                                         int k, UnitsFor&& units, TsengScratch& scratch) {
   const Topology& topology = api.topology();
-  const int L = topology.dimension(dims[0]).size / dilation;  // logical ring size (square torus)
+  const int D = static_cast<int>(dims.size());
+  const int L = topology.dimension(dims[0]).size / dilation;
   const std::vector<int> mine = topology.coordinates(api.id());
-  auto node_at = [&](int a, int b) {  // the node at logical positions a along dims[0], b along dims[1]
+  std::vector<int> me(D);
+  for (int i = 0; i < D; ++i) me[i] = mine[dims[i]] / dilation;
+  auto node_at = [&](const std::vector<int>& position) {
     std::vector<int> c = mine;
-    c[dims[0]] = a * dilation + mine[dims[0]] % dilation;
-    c[dims[1]] = b * dilation + mine[dims[1]] % dilation;
+    for (int i = 0; i < D; ++i) c[dims[i]] = position[i] * dilation + mine[dims[i]] % dilation;
     return topology.node_at(c);
   };
-  const int me_a = mine[dims[0]] / dilation, me_b = mine[dims[1]] / dilation;
-
-  // Stage A item (me_a, t): for the nodes at (t, c), c = 0..L-1, their k units each.
-  HeldItems a_items;
-  std::map<RingBlock, std::vector<int>> a_sources;  // only for this node's own items
-  for (int t = 0; t < L; ++t) {
-    ItemBlocks& blocks = a_items[{me_a, t}];
-    for (int c = 0; c < L; ++c)
-      for (const Unit& u : units(node_at(t, c))) blocks.push_back(u.address);
-  }
+  auto power = [&](int e) {
+    int p = 1;
+    for (int i = 0; i < e; ++i) p *= L;
+    return p;
+  };
+  // Writes `index` as digits in base L into position[from..from+count-1], the first most significant.
+  auto digits = [&](std::vector<int>& position, int from, int count, int index) {
+    for (int i = from + count - 1; i >= from; --i, index /= L) position[i] = index % L;
+  };
   const RingExchangePlan& plan = ring_exchange_plan(L);
-  const auto item_units = static_cast<std::uint32_t>(L * k);
-  a_items = run_ring_stage(api, {dims[0], dilation, first_step, item_units}, std::move(a_items), scratch);
+  const auto item_units = static_cast<std::uint32_t>(power(D - 1) * k);
 
-  // Now item (s, me_a) holds, for c = 0..L-1, the k units node (s, me_b)'s units had for (me_a, c).
-  HeldItems b_items;
+  // Stage 0's items: for destination (t, rest), this node's k units.
+  HeldItems held;
   for (int t = 0; t < L; ++t) {
-    ItemBlocks& blocks = b_items[{me_b, t}];
-    for (int s = 0; s < L; ++s) {
-      const ItemBlocks& from = a_items.at({s, me_a});
-      for (int u = 0; u < k; ++u) blocks.push_back(from[static_cast<std::size_t>(t * k + u)]);
+    ItemBlocks& blocks = held[{me[0], t}];
+    std::vector<int> dst = me;
+    dst[0] = t;
+    for (int rest = 0; rest < power(D - 1); ++rest) {
+      digits(dst, 1, D - 1, rest);
+      for (const Unit& u : units(node_at(dst))) blocks.push_back(u.address);
     }
   }
-  const int b_first = first_step + static_cast<int>(plan.phases.size());
-  b_items = run_ring_stage(api, {dims[1], dilation, b_first, item_units}, std::move(b_items), scratch);
-
-  // Item (sb, me_b) holds, for sa = 0..L-1, the k units node (sa, sb) had for this node; which sources
-  // they are is the same question asked of that node's units().
+  for (int i = 0;; ++i) {
+    held = run_ring_stage(api, {dims[i], dilation, first_step + i * static_cast<int>(plan.phases.size()), item_units},
+                          std::move(held), scratch);
+    if (i == D - 1) break;
+    // Stage i+1's item (me, t): by destination along dims[i+2..], then source along dims[0..i], then unit,
+    // taken from the stage-i item of the source's position along dims[i].
+    HeldItems next;
+    const int rest_count = power(D - 2 - i), prefix_count = power(i);
+    for (int t = 0; t < L; ++t) {
+      ItemBlocks& blocks = next[{me[i + 1], t}];
+      for (int rest = 0; rest < rest_count; ++rest)
+        for (int prefix = 0; prefix < prefix_count; ++prefix)
+          for (int s = 0; s < L; ++s) {
+            const ItemBlocks& from = held.at({s, me[i]});
+            const int index = ((t * rest_count + rest) * prefix_count + prefix) * k;
+            for (int u = 0; u < k; ++u) blocks.push_back(from[static_cast<std::size_t>(index + u)]);
+          }
+    }
+    held = std::move(next);
+  }
+  // The last stage's item (s, me): by source along dims[0..D-2], then unit; s is the source along dims[D-1].
   std::vector<Unit> arrived;
-  for (int sb = 0; sb < L; ++sb) {
-    const ItemBlocks& blocks = b_items.at({sb, me_b});
-    for (int sa = 0; sa < L; ++sa) {
-      const std::vector<int> sources = units.sources_at(node_at(sa, sb));
+  for (int s = 0; s < L; ++s) {
+    const ItemBlocks& blocks = held.at({s, me[D - 1]});
+    std::vector<int> source(D);
+    source[D - 1] = s;
+    for (int prefix = 0; prefix < power(D - 1); ++prefix) {
+      digits(source, 0, D - 1, prefix);
+      const std::vector<int> whose = units.sources_at(node_at(source));
       for (int u = 0; u < k; ++u)
-        arrived.push_back({blocks[static_cast<std::size_t>(sa * k + u)], sources[static_cast<std::size_t>(u)]});
+        arrived.push_back({blocks[static_cast<std::size_t>(prefix * k + u)], whose[static_cast<std::size_t>(u)]});
     }
   }
   return arrived;
@@ -333,8 +371,19 @@ void tseng_t1(NodeApi& api) {
   const RingExchangePlan& plan = ring_exchange_plan(n);
   TsengScratch scratch{l.scratch_base(), l.scratch_base() + static_cast<std::uint32_t>(largest_message_items(plan) * n) *
                                                             l.block_bytes};
-  const int dims[2] = {0, 1};
-  for (const Unit& u : logical_t1(api, dims, 1, 1, 1, OwnBlocks{l, api.id()}, scratch))
+  for (const Unit& u : logical_torus_exchange(api, {0, 1}, 1, 1, 1, OwnBlocks{l, api.id()}, scratch))
+    api.local_copy(l.receive_block(u.source), u.address, l.block_bytes);
+}
+
+// tseng-c1 (001 §4): on an n x n x n torus, the ring exchange along x, then y, then z; an item is the
+// n^2 blocks one node forwards for another.
+void tseng_c1(NodeApi& api) {
+  const ExchangeLayout& l = api.layout();
+  const int n = api.topology().dimension(0).size;
+  const RingExchangePlan& plan = ring_exchange_plan(n);
+  TsengScratch scratch{l.scratch_base(),
+                       l.scratch_base() + static_cast<std::uint32_t>(largest_message_items(plan) * n * n) * l.block_bytes};
+  for (const Unit& u : logical_torus_exchange(api, {0, 1, 2}, 1, 1, 1, OwnBlocks{l, api.id()}, scratch))
     api.local_copy(l.receive_block(u.source), u.address, l.block_bytes);
 }
 
@@ -435,9 +484,9 @@ void tseng_t4(NodeApi& api) {
 
   // T1 on this node's logical torus, X-stage first on P_00 and P_11, Y-stage first on P_01 and P_10.
   const bool x_first = x % 2 == y % 2;
-  const int dims[2] = {x_first ? 0 : 1, x_first ? 1 : 0};
+  const std::vector<int> dims = {x_first ? 0 : 1, x_first ? 1 : 0};
   const NeighbourBlocks units{topology, l, me, pre1, pre2};
-  for (const Unit& u : logical_t1(api, dims, 2, 3, 4, units, scratch))
+  for (const Unit& u : logical_torus_exchange(api, dims, 2, 3, 4, units, scratch))
     api.local_copy(l.receive_block(u.source), u.address, m);
 }
 
@@ -505,7 +554,27 @@ std::vector<Algorithm> tseng_exchange_algorithms() {
     const std::uint64_t packed = std::max<std::uint64_t>(half, largest_message_items(plan) * 2 * n);
     return (packed + 2 * half + 2 * most_received_items(plan) * 2 * n) * block_bytes;
   };
-  return {ring, t1, t4};
+
+  Algorithm c1;
+  c1.name = "tseng-c1";
+  c1.summary = "the ring exchange along x, then y, then z, with n^2 blocks per item (n x n x n torus, n = 2^d)";
+  c1.source = "001 §4 (C1), §7 (sync)";
+  c1.supports = supports_3d_torus;
+  c1.firmware = tseng_c1;
+  c1.estimate_cycles = [](const Topology& topology, const ExchangeParameters& p) {
+    const int n = topology.dimension(0).size;
+    return 3 * ring_theorem1_cycles(log2_of(n), static_cast<double>(n) * n * p.block_bytes, p);
+  };
+  c1.estimate_formula = "001 §4: 3 T_1D(d, n^2 m) by Theorem 1";
+  c1.options = {sync};
+  c1.scratch_bytes = [](int nodes, std::uint32_t block_bytes, const AlgorithmOptions&) -> std::uint64_t {
+    const int n = static_cast<int>(std::lround(std::cbrt(nodes)));
+    if (n * n * n != nodes || n < 8 || n > 128 || (n & (n - 1)) != 0) return 0;  // not a torus it supports
+    const RingExchangePlan& plan = ring_exchange_plan(n);
+    const std::uint64_t square = static_cast<std::uint64_t>(n) * n;
+    return (largest_message_items(plan) + 3 * most_received_items(plan)) * square * block_bytes;
+  };
+  return {ring, t1, t4, c1};
 }
 
 }  // namespace meshmp

@@ -1,4 +1,4 @@
-// tseng-t1 (001 §3.1) and tseng-t4 (§3.2) on n x n tori: byte-exact, with the machine's schedule counts
+// tseng-t1 (001 §3.1) and tseng-t4 (§3.2) on n x n tori, tseng-c1 (§4) on the 8x8x8 torus: byte-exact, with the machine's schedule counts
 // equal to the paper's. T1 (Lemma 7): 4d - 4 phases, each phase's largest message n times the ring's
 // (Lemmas 2-5 with the §2.4 blocks), in total 2n times Theorem 1's count. T4 (Theorem 2): two
 // preparation phases of n^2/2 blocks, then T1 on the (n/2) x (n/2) logical tori with units of 4 blocks:
@@ -115,6 +115,31 @@ TEST(TsengT4, RefusesToriItCannotScheduleNamingTheRule) {
   const auto rectangle = t4.supports(Topology::parse("torus:16x32"), {});
   ASSERT_TRUE(rectangle.has_value());
   EXPECT_NE(rectangle->find("tseng-t4 runs on a square 2-D torus"), std::string::npos) << *rectangle;
+}
+
+TEST(TsengC1, EveryByteInPlaceWithThreeStagesOfTheorem1On8x8x8) {
+  MachineConfig config;
+  config.topology = "torus:8x8x8";
+  config.algorithm = "tseng-c1";
+  config.block_bytes = 8;
+  ASSERT_FALSE(config.validate().has_value());
+  Machine machine("machine", config, find_algorithm("tseng-c1"));
+  for (int i = 0; i < 512; ++i) fill_exchange_memory(machine.node(i).memory.bytes(), machine.layout(), i);
+  const RunResult result = machine.run();
+  ASSERT_EQ(result.status, RunStatus::Completed) << result.message;
+  const VerificationReport report = verify_exchange(
+      machine.layout(), [&](int i) -> const std::vector<std::uint8_t>& { return machine.node(i).memory.bytes(); });
+  ASSERT_TRUE(report.ok()) << report.errors.front();
+  std::vector<std::uint64_t> expected;
+  for (int stage = 0; stage < 3; ++stage)
+    for (std::uint64_t items : expected_phase_blocks(3)) expected.push_back(items * 64);
+  const nlohmann::json schedule = collect_statistics(machine, result)["schedule"];
+  EXPECT_EQ(schedule["synchronized_steps"], 12);
+  EXPECT_EQ(schedule["step_max_blocks"].get<std::vector<std::uint64_t>>(), expected);
+  EXPECT_EQ(schedule["sum_of_step_max_blocks"], 3 * 64 * theorem1_blocks(3));
+  const auto rectangle = find_algorithm("tseng-c1").supports(Topology::parse("torus:8x8x16"), {});
+  ASSERT_TRUE(rectangle.has_value());
+  EXPECT_NE(rectangle->find("tseng-c1 runs on a cubic 3-D torus"), std::string::npos) << *rectangle;
 }
 
 TEST(TsengT1, RefusesToriItCannotScheduleNamingTheRule) {
