@@ -1,5 +1,5 @@
-// The meshmp command line: run an exchange algorithm on a modelled machine, list the algorithms, or
-// measure the simulator's speed.
+// The meshmp command line: run an exchange algorithm on a modelled machine, sweep a grid of runs,
+// regenerate a paper's table, run synthetic traffic, list the algorithms, or measure the speed.
 #include <CLI/CLI.hpp>
 #include <systemc>
 
@@ -17,6 +17,17 @@
 #include "sims/run_command.h"
 #include "sims/sweep_command.h"
 #include "sims/traffic_command.h"
+
+namespace {
+// This program's own file, for the commands that run points in child processes.
+std::string self_path(const char* argv0) {
+  char self[4096];
+  const ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (length <= 0) return argv0;
+  self[length] = '\0';
+  return self;
+}
+}  // namespace
 
 int sc_main(int argc, char* argv[]) {
   sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
@@ -127,32 +138,13 @@ EXAMPLE
       std::cout << " (plus source routes chosen by the firmware)\n";
       return 0;
     }
-    if (app.got_subcommand("bench")) {
-      char self[4096];
-      const ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
-      self[length > 0 ? length : 0] = '\0';
-      return meshmp::run_benchmarks(length > 0 ? self : argv[0], bench_json, std::cout, std::cerr);
-    }
-    if (app.got_subcommand("sweep")) {
-      char self[4096];
-      const ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
-      self[length > 0 ? length : 0] = '\0';
-      return sweep_command.run(length > 0 ? self : argv[0], std::cout, std::cerr);
-    }
-    if (app.got_subcommand("paper")) {
-      char self[4096];
-      const ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
-      self[length > 0 ? length : 0] = '\0';
-      return meshmp::run_paper_table(length > 0 ? self : argv[0], paper_table, std::cout, std::cerr);
-    }
+    if (app.got_subcommand("bench")) return meshmp::run_benchmarks(self_path(argv[0]), bench_json, std::cout, std::cerr);
+    if (app.got_subcommand("sweep")) return sweep_command.run(self_path(argv[0]), std::cout, std::cerr);
+    if (app.got_subcommand("paper")) return meshmp::run_paper_table(self_path(argv[0]), paper_table, std::cout, std::cerr);
     if (app.got_subcommand("bench-case")) return meshmp::run_benchmark_case(bench_case, std::cout, std::cerr);
-    if (app.got_subcommand("traffic")) {
-      char self[4096];
-      const ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
-      self[length > 0 ? length : 0] = '\0';
-      return traffic_command.run(length > 0 ? self : argv[0], std::vector<std::string>(argv + 1, argv + argc), std::cout,
+    if (app.got_subcommand("traffic"))
+      return traffic_command.run(self_path(argv[0]), std::vector<std::string>(argv + 1, argv + argc), std::cout,
                                  std::cerr);
-    }
     const meshmp::MachineConfig config = run_options.resolve();
     return meshmp::run_machine(config, std::cout, std::cerr);
   } catch (const meshmp::ConfigError& e) {
