@@ -19,7 +19,9 @@
 #include <sstream>
 #include <thread>
 
+#include "firmware/algorithm_registry.h"
 #include "topology/config_error.h"
+#include "topology/topology.h"
 
 namespace meshmp {
 namespace {
@@ -75,6 +77,9 @@ void SweepCommand::add_to(CLI::App& app) {
 }
 
 int SweepCommand::run(const std::string& self_path, std::ostream& out, std::ostream& err) const {
+  // Names are checked before anything runs: a misspelt one is bad input, not an unsupported point.
+  for (const std::string& topology : split_list(topologies_)) Topology::parse(topology, "--topologies");
+  for (const std::string& algorithm : split_list(algorithms_)) find_algorithm(algorithm);
   std::vector<SweepPoint> points;
   for (const std::string& topology : split_list(topologies_))
     for (const std::string& algorithm : split_list(algorithms_))

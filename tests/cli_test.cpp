@@ -346,6 +346,9 @@ TEST(CommandLine, SweepWritesOneRowPerPoint) {
   EXPECT_EQ(verified, 6) << "tseng-ring and bruck on ring:8, bruck on mesh:4x4, at two block sizes";
   EXPECT_EQ(unsupported, 2);
   std::remove(csv.c_str());
+  const Outcome misspelt = meshmp("sweep --topologies ring:8 --algorithms brook");
+  EXPECT_EQ(misspelt.status, 2);
+  EXPECT_NE(misspelt.output.find("algorithm = 'brook': unknown algorithm"), std::string::npos) << misspelt.output;
   const Outcome bad = meshmp("sweep --topologies ring:8 --algorithms bruck --startup-cycles 10,-1");
   EXPECT_EQ(bad.status, 2);
   EXPECT_NE(bad.output.find("--startup-cycles = '-1': expected a comma-separated list of whole numbers >= 0"),
