@@ -1,6 +1,7 @@
-// The complete-exchange schedule on a ring of n = 2^d nodes by positive and negative gather-scatter
-// trees (001 §2): 2d - 2 combined phases (GP_0 .. GP_{d-2}, SP_{d-2} .. SP_0), each the union of a
-// positive and a negative phase overlapped under the one-port model as §2.4 prescribes. The plan says,
+// The complete-exchange schedule on a ring of n nodes by positive and negative gather-scatter trees
+// (001 §2, and §5 for n not a power of two): 2d - 2 combined phases, d = ceil(lg n) (GP_0 .. GP_{d-2},
+// SP_{d-2} .. SP_0), each the union of a positive and a negative phase overlapped under the one-port
+// model as §2.4 prescribes. The plan says,
 // for every phase, which node sends which blocks to which node in which direction; it is a pure function
 // of n, computed by moving every block (s, t) through the routing rules of §2.2-2.3:
 //   GP_l (senders i with i mod 2^l = 0, to i + 2^l; dist = (t - i) mod n):
@@ -14,6 +15,12 @@
 // which carries the n/2 - 1 blocks of negative distance 1 .. n/2 - 1; the positive tree carries
 // distances 1 .. n/2. Building the plan checks that every block arrives and that no node sends or
 // receives two messages in one combined phase (std::logic_error otherwise).
+// Other lengths (001 §5): a sender whose i + 2^l is past the end sends to node 0. 001 gives no routing
+// rules for these trees, so a block moves only when it must: when its destination can no longer be
+// reached from where it is through the remaining phases without this hop (reachability computed over
+// the phases). Where the parity that §2.4's overlap relies on breaks at the wrap, a message that would be
+// a node's second in a phase goes in a second part of that phase (named with a prime), right after it;
+// of the n shifts of the negative tree, the one with the fewest phases (then blocks) is used.
 #pragma once
 
 #include <cstdint>
@@ -47,8 +54,8 @@ struct RingExchangePlan {
   std::vector<RingPhase> phases;
 };
 
-// n must be a power of two, at least 8 (std::invalid_argument otherwise): on 4 nodes the §2.4 pruning
-// leaves the block for i + 2 of an even node with no phase to carry it (001 analyses d >= 3 only).
+// n must be at least 8 (std::invalid_argument otherwise): on 4 nodes the §2.4 pruning leaves the block
+// for i + 2 of an even node with no phase to carry it (001 analyses d >= 3 only).
 RingExchangePlan plan_ring_exchange(int n);
 // The plan for n, built once per process.
 const RingExchangePlan& ring_exchange_plan(int n);

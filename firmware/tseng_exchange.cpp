@@ -1,16 +1,16 @@
 // Complete exchange on wormhole-routed tori by gather-scatter trees (Tseng, Ni, Sheu; 001):
-//  - tseng-ring: a ring of 2^d nodes, d >= 3 (§2): the 2d - 2 combined phases of the positive and the
+//  - tseng-ring: a ring of 8 or more nodes (§2; other lengths than 2^d by §5): the 2d - 2 combined phases of the positive and the
 //    negative gather-scatter trees, overlapped under the one-port model (§2.4). The schedule (which blocks
 //    each node sends to whom in each phase) is firmware/ring_exchange_plan.*; this file runs it on the
 //    node: every message is one worm along the dilated logical link (a source route of 2^l hops in the
 //    tree's direction), the blocks it carries packed in plan order (local copies at rho per byte, skipped
 //    when they already lie in order), received into fresh scratch, and at the end every block is copied to
 //    its place in the receive buffer.
-//  - tseng-t1: an n x n torus, n = 2^d, d >= 3 (§3.1): the ring exchange on every row (X-stage), then on
+//  - tseng-t1: an n x n torus, n >= 8 (§3.1): the ring exchange on every row (X-stage), then on
 //    every column (Y-stage), each item being the n blocks one node forwards for another.
-//  - tseng-t4: an n x n torus, n = 2^d, d >= 4 (§3.2): two preparation phases, then T1 on four logical
+//  - tseng-t4: an n x n torus, n even, n >= 16 (§3.2): two preparation phases, then T1 on four logical
 //    (n/2) x (n/2) tori of dilation 2 at once (see tseng_t4 below).
-//  - tseng-c1: an n x n x n torus, n = 2^d, d >= 3 (§4): ring stages along x, y, z with items of n^2
+//  - tseng-c1: an n x n x n torus, n >= 8 (§4): ring stages along x, y, z with items of n^2
 //    blocks. (C64 needs d >= 5, 32,768 nodes: not built.)
 // Option sync (§7): none; barrier (the hardware barrier before every phase that is not self-synchronised,
 // 2d - 5 of them, §7.1); signals (§7.2 local synchronisation by null messages: before a node sends in a
@@ -30,16 +30,16 @@ namespace {
 
 constexpr std::uint32_t kSignalTagBase = 1u << 20;
 
-// Empty when dimension `dim` is a ring the gather-scatter trees are built for (2^d nodes, 8 <= 2^d <=
-// 128: 001 §2 analyses d >= 3; a logical link of phase l is a worm of 2^l hops, and source routes hold
-// 32); otherwise why not.
+// Empty when dimension `dim` is a ring the gather-scatter trees are built for (8 <= n <= 128: 001 §2
+// analyses d >= 3; a logical link of phase l is a worm of up to 2^l hops, and source routes hold 32);
+// otherwise why not.
 std::optional<std::string> unsupported_ring(const Topology& topology, int dim, const std::string& algorithm) {
   const Dimension& dimension = topology.dimension(dim);
   const int n = dimension.size;
-  if (dimension.kind != DimensionKind::Ring || n < 8 || (n & (n - 1)) != 0)
+  if (dimension.kind != DimensionKind::Ring || n < 8)
     return ConfigError("topology", topology.spec(),
-                       algorithm + " needs rings of 2^d nodes, d >= 3 (001 §2 builds its gather-scatter trees on "
-                                   "2^d nodes and analyses d >= 3; the §5 trees for other lengths are not built yet)")
+                       algorithm + " needs rings of at least 8 nodes (001 analyses its gather-scatter trees for "
+                                   "d = ceil(lg n) >= 3)")
         .what();
   if (n > 128)
     return ConfigError("topology", topology.spec(), algorithm + " supports rings of at most 128 nodes (its "
@@ -79,9 +79,9 @@ std::optional<std::string> supports_t4(const Topology& topology, const ExchangeP
     if (at != std::string::npos) text.replace(at, 8, "tseng-t4");
     return text;
   }
-  if (topology.dimension(0).size < 16)
-    return ConfigError("topology", topology.spec(), "tseng-t4 needs n >= 16 (001 Theorem 2: d >= 4, so that each of "
-                       "its four logical tori has rings of 2^(d-1) >= 8 nodes)").what();
+  if (topology.dimension(0).size < 16 || topology.dimension(0).size % 2 != 0)
+    return ConfigError("topology", topology.spec(), "tseng-t4 needs n even and n >= 16 (001 §3.2: four logical "
+                       "(n/2) x (n/2) tori, whose rings need 8 or more nodes; Theorem 2: d >= 4)").what();
   return std::nullopt;
 }
 
@@ -499,24 +499,25 @@ std::vector<Algorithm> tseng_exchange_algorithms() {
                              {"none", "barrier", "signals"}};
   Algorithm ring;
   ring.name = "tseng-ring";
-  ring.summary = "positive and negative gather-scatter trees on a ring of 2^d nodes, one-port overlapped";
+  ring.summary = "positive and negative gather-scatter trees on a ring of 8..128 nodes, one-port overlapped";
   ring.source = "001 §2.1-2.4 (Theorem 1), §7 (sync)";
   ring.supports = supports_ring;
   ring.firmware = tseng_ring;
   ring.estimate_cycles = [](const Topology& topology, const ExchangeParameters& p) {
     return ring_theorem1_cycles(log2_of(topology.num_nodes()), p.block_bytes, p);
   };
-  ring.estimate_formula = "001 Theorem 1: (2d-2) t_s + (Lemma 6 blocks + 3 if d = 3, + 2 if d >= 4) m t_c";
+  ring.estimate_formula = "001 Theorem 1: (2d-2) t_s + (Lemma 6 blocks + 3 if d = 3, + 2 if d >= 4) m t_c, "
+                          "d = ceil(lg n) (for n not a power of two the bound 001 §5 conjectures)";
   ring.options = {sync};
   ring.scratch_bytes = [](int nodes, std::uint32_t block_bytes, const AlgorithmOptions&) -> std::uint64_t {
-    if (nodes < 8 || nodes > 128 || (nodes & (nodes - 1)) != 0) return 0;  // not a ring it supports
+    if (nodes < 8 || nodes > 128) return 0;  // not a ring it supports
     const RingExchangePlan& plan = ring_exchange_plan(nodes);
     return (largest_message_items(plan) + most_received_items(plan)) * block_bytes;
   };
 
   Algorithm t1;
   t1.name = "tseng-t1";
-  t1.summary = "the ring exchange along x, then along y, with n blocks per item (n x n torus, n = 2^d)";
+  t1.summary = "the ring exchange along x, then along y, with n blocks per item (n x n torus, n >= 8)";
   t1.source = "001 §3.1 (Lemma 7), §7 (sync)";
   t1.supports = supports_2d_torus;
   t1.firmware = tseng_t1;
@@ -528,7 +529,7 @@ std::vector<Algorithm> tseng_exchange_algorithms() {
   t1.options = {sync};
   t1.scratch_bytes = [](int nodes, std::uint32_t block_bytes, const AlgorithmOptions&) -> std::uint64_t {
     const int n = static_cast<int>(std::lround(std::sqrt(nodes)));
-    if (n * n != nodes || n < 8 || n > 128 || (n & (n - 1)) != 0) return 0;  // not a torus it supports
+    if (n * n != nodes || n < 8 || n > 128) return 0;  // not a torus it supports
     const RingExchangePlan& plan = ring_exchange_plan(n);
     return (largest_message_items(plan) + 2 * most_received_items(plan)) * static_cast<std::uint64_t>(n) * block_bytes;
   };
@@ -542,13 +543,13 @@ std::vector<Algorithm> tseng_exchange_algorithms() {
   t4.estimate_cycles = [](const Topology& topology, const ExchangeParameters& p) {
     const int n = topology.dimension(0).size;
     return 2.0 * static_cast<double>(p.startup_cycles) + static_cast<double>(n) * n * p.block_bytes / p.flit_bytes +
-           2 * ring_theorem1_cycles(log2_of(n) - 1, 2.0 * n * p.block_bytes, p);
+           2 * ring_theorem1_cycles(log2_of(n / 2), 2.0 * n * p.block_bytes, p);
   };
   t4.estimate_formula = "001 Theorem 2: 2 t_s + n^2 m t_c + T_2D,T1(d-1, 4m)";
   t4.options = {sync};
   t4.scratch_bytes = [](int nodes, std::uint32_t block_bytes, const AlgorithmOptions&) -> std::uint64_t {
     const int n = static_cast<int>(std::lround(std::sqrt(nodes)));
-    if (n * n != nodes || n < 16 || n > 128 || (n & (n - 1)) != 0) return 0;  // not a torus it supports
+    if (n * n != nodes || n < 16 || n > 128 || n % 2 != 0) return 0;  // not a torus it supports
     const RingExchangePlan& plan = ring_exchange_plan(n / 2);
     const std::uint64_t half = static_cast<std::uint64_t>(n) * n / 2;
     const std::uint64_t packed = std::max<std::uint64_t>(half, largest_message_items(plan) * 2 * n);
@@ -557,7 +558,7 @@ std::vector<Algorithm> tseng_exchange_algorithms() {
 
   Algorithm c1;
   c1.name = "tseng-c1";
-  c1.summary = "the ring exchange along x, then y, then z, with n^2 blocks per item (n x n x n torus, n = 2^d)";
+  c1.summary = "the ring exchange along x, then y, then z, with n^2 blocks per item (n x n x n torus, n >= 8)";
   c1.source = "001 §4 (C1), §7 (sync)";
   c1.supports = supports_3d_torus;
   c1.firmware = tseng_c1;
@@ -569,7 +570,7 @@ std::vector<Algorithm> tseng_exchange_algorithms() {
   c1.options = {sync};
   c1.scratch_bytes = [](int nodes, std::uint32_t block_bytes, const AlgorithmOptions&) -> std::uint64_t {
     const int n = static_cast<int>(std::lround(std::cbrt(nodes)));
-    if (n * n * n != nodes || n < 8 || n > 128 || (n & (n - 1)) != 0) return 0;  // not a torus it supports
+    if (n * n * n != nodes || n < 8 || n > 128) return 0;  // not a torus it supports
     const RingExchangePlan& plan = ring_exchange_plan(n);
     const std::uint64_t square = static_cast<std::uint64_t>(n) * n;
     return (largest_message_items(plan) + 3 * most_received_items(plan)) * square * block_bytes;

@@ -43,9 +43,29 @@ TEST(TsengRingPlan, PhasesMatchLemmasTwoToFiveAndTheoremOne) {
   }
 }
 
-TEST(TsengRingPlan, RefusesRingsItCannotSchedule) {
-  EXPECT_THROW(plan_ring_exchange(4), std::invalid_argument);
-  EXPECT_THROW(plan_ring_exchange(12), std::invalid_argument);
+TEST(TsengRingPlan, RefusesRingsItCannotSchedule) { EXPECT_THROW(plan_ring_exchange(4), std::invalid_argument); }
+
+// 001 §5: rings of any length from 8: every block arrives (the plan checks it) and every phase is
+// one-port; rings of 2^d nodes keep 2d - 2 phases, others may split a phase where the overlap's parity
+// breaks at the wrap.
+TEST(TsengRingPlan, AnyLengthIsOnePortInEveryPhase) {
+  for (int n = 8; n <= 40; ++n) {
+    const RingExchangePlan plan = plan_ring_exchange(n);
+    int d = 0;
+    while ((1 << d) < n) ++d;
+    if ((n & (n - 1)) == 0) {
+      EXPECT_EQ(plan.phases.size(), static_cast<std::size_t>(2 * d - 2)) << "n = " << n;
+    }
+    EXPECT_GE(plan.phases.size(), static_cast<std::size_t>(2 * d - 2)) << "n = " << n;
+    for (const RingPhase& phase : plan.phases) {
+      std::vector<int> sends(n, 0), receives(n, 0);
+      for (const RingMessage& m : phase.messages) {
+        EXPECT_EQ(++sends[m.from], 1) << "n = " << n << " " << phase.name << ": node " << m.from << " sends twice";
+        EXPECT_EQ(++receives[m.to], 1) << "n = " << n << " " << phase.name << ": node " << m.to << " receives twice";
+        EXPECT_LE(m.hops, 1 << (d - 2)) << "n = " << n << " " << phase.name;
+      }
+    }
+  }
 }
 
 struct RingRun {
@@ -102,12 +122,23 @@ INSTANTIATE_TEST_SUITE_P(Rings, TsengRing,
                            return "n" + std::to_string(1 << std::get<0>(info.param)) + "_" + std::get<1>(info.param);
                          });
 
+// 001 §5: rings that are not 2^d long, byte-exact.
+class TsengRingAnyLength : public ::testing::TestWithParam<int> {};
+
+TEST_P(TsengRingAnyLength, EveryByteInPlace) {
+  const RingRun run = run_ring(GetParam(), "none");
+  ASSERT_EQ(run.result.status, RunStatus::Completed) << run.result.message;
+  ASSERT_TRUE(run.report.ok()) << run.report.errors.front();
+}
+
+INSTANTIATE_TEST_SUITE_P(Rings, TsengRingAnyLength, ::testing::Values(9, 10, 12, 13, 24, 100));
+
 TEST(TsengRing, RefusesOtherMachinesNamingTheRule) {
   const Algorithm& ring = find_algorithm("tseng-ring");
-  const auto twelve = ring.supports(Topology::parse("ring:12"), {});
-  ASSERT_TRUE(twelve.has_value());
-  EXPECT_NE(twelve->find("topology = 'ring:12': tseng-ring needs rings of 2^d nodes, d >= 3"), std::string::npos)
-      << *twelve;
+  const auto six = ring.supports(Topology::parse("ring:6"), {});
+  ASSERT_TRUE(six.has_value());
+  EXPECT_NE(six->find("topology = 'ring:6': tseng-ring needs rings of at least 8 nodes"), std::string::npos) << *six;
+  EXPECT_FALSE(ring.supports(Topology::parse("ring:13"), {}).has_value());
   const auto torus = ring.supports(Topology::parse("torus:4x4"), {});
   ASSERT_TRUE(torus.has_value());
   EXPECT_NE(torus->find("runs on a ring"), std::string::npos) << *torus;
