@@ -29,10 +29,10 @@ struct Algorithm {
   std::string estimate_formula;
   // Options the firmware reads through NodeApi::options().
   std::vector<AlgorithmOption> options;
-  // Scratch memory per node beyond the send and receive buffers, in bytes, for N nodes, m-byte blocks
-  // and the given options (the layout grows to fit). None by default.
-  std::function<std::uint64_t(int nodes, std::uint32_t block_bytes, const AlgorithmOptions&)> scratch_bytes =
-      [](int, std::uint32_t, const AlgorithmOptions&) -> std::uint64_t { return 0; };
+  // Scratch memory per node beyond the send and receive buffers, in bytes, for the machine's topology,
+  // m-byte blocks and the given options (the layout grows to fit). None by default.
+  std::function<std::uint64_t(const Topology&, std::uint32_t block_bytes, const AlgorithmOptions&)> scratch_bytes =
+      [](const Topology&, std::uint32_t, const AlgorithmOptions&) -> std::uint64_t { return 0; };
 };
 
 // 000 §2: a contention-free wormhole step moving an m-byte block costs t_s + m t_c; with one flit of

@@ -216,8 +216,8 @@ std::vector<Algorithm> suh_mesh_exchange_algorithms() {
   suh.firmware = suh_mesh;
   suh.estimate_cycles = suh_mesh_estimate;
   suh.estimate_formula = "000 Table 1: C t_s + R C^2 / 2 m t_c + 2 R C m rho";
-  suh.scratch_bytes = [](int nodes, std::uint32_t block_bytes, const AlgorithmOptions&) -> std::uint64_t {
-    return 6ull * static_cast<std::uint64_t>(nodes) * block_bytes;  // 4 arrays, 2 arrays' worth for phase 3
+  suh.scratch_bytes = [](const Topology& topology, std::uint32_t block_bytes, const AlgorithmOptions&) -> std::uint64_t {
+    return 6ull * static_cast<std::uint64_t>(topology.num_nodes()) * block_bytes;  // 4 arrays, 2 arrays' worth for phase 3
   };
   return {suh};
 }

@@ -6,12 +6,12 @@
 //    tree's direction), the blocks it carries packed in plan order (local copies at rho per byte, skipped
 //    when they already lie in order), received into fresh scratch, and at the end every block is copied to
 //    its place in the receive buffer.
-//  - tseng-t1: an n x n torus, n >= 8 (§3.1): the ring exchange on every row (X-stage), then on
-//    every column (Y-stage), each item being the n blocks one node forwards for another.
+//  - tseng-t1: a 2-D torus, sides >= 8 (§3.1, non-square by §5): the ring exchange on every row
+//    (X-stage), then on every column (Y-stage), each item being the blocks one node forwards for another.
 //  - tseng-t4: an n x n torus, n even, n >= 16 (§3.2): two preparation phases, then T1 on four logical
 //    (n/2) x (n/2) tori of dilation 2 at once (see tseng_t4 below).
-//  - tseng-c1: an n x n x n torus, n >= 8 (§4): ring stages along x, y, z with items of n^2
-//    blocks. (C64 needs d >= 5, 32,768 nodes: not built.)
+//  - tseng-c1: a 3-D torus, sides >= 8 (§4): ring stages along x, y, z with a plane's blocks per item.
+//    (C64 needs d >= 5, 32,768 nodes: not built.)
 // Option sync (§7): none; barrier (the hardware barrier before every phase that is not self-synchronised,
 // 2d - 5 of them, §7.1); signals (§7.2 local synchronisation by null messages: before a node sends in a
 // phase, it waits for a signal from the receiver of every message of the previous phase that shares a
@@ -53,32 +53,23 @@ std::optional<std::string> supports_ring(const Topology& topology, const Exchang
   return unsupported_ring(topology, 0, "tseng-ring");
 }
 
-std::optional<std::string> supports_2d_torus(const Topology& topology, const ExchangeParameters&) {
-  if (topology.num_dimensions() != 2 || topology.dimension(0).kind != DimensionKind::Ring ||
-      topology.dimension(1).kind != DimensionKind::Ring || topology.dimension(0).size != topology.dimension(1).size)
-    return ConfigError("topology", topology.spec(),
-                       "tseng-t1 runs on a square 2-D torus (torus:NxN; 001 §3 treats n x n tori, the non-square "
-                       "ones of §5 are not built yet)").what();
-  return unsupported_ring(topology, 0, "tseng-t1");
-}
-
-std::optional<std::string> supports_3d_torus(const Topology& topology, const ExchangeParameters&) {
-  if (topology.num_dimensions() != 3 || topology.dimension(0).size != topology.dimension(1).size ||
-      topology.dimension(0).size != topology.dimension(2).size)
-    return ConfigError("topology", topology.spec(),
-                       "tseng-c1 runs on a cubic 3-D torus (torus:NxNxN; 001 §4 treats n x n x n tori)").what();
-  for (int dim = 0; dim < 3; ++dim)
-    if (auto error = unsupported_ring(topology, dim, "tseng-c1")) return error;
+// tseng-t1 (2 dimensions) and tseng-c1 (3): a torus whose every dimension is a ring it supports.
+std::optional<std::string> supports_torus(const Topology& topology, int dimensions, const std::string& algorithm) {
+  bool rings = topology.num_dimensions() == dimensions;
+  for (int dim = 0; rings && dim < dimensions; ++dim) rings = topology.dimension(dim).kind == DimensionKind::Ring;
+  if (!rings)
+    return ConfigError("topology", topology.spec(), algorithm + " runs on a " + std::to_string(dimensions) +
+                       "-D torus (001 §" + (dimensions == 2 ? "3" : "4") + "; non-square sides by §5)").what();
+  for (int dim = 0; dim < dimensions; ++dim)
+    if (auto error = unsupported_ring(topology, dim, algorithm)) return error;
   return std::nullopt;
 }
 
-std::optional<std::string> supports_t4(const Topology& topology, const ExchangeParameters& p) {
-  if (auto error = supports_2d_torus(topology, p)) {
-    std::string text = *error;
-    const auto at = text.find("tseng-t1");
-    if (at != std::string::npos) text.replace(at, 8, "tseng-t4");
-    return text;
-  }
+std::optional<std::string> supports_t4(const Topology& topology, const ExchangeParameters&) {
+  if (auto error = supports_torus(topology, 2, "tseng-t4")) return error;
+  if (topology.dimension(0).size != topology.dimension(1).size)
+    return ConfigError("topology", topology.spec(), "tseng-t4 runs on a square 2-D torus (001 §3.2's four logical "
+                       "tori are built for n x n)").what();
   if (topology.dimension(0).size < 16 || topology.dimension(0).size % 2 != 0)
     return ConfigError("topology", topology.spec(), "tseng-t4 needs n even and n >= 16 (001 §3.2: four logical "
                        "(n/2) x (n/2) tori, whose rings need 8 or more nodes; Theorem 2: d >= 4)").what();
@@ -288,7 +279,8 @@ std::vector<Unit> logical_torus_exchange(NodeApi& api, const std::vector<int>& d
                                          int k, UnitsFor&& units, TsengScratch& scratch) {
   const Topology& topology = api.topology();
   const int D = static_cast<int>(dims.size());
-  const int L = topology.dimension(dims[0]).size / dilation;
+  std::vector<int> L(D);  // logical ring length of each stage
+  for (int i = 0; i < D; ++i) L[i] = topology.dimension(dims[i]).size / dilation;
   const std::vector<int> mine = topology.coordinates(api.id());
   std::vector<int> me(D);
   for (int i = 0; i < D; ++i) me[i] = mine[dims[i]] / dilation;
@@ -297,42 +289,46 @@ std::vector<Unit> logical_torus_exchange(NodeApi& api, const std::vector<int>& d
     for (int i = 0; i < D; ++i) c[dims[i]] = position[i] * dilation + mine[dims[i]] % dilation;
     return topology.node_at(c);
   };
-  auto power = [&](int e) {
+  // The number of logical positions over stages [from, to).
+  auto positions = [&](int from, int to) {
     int p = 1;
-    for (int i = 0; i < e; ++i) p *= L;
+    for (int i = from; i < to; ++i) p *= L[i];
     return p;
   };
-  // Writes `index` as digits in base L into position[from..from+count-1], the first most significant.
-  auto digits = [&](std::vector<int>& position, int from, int count, int index) {
-    for (int i = from + count - 1; i >= from; --i, index /= L) position[i] = index % L;
+  // Writes `index` as mixed-radix digits into position[from..to-1], the first most significant.
+  auto digits = [&](std::vector<int>& position, int from, int to, int index) {
+    for (int i = to - 1; i >= from; --i) {
+      position[i] = index % L[i];
+      index /= L[i];
+    }
   };
-  const RingExchangePlan& plan = ring_exchange_plan(L);
-  const auto item_units = static_cast<std::uint32_t>(power(D - 1) * k);
 
   // Stage 0's items: for destination (t, rest), this node's k units.
   HeldItems held;
-  for (int t = 0; t < L; ++t) {
+  for (int t = 0; t < L[0]; ++t) {
     ItemBlocks& blocks = held[{me[0], t}];
     std::vector<int> dst = me;
     dst[0] = t;
-    for (int rest = 0; rest < power(D - 1); ++rest) {
-      digits(dst, 1, D - 1, rest);
+    for (int rest = 0; rest < positions(1, D); ++rest) {
+      digits(dst, 1, D, rest);
       for (const Unit& u : units(node_at(dst))) blocks.push_back(u.address);
     }
   }
+  int step = first_step;
   for (int i = 0;; ++i) {
-    held = run_ring_stage(api, {dims[i], dilation, first_step + i * static_cast<int>(plan.phases.size()), item_units},
-                          std::move(held), scratch);
+    const auto item_units = static_cast<std::uint32_t>(positions(0, D) / L[i] * k);
+    held = run_ring_stage(api, {dims[i], dilation, step, item_units}, std::move(held), scratch);
+    step += static_cast<int>(ring_exchange_plan(L[i]).phases.size());
     if (i == D - 1) break;
     // Stage i+1's item (me, t): by destination along dims[i+2..], then source along dims[0..i], then unit,
     // taken from the stage-i item of the source's position along dims[i].
     HeldItems next;
-    const int rest_count = power(D - 2 - i), prefix_count = power(i);
-    for (int t = 0; t < L; ++t) {
+    const int rest_count = positions(i + 2, D), prefix_count = positions(0, i);
+    for (int t = 0; t < L[i + 1]; ++t) {
       ItemBlocks& blocks = next[{me[i + 1], t}];
       for (int rest = 0; rest < rest_count; ++rest)
         for (int prefix = 0; prefix < prefix_count; ++prefix)
-          for (int s = 0; s < L; ++s) {
+          for (int s = 0; s < L[i]; ++s) {
             const ItemBlocks& from = held.at({s, me[i]});
             const int index = ((t * rest_count + rest) * prefix_count + prefix) * k;
             for (int u = 0; u < k; ++u) blocks.push_back(from[static_cast<std::size_t>(index + u)]);
@@ -342,11 +338,11 @@ std::vector<Unit> logical_torus_exchange(NodeApi& api, const std::vector<int>& d
   }
   // The last stage's item (s, me): by source along dims[0..D-2], then unit; s is the source along dims[D-1].
   std::vector<Unit> arrived;
-  for (int s = 0; s < L; ++s) {
+  for (int s = 0; s < L[D - 1]; ++s) {
     const ItemBlocks& blocks = held.at({s, me[D - 1]});
     std::vector<int> source(D);
     source[D - 1] = s;
-    for (int prefix = 0; prefix < power(D - 1); ++prefix) {
+    for (int prefix = 0; prefix < positions(0, D - 1); ++prefix) {
       digits(source, 0, D - 1, prefix);
       const std::vector<int> whose = units.sources_at(node_at(source));
       for (int u = 0; u < k; ++u)
@@ -356,8 +352,9 @@ std::vector<Unit> logical_torus_exchange(NodeApi& api, const std::vector<int>& d
   return arrived;
 }
 
-// tseng-t1 (001 §3.1): on an n x n torus, the ring exchange on every row (X-stage), then on every
-// column (Y-stage); an item is the n blocks one node forwards for another.
+// tseng-t1 (001 §3.1) and tseng-c1 (§4): the ring exchange along x, then y (then z) on every ring of
+// the torus; an item is the blocks one node forwards for another along that ring (N / n_i of them).
+// Non-square tori by the dimension-by-dimension construction of §5: each stage has its ring's length.
 struct OwnBlocks {
   const ExchangeLayout& layout;
   int me;
@@ -365,25 +362,30 @@ struct OwnBlocks {
   std::vector<int> sources_at(int node) const { return {node}; }
 };
 
-void tseng_t1(NodeApi& api) {
-  const ExchangeLayout& l = api.layout();
-  const int n = api.topology().dimension(0).size;
-  const RingExchangePlan& plan = ring_exchange_plan(n);
-  TsengScratch scratch{l.scratch_base(), l.scratch_base() + static_cast<std::uint32_t>(largest_message_items(plan) * n) *
-                                                            l.block_bytes};
-  for (const Unit& u : logical_torus_exchange(api, {0, 1}, 1, 1, 1, OwnBlocks{l, api.id()}, scratch))
-    api.local_copy(l.receive_block(u.source), u.address, l.block_bytes);
+// Blocks of the scratch a dimension-by-dimension exchange over every dimension of `topology` needs: the
+// largest message it gathers, and every message it receives.
+struct StageScratch {
+  std::uint64_t packed = 0, received = 0;
+};
+StageScratch ring_stages_scratch(const Topology& topology) {
+  StageScratch scratch;
+  for (int dim = 0; dim < topology.num_dimensions(); ++dim) {
+    const RingExchangePlan& plan = ring_exchange_plan(topology.dimension(dim).size);
+    const std::uint64_t item = static_cast<std::uint64_t>(topology.num_nodes()) / topology.dimension(dim).size;
+    scratch.packed = std::max(scratch.packed, largest_message_items(plan) * item);
+    scratch.received += most_received_items(plan) * item;
+  }
+  return scratch;
 }
 
-// tseng-c1 (001 §4): on an n x n x n torus, the ring exchange along x, then y, then z; an item is the
-// n^2 blocks one node forwards for another.
-void tseng_c1(NodeApi& api) {
+void tseng_dimension_by_dimension(NodeApi& api) {
   const ExchangeLayout& l = api.layout();
-  const int n = api.topology().dimension(0).size;
-  const RingExchangePlan& plan = ring_exchange_plan(n);
-  TsengScratch scratch{l.scratch_base(),
-                       l.scratch_base() + static_cast<std::uint32_t>(largest_message_items(plan) * n * n) * l.block_bytes};
-  for (const Unit& u : logical_torus_exchange(api, {0, 1, 2}, 1, 1, 1, OwnBlocks{l, api.id()}, scratch))
+  const Topology& topology = api.topology();
+  const StageScratch need = ring_stages_scratch(topology);
+  TsengScratch scratch{l.scratch_base(), l.scratch_base() + static_cast<std::uint32_t>(need.packed) * l.block_bytes};
+  std::vector<int> dims(static_cast<std::size_t>(topology.num_dimensions()));
+  for (int dim = 0; dim < topology.num_dimensions(); ++dim) dims[static_cast<std::size_t>(dim)] = dim;
+  for (const Unit& u : logical_torus_exchange(api, dims, 1, 1, 1, OwnBlocks{l, api.id()}, scratch))
     api.local_copy(l.receive_block(u.source), u.address, l.block_bytes);
 }
 
@@ -490,6 +492,23 @@ void tseng_t4(NodeApi& api) {
     api.local_copy(l.receive_block(u.source), u.address, m);
 }
 
+// Lemma 7 / §4 for any sides: each dimension's stage costs T_1D(d_i, (N / n_i) m).
+double dimension_by_dimension_estimate(const Topology& topology, const ExchangeParameters& p) {
+  double cycles = 0;
+  for (int dim = 0; dim < topology.num_dimensions(); ++dim) {
+    const int n = topology.dimension(dim).size;
+    cycles += ring_theorem1_cycles(log2_of(n), static_cast<double>(topology.num_nodes()) / n * p.block_bytes, p);
+  }
+  return cycles;
+}
+
+std::uint64_t dimension_by_dimension_scratch(const Topology& topology, std::uint32_t block_bytes, const AlgorithmOptions&) {
+  for (int dim = 0; dim < topology.num_dimensions(); ++dim)
+    if (topology.dimension(dim).kind != DimensionKind::Ring || unsupported_ring(topology, dim, "")) return 0;
+  const StageScratch need = ring_stages_scratch(topology);
+  return (need.packed + need.received) * block_bytes;
+}
+
 }  // namespace
 
 std::vector<Algorithm> tseng_exchange_algorithms() {
@@ -509,7 +528,8 @@ std::vector<Algorithm> tseng_exchange_algorithms() {
   ring.estimate_formula = "001 Theorem 1: (2d-2) t_s + (Lemma 6 blocks + 3 if d = 3, + 2 if d >= 4) m t_c, "
                           "d = ceil(lg n) (for n not a power of two the bound 001 §5 conjectures)";
   ring.options = {sync};
-  ring.scratch_bytes = [](int nodes, std::uint32_t block_bytes, const AlgorithmOptions&) -> std::uint64_t {
+  ring.scratch_bytes = [](const Topology& topology, std::uint32_t block_bytes, const AlgorithmOptions&) -> std::uint64_t {
+    const int nodes = topology.num_nodes();
     if (nodes < 8 || nodes > 128) return 0;  // not a ring it supports
     const RingExchangePlan& plan = ring_exchange_plan(nodes);
     return (largest_message_items(plan) + most_received_items(plan)) * block_bytes;
@@ -517,22 +537,14 @@ std::vector<Algorithm> tseng_exchange_algorithms() {
 
   Algorithm t1;
   t1.name = "tseng-t1";
-  t1.summary = "the ring exchange along x, then along y, with n blocks per item (n x n torus, n >= 8)";
-  t1.source = "001 §3.1 (Lemma 7), §7 (sync)";
-  t1.supports = supports_2d_torus;
-  t1.firmware = tseng_t1;
-  t1.estimate_cycles = [](const Topology& topology, const ExchangeParameters& p) {
-    const int n = topology.dimension(0).size;
-    return 2 * ring_theorem1_cycles(log2_of(n), static_cast<double>(n) * p.block_bytes, p);
-  };
-  t1.estimate_formula = "001 Lemma 7: 2 T_1D(d, n m) by Theorem 1";
+  t1.summary = "the ring exchange along x, then along y, with a row's blocks per item (2-D torus, sides >= 8)";
+  t1.source = "001 §3.1 (Lemma 7), §5 (non-square), §7 (sync)";
+  t1.supports = [](const Topology& topology, const ExchangeParameters&) { return supports_torus(topology, 2, "tseng-t1"); };
+  t1.firmware = tseng_dimension_by_dimension;
+  t1.estimate_cycles = dimension_by_dimension_estimate;
+  t1.estimate_formula = "001 Lemma 7: sum over the dimensions of T_1D(d_i, N/n_i m) by Theorem 1 (2 T_1D(d, n m) on n x n)";
   t1.options = {sync};
-  t1.scratch_bytes = [](int nodes, std::uint32_t block_bytes, const AlgorithmOptions&) -> std::uint64_t {
-    const int n = static_cast<int>(std::lround(std::sqrt(nodes)));
-    if (n * n != nodes || n < 8 || n > 128) return 0;  // not a torus it supports
-    const RingExchangePlan& plan = ring_exchange_plan(n);
-    return (largest_message_items(plan) + 2 * most_received_items(plan)) * static_cast<std::uint64_t>(n) * block_bytes;
-  };
+  t1.scratch_bytes = dimension_by_dimension_scratch;
 
   Algorithm t4;
   t4.name = "tseng-t4";
@@ -547,9 +559,9 @@ std::vector<Algorithm> tseng_exchange_algorithms() {
   };
   t4.estimate_formula = "001 Theorem 2: 2 t_s + n^2 m t_c + T_2D,T1(d-1, 4m)";
   t4.options = {sync};
-  t4.scratch_bytes = [](int nodes, std::uint32_t block_bytes, const AlgorithmOptions&) -> std::uint64_t {
-    const int n = static_cast<int>(std::lround(std::sqrt(nodes)));
-    if (n * n != nodes || n < 16 || n > 128 || n % 2 != 0) return 0;  // not a torus it supports
+  t4.scratch_bytes = [](const Topology& topology, std::uint32_t block_bytes, const AlgorithmOptions&) -> std::uint64_t {
+    if (supports_t4(topology, {})) return 0;  // not a torus it supports
+    const int n = topology.dimension(0).size;
     const RingExchangePlan& plan = ring_exchange_plan(n / 2);
     const std::uint64_t half = static_cast<std::uint64_t>(n) * n / 2;
     const std::uint64_t packed = std::max<std::uint64_t>(half, largest_message_items(plan) * 2 * n);
@@ -558,23 +570,14 @@ std::vector<Algorithm> tseng_exchange_algorithms() {
 
   Algorithm c1;
   c1.name = "tseng-c1";
-  c1.summary = "the ring exchange along x, then y, then z, with n^2 blocks per item (n x n x n torus, n >= 8)";
-  c1.source = "001 §4 (C1), §7 (sync)";
-  c1.supports = supports_3d_torus;
-  c1.firmware = tseng_c1;
-  c1.estimate_cycles = [](const Topology& topology, const ExchangeParameters& p) {
-    const int n = topology.dimension(0).size;
-    return 3 * ring_theorem1_cycles(log2_of(n), static_cast<double>(n) * n * p.block_bytes, p);
-  };
-  c1.estimate_formula = "001 §4: 3 T_1D(d, n^2 m) by Theorem 1";
+  c1.summary = "the ring exchange along x, then y, then z, with a plane's blocks per item (3-D torus, sides >= 8)";
+  c1.source = "001 §4 (C1), §5 (non-cubic), §7 (sync)";
+  c1.supports = [](const Topology& topology, const ExchangeParameters&) { return supports_torus(topology, 3, "tseng-c1"); };
+  c1.firmware = tseng_dimension_by_dimension;
+  c1.estimate_cycles = dimension_by_dimension_estimate;
+  c1.estimate_formula = "001 §4: sum over the dimensions of T_1D(d_i, N/n_i m) by Theorem 1 (3 T_1D(d, n^2 m) on n^3)";
   c1.options = {sync};
-  c1.scratch_bytes = [](int nodes, std::uint32_t block_bytes, const AlgorithmOptions&) -> std::uint64_t {
-    const int n = static_cast<int>(std::lround(std::cbrt(nodes)));
-    if (n * n * n != nodes || n < 8 || n > 128) return 0;  // not a torus it supports
-    const RingExchangePlan& plan = ring_exchange_plan(n);
-    const std::uint64_t square = static_cast<std::uint64_t>(n) * n;
-    return (largest_message_items(plan) + 3 * most_received_items(plan)) * square * block_bytes;
-  };
+  c1.scratch_bytes = dimension_by_dimension_scratch;
   return {ring, t1, t4, c1};
 }
 

@@ -71,7 +71,7 @@ Machine::Machine(sc_core::sc_module_name name, const MachineConfig& config, Firm
 Machine::Machine(sc_core::sc_module_name name, const MachineConfig& config, const Algorithm& algorithm)
     : Machine(name, config, algorithm.firmware,
               AlgorithmOptions(algorithm.name, algorithm.options, config.algorithm_options),
-              algorithm.scratch_bytes(Topology::parse(config.topology).num_nodes(), config.block_bytes,
+              algorithm.scratch_bytes(Topology::parse(config.topology), config.block_bytes,
                                       AlgorithmOptions(algorithm.name, algorithm.options, config.algorithm_options))) {}
 
 Machine::~Machine() {

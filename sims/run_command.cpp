@@ -37,7 +37,7 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
   std::uint64_t scratch_bytes = 0;
   try {
     options = AlgorithmOptions(algorithm->name, algorithm->options, config.algorithm_options);
-    scratch_bytes = algorithm->scratch_bytes(topology.num_nodes(), config.block_bytes, options);
+    scratch_bytes = algorithm->scratch_bytes(topology, config.block_bytes, options);
   } catch (const ConfigError& e) {
     err << "meshmp: error: " << e.what() << "\n";
     return 2;

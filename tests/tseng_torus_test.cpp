@@ -61,21 +61,25 @@ struct TorusRun {
   std::uint64_t zero_load_cycles;
 };
 
-TorusRun run_torus(const char* algorithm, int n, const char* sync) {
+TorusRun run_torus_spec(const char* algorithm, const std::string& topology, int nodes, const char* sync = "none") {
   MachineConfig config;
-  config.topology = "torus:" + std::to_string(n) + "x" + std::to_string(n);
+  config.topology = topology;
   config.algorithm = algorithm;
   config.algorithm_options = {{"sync", sync}};
   config.block_bytes = 8;
   EXPECT_FALSE(config.validate().has_value());
   Machine machine("machine", config, find_algorithm(algorithm));
-  for (int i = 0; i < n * n; ++i) fill_exchange_memory(machine.node(i).memory.bytes(), machine.layout(), i);
+  for (int i = 0; i < nodes; ++i) fill_exchange_memory(machine.node(i).memory.bytes(), machine.layout(), i);
   TorusRun run{machine.run(), {}, machine.step_statistics().zero_load_prediction_cycles()};
   run.stats = collect_statistics(machine, run.result);
   const VerificationReport report = verify_exchange(
       machine.layout(), [&](int i) -> const std::vector<std::uint8_t>& { return machine.node(i).memory.bytes(); });
   EXPECT_TRUE(report.ok()) << report.errors.front();
   return run;
+}
+
+TorusRun run_torus(const char* algorithm, int n, const char* sync) {
+  return run_torus_spec(algorithm, "torus:" + std::to_string(n) + "x" + std::to_string(n), n * n, sync);
 }
 
 std::vector<std::uint64_t> t4_phase_blocks(int d) {
@@ -144,22 +148,32 @@ TEST(TsengC1, EveryByteInPlaceWithThreeStagesOfTheorem1On8x8x8) {
   EXPECT_EQ(schedule["synchronized_steps"], 12);
   EXPECT_EQ(schedule["step_max_blocks"].get<std::vector<std::uint64_t>>(), expected);
   EXPECT_EQ(schedule["sum_of_step_max_blocks"], 3 * 64 * theorem1_blocks(3));
-  const auto rectangle = find_algorithm("tseng-c1").supports(Topology::parse("torus:8x8x16"), {});
-  ASSERT_TRUE(rectangle.has_value());
-  EXPECT_NE(rectangle->find("tseng-c1 runs on a cubic 3-D torus"), std::string::npos) << *rectangle;
 }
 
 TEST(TsengT1, RefusesToriItCannotScheduleNamingTheRule) {
   const Algorithm& t1 = find_algorithm("tseng-t1");
-  const auto rectangle = t1.supports(Topology::parse("torus:8x16"), {});
-  ASSERT_TRUE(rectangle.has_value());
-  EXPECT_NE(rectangle->find("topology = 'torus:8x16': tseng-t1 runs on a square 2-D torus"), std::string::npos)
-      << *rectangle;
+  EXPECT_FALSE(t1.supports(Topology::parse("torus:8x16"), {}).has_value()) << "non-square sides: 001 §5";
   const auto six = t1.supports(Topology::parse("torus:6x6"), {});
   ASSERT_TRUE(six.has_value());
   EXPECT_NE(six->find("needs rings of at least 8 nodes"), std::string::npos) << *six;
-  EXPECT_TRUE(t1.supports(Topology::parse("mesh:8x8"), {}).has_value());
-  EXPECT_FALSE(t1.supports(Topology::parse("torus:16x16"), {}).has_value());
+  const auto mesh = t1.supports(Topology::parse("mesh:8x8"), {});
+  ASSERT_TRUE(mesh.has_value());
+  EXPECT_NE(mesh->find("topology = 'mesh:8x8': tseng-t1 runs on a 2-D torus"), std::string::npos) << *mesh;
+  const auto cube = find_algorithm("tseng-c1").supports(Topology::parse("torus:8x8"), {});
+  ASSERT_TRUE(cube.has_value());
+  EXPECT_NE(cube->find("tseng-c1 runs on a 3-D torus"), std::string::npos) << *cube;
+}
+
+// 001 §5's dimension-by-dimension construction on a non-square torus: the X-stage on rings of 8 carries
+// items of 16 blocks, the Y-stage on rings of 16 items of 8, each stage with its ring's Theorem 1 counts.
+TEST(TsengT1, NonSquareTorusByStagesOfEachRingsLength) {
+  const TorusRun run = run_torus_spec("tseng-t1", "torus:8x16", 128);
+  ASSERT_EQ(run.result.status, RunStatus::Completed) << run.result.message;
+  std::vector<std::uint64_t> expected;
+  for (std::uint64_t items : expected_phase_blocks(3)) expected.push_back(items * 16);
+  for (std::uint64_t items : expected_phase_blocks(4)) expected.push_back(items * 8);
+  EXPECT_EQ(run.stats["schedule"]["step_max_blocks"].get<std::vector<std::uint64_t>>(), expected);
+  EXPECT_EQ(run.stats["schedule"]["sum_of_step_max_blocks"], 16 * theorem1_blocks(3) + 8 * theorem1_blocks(4));
 }
 
 }  // namespace
