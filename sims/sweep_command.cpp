@@ -14,12 +14,12 @@
 #include <cstdio>
 #include <fstream>
 #include <iomanip>
-#include <memory>
 #include <mutex>
 #include <sstream>
 #include <thread>
 
 #include "firmware/algorithm_registry.h"
+#include "sims/plot_script.h"
 #include "topology/config_error.h"
 #include "topology/topology.h"
 
@@ -58,7 +58,6 @@ struct SweepPoint {
   long block_bytes, startup_cycles, flit_bytes;
 };
 
-std::string quote(const std::string& text) { return "'" + text + "'"; }
 
 }  // namespace
 
@@ -101,8 +100,8 @@ int SweepCommand::run(const std::string& self_path, std::ostream& out, std::ostr
       char path[] = "/tmp/meshmp-sweep-XXXXXX";
       const int fd = mkstemp(path);
       if (fd >= 0) close(fd);
-      const std::string command = quote(self_path) + " run --topology " + quote(p.topology) + " --algorithm " +
-                                  quote(p.algorithm) + " -m " + std::to_string(p.block_bytes) + " --startup-cycles " +
+      const std::string command = shell_quote(self_path) + " run --topology " + shell_quote(p.topology) + " --algorithm " +
+                                  shell_quote(p.algorithm) + " -m " + std::to_string(p.block_bytes) + " --startup-cycles " +
                                   std::to_string(p.startup_cycles) + " --flit-bytes " + std::to_string(p.flit_bytes) +
                                   " " + run_options_ + " --stats-json " + path + " > /dev/null 2>&1";
       const int raw = std::system(command.c_str());
@@ -149,21 +148,8 @@ int SweepCommand::run(const std::string& self_path, std::ostream& out, std::ostr
   for (const std::string& row : rows) csv << row << '\n';
   out << "  sweep: " << points.size() << " points, " << failed << " failed; " << csv_ << "\n";
   csv.close();
-  if (!png_.empty()) {
-    // python3 with matplotlib (Debian's interpreter first); the CSV is the result either way.
-    std::string script = self_path.substr(0, self_path.rfind('/') + 1) + "plot_sweep.py";
-    if (access(script.c_str(), R_OK) != 0) script = MESHMP_SWEEP_PLOT_SCRIPT;
-    const std::string python = access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
-    const std::string plot =
-        python + " " + quote(script) + " " + quote(csv_) + " " + quote(png_) + " " + quote(speedup_of_) + " 2>&1";
-    std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(plot.c_str(), "r"), pclose);
-    std::string text;
-    char buffer[4096];
-    while (pipe && std::fgets(buffer, sizeof buffer, pipe.get())) text += buffer;
-    const int status = pipe ? pclose(pipe.release()) : -1;
-    if (status == 0) out << "  plot: " << png_ << "\n";
-    else out << "  no plot (" << script << ": " << text.substr(0, text.find('\n')) << ")\n";
-  }
+  if (!png_.empty())
+    run_plot_script(self_path, "plot_sweep.py", MESHMP_SWEEP_PLOT_SCRIPT, {csv_, png_, speedup_of_}, png_, out);
   if (failed > 0) err << "meshmp: error: " << failed << " point(s) failed; see the exit_status and verified columns\n";
   return failed > 0 ? 1 : 0;
 }

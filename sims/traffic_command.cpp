@@ -1,6 +1,8 @@
 // `meshmp traffic`. See traffic_command.h.
 #include "sims/traffic_command.h"
 
+#include "sims/plot_script.h"
+
 #include <systemc>
 
 #include <cmath>
@@ -137,12 +139,6 @@ int TrafficCommand::run_point(double rate, std::ostream& out, std::ostream& err)
 
 namespace {
 
-std::string shell_quote(const std::string& word) {
-  std::string quoted = "'";
-  for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
-
 std::vector<double> parse_rates(const std::string& text) {
   double from, to, step;
   char c1, c2;
@@ -272,20 +268,9 @@ int TrafficCommand::run_sweep(const std::string& self_path, const std::vector<st
     std::ofstream(stats_json_) << nlohmann::json{{"points", results}, {"saturation", saturation},
                                                  {"comparison", comparison}}.dump(1)
                                << "\n";
-  // The plot: python3 with matplotlib, if present; the CSV is the result either way.
-  std::string script = self_path.substr(0, self_path.rfind('/') + 1) + "plot_latency.py";
-  if (access(script.c_str(), R_OK) != 0) script = MESHMP_PLOT_SCRIPT;
-  // Debian's interpreter, where python3-matplotlib installs, even when another python3 comes first on PATH.
-  const std::string python = access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
-  const std::string plot = python + " " + shell_quote(script) + " " + shell_quote(csv_) + " " + shell_quote(png_) +
-                           (reference_.empty() ? "" : " " + shell_quote(reference_)) + " 2>&1";
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(plot.c_str(), "r"), pclose);
-  std::string text;
-  char buffer[4096];
-  while (pipe && std::fgets(buffer, sizeof buffer, pipe.get())) text += buffer;
-  const int status = pipe ? pclose(pipe.release()) : -1;
-  if (status == 0) out << "  plot: " << png_ << "\n";
-  else out << "  no plot (" << script << " needs python3 with matplotlib: " << text.substr(0, text.find('\n')) << ")\n";
+  std::vector<std::string> plot_arguments = {csv_, png_};
+  if (!reference_.empty()) plot_arguments.push_back(reference_);
+  run_plot_script(self_path, "plot_latency.py", MESHMP_PLOT_SCRIPT, plot_arguments, png_, out);
   return 0;
 }
 

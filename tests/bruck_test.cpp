@@ -4,10 +4,7 @@
 // local move (two rotations, packing and unpacking) among the node's copied bytes.
 #include <gtest/gtest.h>
 
-#include "firmware/algorithm_registry.h"
-#include "firmware/exchange_verifier.h"
-#include "hw/machine.h"
-#include "hw/run_statistics.h"
+#include "exchange_run.h"
 
 namespace meshmp {
 namespace {
@@ -22,13 +19,9 @@ TEST_P(Bruck, EveryByteInPlaceWithTheExactCounts) {
   config.router.max_packet_payload_flits = 4;  // combined messages span several packets
   ASSERT_FALSE(config.validate().has_value()) << *config.validate();
   const int n = Topology::parse(config.topology).num_nodes();
-  Machine machine("machine", config, find_algorithm("bruck"));
-  for (int i = 0; i < n; ++i) fill_exchange_memory(machine.node(i).memory.bytes(), machine.layout(), i);
-  const RunResult result = machine.run();
-  ASSERT_EQ(result.status, RunStatus::Completed) << result.message;
-  const VerificationReport report = verify_exchange(
-      machine.layout(), [&](int i) -> const std::vector<std::uint8_t>& { return machine.node(i).memory.bytes(); });
-  ASSERT_TRUE(report.ok()) << report.errors.front();
+  const ExchangeRun run = run_exchange(config);
+  ASSERT_EQ(run.result.status, RunStatus::Completed) << run.result.message;
+  ASSERT_TRUE(run.report.ok()) << run.report.errors.front();
 
   int steps = 0;
   while ((1 << steps) < n) ++steps;
@@ -40,13 +33,13 @@ TEST_P(Bruck, EveryByteInPlaceWithTheExactCounts) {
     moved.push_back(count);
     moved_total += count;
   }
-  const nlohmann::json schedule = collect_statistics(machine, result)["schedule"];
+  const nlohmann::json& schedule = run.stats["schedule"];
   EXPECT_EQ(schedule["synchronized_steps"], steps);
   EXPECT_EQ(schedule["step_max_blocks"].get<std::vector<std::uint64_t>>(), moved);
   EXPECT_EQ(schedule["sum_of_step_max_blocks"], moved_total);
   for (int i = 0; i < n; ++i) {
-    EXPECT_EQ(machine.node(i).cpu.startups(), static_cast<std::uint64_t>(steps)) << "node " << i;
-    EXPECT_EQ(machine.node(i).cpu.copied_bytes(), (2ull * n + 2 * moved_total) * config.block_bytes) << "node " << i;
+    EXPECT_EQ(run.startups[i], static_cast<std::uint64_t>(steps)) << "node " << i;
+    EXPECT_EQ(run.copied_bytes[i], (2ull * n + 2 * moved_total) * config.block_bytes) << "node " << i;
   }
 }
 

@@ -6,10 +6,7 @@
 // buffers, 4 R C m bytes.
 #include <gtest/gtest.h>
 
-#include "firmware/algorithm_registry.h"
-#include "firmware/exchange_verifier.h"
-#include "hw/machine.h"
-#include "hw/run_statistics.h"
+#include "exchange_run.h"
 
 namespace meshmp {
 namespace {
@@ -23,23 +20,18 @@ TEST_P(SuhMesh, EveryByteInPlaceWithTable1Counts) {
   config.block_bytes = 8;
   ASSERT_FALSE(config.validate().has_value());
   const Topology topology = Topology::parse(config.topology);
-  const int n = topology.num_nodes();
   const std::uint64_t C = std::max(topology.dimension(0).size, topology.dimension(1).size);
   const std::uint64_t R = std::min(topology.dimension(0).size, topology.dimension(1).size);
-  Machine machine("machine", config, find_algorithm("suh-mesh"));
-  for (int i = 0; i < n; ++i) fill_exchange_memory(machine.node(i).memory.bytes(), machine.layout(), i);
-  const RunResult result = machine.run();
-  ASSERT_EQ(result.status, RunStatus::Completed) << result.message;
-  const VerificationReport report = verify_exchange(
-      machine.layout(), [&](int i) -> const std::vector<std::uint8_t>& { return machine.node(i).memory.bytes(); });
-  ASSERT_TRUE(report.ok()) << report.errors.front();
+  const ExchangeRun run = run_exchange(config);
+  ASSERT_EQ(run.result.status, RunStatus::Completed) << run.result.message;
+  ASSERT_TRUE(run.report.ok()) << run.report.errors.front();
 
   std::vector<std::uint64_t> expected;
   for (int phase = 0; phase < 2; ++phase)
     for (std::uint64_t p = 1; p <= C / 2 - 1; ++p) expected.push_back(R * (C - 2 * p));
   expected.push_back(R * C / 2);
   expected.push_back(R * C / 2);
-  const nlohmann::json schedule = collect_statistics(machine, result)["schedule"];
+  const nlohmann::json& schedule = run.stats["schedule"];
   EXPECT_EQ(schedule["synchronized_steps"], C);
   EXPECT_EQ(schedule["step_max_blocks"].get<std::vector<std::uint64_t>>(), expected);
   EXPECT_EQ(schedule["sum_of_step_max_blocks"], R * C * C / 2);

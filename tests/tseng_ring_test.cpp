@@ -11,11 +11,8 @@
 
 #include <stdexcept>
 
-#include "firmware/algorithm_registry.h"
-#include "firmware/exchange_verifier.h"
+#include "exchange_run.h"
 #include "firmware/ring_exchange_plan.h"
-#include "hw/machine.h"
-#include "hw/run_statistics.h"
 #include "tseng_counts.h"
 
 namespace meshmp {
@@ -68,35 +65,21 @@ TEST(TsengRingPlan, AnyLengthIsOnePortInEveryPhase) {
   }
 }
 
-struct RingRun {
-  RunResult result;
-  nlohmann::json stats;
-  VerificationReport report;
-};
-
-RingRun run_ring(int n, const std::string& sync) {
+ExchangeRun run_ring(int n, const std::string& sync) {
   MachineConfig config;
   config.topology = "ring:" + std::to_string(n);
   config.algorithm = "tseng-ring";
   config.algorithm_options = {{"sync", sync}};
   config.block_bytes = 8;
   EXPECT_FALSE(config.validate().has_value());
-  Machine machine("machine", config, find_algorithm("tseng-ring"));
-  for (int i = 0; i < n; ++i) fill_exchange_memory(machine.node(i).memory.bytes(), machine.layout(), i);
-  RingRun run;
-  run.result = machine.run();
-  run.stats = collect_statistics(machine, run.result);
-  run.stats["zero_load_cycles"] = machine.step_statistics().zero_load_prediction_cycles();
-  run.report = verify_exchange(
-      machine.layout(), [&](int i) -> const std::vector<std::uint8_t>& { return machine.node(i).memory.bytes(); });
-  return run;
+  return run_exchange(config);
 }
 
 class TsengRing : public ::testing::TestWithParam<std::tuple<int, const char*>> {};
 
 TEST_P(TsengRing, EveryByteInPlaceWithTheorem1Counts) {
   const auto [d, sync] = GetParam();
-  const RingRun run = run_ring(1 << d, sync);
+  const ExchangeRun run = run_ring(1 << d, sync);
   ASSERT_EQ(run.result.status, RunStatus::Completed) << run.result.message;
   ASSERT_TRUE(run.report.ok()) << run.report.errors.front();
   const auto& schedule = run.stats["schedule"];
@@ -110,7 +93,7 @@ TEST_P(TsengRing, EveryByteInPlaceWithTheorem1Counts) {
     } else {
       EXPECT_EQ(blocking, 0u);
       EXPECT_EQ(schedule["steps_with_blocking"], 0);
-      EXPECT_EQ(run.result.completion_cycles, run.stats["zero_load_cycles"].get<std::uint64_t>());
+      EXPECT_EQ(run.result.completion_cycles, run.zero_load_cycles);
     }
   }
 }
@@ -126,7 +109,7 @@ INSTANTIATE_TEST_SUITE_P(Rings, TsengRing,
 class TsengRingAnyLength : public ::testing::TestWithParam<int> {};
 
 TEST_P(TsengRingAnyLength, EveryByteInPlace) {
-  const RingRun run = run_ring(GetParam(), "none");
+  const ExchangeRun run = run_ring(GetParam(), "none");
   ASSERT_EQ(run.result.status, RunStatus::Completed) << run.result.message;
   ASSERT_TRUE(run.report.ok()) << run.report.errors.front();
 }

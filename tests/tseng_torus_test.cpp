@@ -7,35 +7,37 @@
 // SP_1 -> SP_0 effect of tests/tseng_ring_test.cpp).
 #include <gtest/gtest.h>
 
-#include "firmware/algorithm_registry.h"
-#include "firmware/exchange_verifier.h"
-#include "hw/machine.h"
-#include "hw/run_statistics.h"
+#include "exchange_run.h"
 #include "tseng_counts.h"
 
 namespace meshmp {
 namespace {
+
+// Every node's memory is verified in each run (EXPECT inside); `sync` is the algorithm option.
+ExchangeRun run_torus_spec(const char* algorithm, const std::string& topology, const char* sync = "none") {
+  MachineConfig config;
+  config.topology = topology;
+  config.algorithm = algorithm;
+  config.algorithm_options = {{"sync", sync}};
+  config.block_bytes = 8;
+  EXPECT_FALSE(config.validate().has_value());
+  ExchangeRun run = run_exchange(config);
+  EXPECT_TRUE(run.report.ok()) << (run.report.errors.empty() ? "" : run.report.errors.front());
+  return run;
+}
+
+ExchangeRun run_torus(const char* algorithm, int n, const char* sync) {
+  return run_torus_spec(algorithm, "torus:" + std::to_string(n) + "x" + std::to_string(n), sync);
+}
 
 class TsengT1 : public ::testing::TestWithParam<std::tuple<int, const char*>> {};
 
 TEST_P(TsengT1, EveryByteInPlaceWithLemma7Counts) {
   const auto [d, sync] = GetParam();
   const int n = 1 << d;
-  MachineConfig config;
-  config.topology = "torus:" + std::to_string(n) + "x" + std::to_string(n);
-  config.algorithm = "tseng-t1";
-  config.algorithm_options = {{"sync", sync}};
-  config.block_bytes = 8;
-  ASSERT_FALSE(config.validate().has_value());
-  Machine machine("machine", config, find_algorithm("tseng-t1"));
-  for (int i = 0; i < n * n; ++i) fill_exchange_memory(machine.node(i).memory.bytes(), machine.layout(), i);
-  const RunResult result = machine.run();
-  ASSERT_EQ(result.status, RunStatus::Completed) << result.message;
-  const VerificationReport report = verify_exchange(
-      machine.layout(), [&](int i) -> const std::vector<std::uint8_t>& { return machine.node(i).memory.bytes(); });
-  ASSERT_TRUE(report.ok()) << report.errors.front();
-
-  const nlohmann::json stats = collect_statistics(machine, result);
+  const ExchangeRun run = run_torus("tseng-t1", n, sync);
+  ASSERT_EQ(run.result.status, RunStatus::Completed) << run.result.message;
+  const nlohmann::json& stats = run.stats;
   std::vector<std::uint64_t> expected;
   for (int stage = 0; stage < 2; ++stage)
     for (std::uint64_t items : expected_phase_blocks(d)) expected.push_back(items * n);
@@ -44,7 +46,7 @@ TEST_P(TsengT1, EveryByteInPlaceWithLemma7Counts) {
   EXPECT_EQ(stats["schedule"]["sum_of_step_max_blocks"], 2 * n * theorem1_blocks(d));
   if (std::string(sync) == "barrier" && d >= 4) {
     EXPECT_EQ(stats["network"]["header_blocking_cycles"], 0);
-    EXPECT_EQ(result.completion_cycles, machine.step_statistics().zero_load_prediction_cycles());
+    EXPECT_EQ(run.result.completion_cycles, run.zero_load_cycles);
   }
 }
 
@@ -54,33 +56,6 @@ INSTANTIATE_TEST_SUITE_P(Tori, TsengT1,
                            const int n = 1 << std::get<0>(info.param);
                            return "torus" + std::to_string(n) + "x" + std::to_string(n) + "_" + std::get<1>(info.param);
                          });
-
-struct TorusRun {
-  RunResult result;
-  nlohmann::json stats;
-  std::uint64_t zero_load_cycles;
-};
-
-TorusRun run_torus_spec(const char* algorithm, const std::string& topology, int nodes, const char* sync = "none") {
-  MachineConfig config;
-  config.topology = topology;
-  config.algorithm = algorithm;
-  config.algorithm_options = {{"sync", sync}};
-  config.block_bytes = 8;
-  EXPECT_FALSE(config.validate().has_value());
-  Machine machine("machine", config, find_algorithm(algorithm));
-  for (int i = 0; i < nodes; ++i) fill_exchange_memory(machine.node(i).memory.bytes(), machine.layout(), i);
-  TorusRun run{machine.run(), {}, machine.step_statistics().zero_load_prediction_cycles()};
-  run.stats = collect_statistics(machine, run.result);
-  const VerificationReport report = verify_exchange(
-      machine.layout(), [&](int i) -> const std::vector<std::uint8_t>& { return machine.node(i).memory.bytes(); });
-  EXPECT_TRUE(report.ok()) << report.errors.front();
-  return run;
-}
-
-TorusRun run_torus(const char* algorithm, int n, const char* sync) {
-  return run_torus_spec(algorithm, "torus:" + std::to_string(n) + "x" + std::to_string(n), n * n, sync);
-}
 
 std::vector<std::uint64_t> t4_phase_blocks(int d) {
   const std::uint64_t n = 1ull << d;
@@ -93,7 +68,7 @@ std::vector<std::uint64_t> t4_phase_blocks(int d) {
 class TsengT4On16x16 : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(TsengT4On16x16, EveryByteInPlaceWithTheorem2Counts) {
-  const TorusRun run = run_torus("tseng-t4", 16, GetParam());
+  const ExchangeRun run = run_torus("tseng-t4", 16, GetParam());
   ASSERT_EQ(run.result.status, RunStatus::Completed) << run.result.message;
   EXPECT_EQ(run.stats["schedule"]["synchronized_steps"], 10);
   EXPECT_EQ(run.stats["schedule"]["step_max_blocks"].get<std::vector<std::uint64_t>>(), t4_phase_blocks(4));
@@ -103,7 +78,7 @@ TEST_P(TsengT4On16x16, EveryByteInPlaceWithTheorem2Counts) {
 INSTANTIATE_TEST_SUITE_P(Sync, TsengT4On16x16, ::testing::Values("none", "barrier", "signals"));
 
 TEST(TsengT4, BarriersMakeThe32x32ContentionFreeAndExactlyTheZeroLoadModel) {
-  const TorusRun run = run_torus("tseng-t4", 32, "barrier");
+  const ExchangeRun run = run_torus("tseng-t4", 32, "barrier");
   ASSERT_EQ(run.result.status, RunStatus::Completed) << run.result.message;
   EXPECT_EQ(run.stats["schedule"]["step_max_blocks"].get<std::vector<std::uint64_t>>(), t4_phase_blocks(5));
   EXPECT_EQ(run.stats["schedule"]["sum_of_step_max_blocks"], 2 * 512 + 2 * 64 * theorem1_blocks(4));
@@ -112,7 +87,7 @@ TEST(TsengT4, BarriersMakeThe32x32ContentionFreeAndExactlyTheZeroLoadModel) {
 }
 
 TEST(TsengT1, EveryByteInPlaceOnA12x12Torus) {
-  const TorusRun run = run_torus("tseng-t1", 12, "none");
+  const ExchangeRun run = run_torus("tseng-t1", 12, "none");
   ASSERT_EQ(run.result.status, RunStatus::Completed) << run.result.message;
 }
 
@@ -129,22 +104,12 @@ TEST(TsengT4, RefusesToriItCannotScheduleNamingTheRule) {
 }
 
 TEST(TsengC1, EveryByteInPlaceWithThreeStagesOfTheorem1On8x8x8) {
-  MachineConfig config;
-  config.topology = "torus:8x8x8";
-  config.algorithm = "tseng-c1";
-  config.block_bytes = 8;
-  ASSERT_FALSE(config.validate().has_value());
-  Machine machine("machine", config, find_algorithm("tseng-c1"));
-  for (int i = 0; i < 512; ++i) fill_exchange_memory(machine.node(i).memory.bytes(), machine.layout(), i);
-  const RunResult result = machine.run();
-  ASSERT_EQ(result.status, RunStatus::Completed) << result.message;
-  const VerificationReport report = verify_exchange(
-      machine.layout(), [&](int i) -> const std::vector<std::uint8_t>& { return machine.node(i).memory.bytes(); });
-  ASSERT_TRUE(report.ok()) << report.errors.front();
+  const ExchangeRun run = run_torus_spec("tseng-c1", "torus:8x8x8");
+  ASSERT_EQ(run.result.status, RunStatus::Completed) << run.result.message;
   std::vector<std::uint64_t> expected;
   for (int stage = 0; stage < 3; ++stage)
     for (std::uint64_t items : expected_phase_blocks(3)) expected.push_back(items * 64);
-  const nlohmann::json schedule = collect_statistics(machine, result)["schedule"];
+  const nlohmann::json& schedule = run.stats["schedule"];
   EXPECT_EQ(schedule["synchronized_steps"], 12);
   EXPECT_EQ(schedule["step_max_blocks"].get<std::vector<std::uint64_t>>(), expected);
   EXPECT_EQ(schedule["sum_of_step_max_blocks"], 3 * 64 * theorem1_blocks(3));
@@ -167,7 +132,7 @@ TEST(TsengT1, RefusesToriItCannotScheduleNamingTheRule) {
 // 001 §5's dimension-by-dimension construction on a non-square torus: the X-stage on rings of 8 carries
 // items of 16 blocks, the Y-stage on rings of 16 items of 8, each stage with its ring's Theorem 1 counts.
 TEST(TsengT1, NonSquareTorusByStagesOfEachRingsLength) {
-  const TorusRun run = run_torus_spec("tseng-t1", "torus:8x16", 128);
+  const ExchangeRun run = run_torus_spec("tseng-t1", "torus:8x16");
   ASSERT_EQ(run.result.status, RunStatus::Completed) << run.result.message;
   std::vector<std::uint64_t> expected;
   for (std::uint64_t items : expected_phase_blocks(3)) expected.push_back(items * 16);
