@@ -1,9 +1,10 @@
 // Complete exchange on wormhole-routed tori by gather-scatter trees (Tseng, Ni, Sheu; 001):
-//  - tseng-ring: a ring of 8 or more nodes (§2; other lengths than 2^d by §5): the 2d - 2 combined phases of the positive and the
-//    negative gather-scatter trees, overlapped under the one-port model (§2.4). The schedule (which blocks
+//  - tseng-ring: a ring of 8..128 nodes (§2; lengths other than 2^d by §5): the 2d - 2 combined phases
+//    of the positive and the negative gather-scatter trees, overlapped under the one-port model (§2.4),
+//    a phase split in two where an odd ring breaks the overlap's parity. The schedule (which blocks
 //    each node sends to whom in each phase) is firmware/ring_exchange_plan.*; this file runs it on the
-//    node: every message is one worm along the dilated logical link (a source route of 2^l hops in the
-//    tree's direction), the blocks it carries packed in plan order (local copies at rho per byte, skipped
+//    node: every message is one worm along the dilated logical link (a source route of up to 2^l hops in
+//    the tree's direction), the blocks it carries packed in plan order (local copies at rho per byte, skipped
 //    when they already lie in order), received into fresh scratch, and at the end every block is copied to
 //    its place in the receive buffer.
 //  - tseng-t1: a 2-D torus, sides >= 8 (§3.1, non-square by §5): the ring exchange on every row
