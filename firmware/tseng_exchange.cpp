@@ -44,7 +44,8 @@ std::optional<std::string> unsupported_ring(const Topology& topology, int dim, c
         .what();
   if (n > 128)
     return ConfigError("topology", topology.spec(), algorithm + " supports rings of at most 128 nodes (its "
-                       "longest logical link, n/4 hops, must fit a 32-hop source route)").what();
+                       "longest logical link, 2^(d-2) hops with d = ceil(lg n), must fit a 32-hop source route)")
+        .what();
   return std::nullopt;
 }
 
