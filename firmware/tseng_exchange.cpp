@@ -243,24 +243,6 @@ HeldItems run_ring_stage(NodeApi& api, const RingStage& stage, HeldItems held, T
   return held;
 }
 
-// tseng-ring: items are single blocks.
-void tseng_ring(NodeApi& api) {
-  const ExchangeLayout& l = api.layout();
-  const int n = api.num_nodes();
-  const int me = api.coordinate(0);
-  const RingExchangePlan& plan = ring_exchange_plan(n);
-  TsengScratch scratch{l.scratch_base(),
-                       l.scratch_base() + static_cast<std::uint32_t>(largest_message_items(plan)) * l.block_bytes};
-  HeldItems held;
-  for (int t = 0; t < n; ++t)
-    if (t != me) held[{me, t}] = {l.send_block(t)};
-  held = run_ring_stage(api, {0, 1, 1, 1}, std::move(held), scratch);
-  // Every block for this node is here: into the receive buffer.
-  api.local_copy(l.receive_block(me), l.send_block(me), l.block_bytes);
-  for (int s = 0; s < n; ++s)
-    if (s != me) api.local_copy(l.receive_block(s), held.at({s, me}).front(), l.block_bytes);
-}
-
 // A block this node forwards: where it lies, and the node it came from.
 struct Unit {
   std::uint32_t address;
@@ -354,8 +336,8 @@ std::vector<Unit> logical_torus_exchange(NodeApi& api, const std::vector<int>& d
   return arrived;
 }
 
-// tseng-t1 (001 §3.1) and tseng-c1 (§4): the ring exchange along x, then y (then z) on every ring of
-// the torus; an item is the blocks one node forwards for another along that ring (N / n_i of them).
+// tseng-ring (001 §2), tseng-t1 (§3.1) and tseng-c1 (§4): the ring exchange along x (then y, then z)
+// on every ring of the torus; an item is the blocks one node forwards for another along that ring (N / n_i of them).
 // Non-square tori by the dimension-by-dimension construction of §5: each stage has its ring's length.
 struct OwnBlocks {
   const ExchangeLayout& layout;
@@ -523,19 +505,12 @@ std::vector<Algorithm> tseng_exchange_algorithms() {
   ring.summary = "positive and negative gather-scatter trees on a ring of 8..128 nodes, one-port overlapped";
   ring.source = "001 §2.1-2.4 (Theorem 1), §7 (sync)";
   ring.supports = supports_ring;
-  ring.firmware = tseng_ring;
-  ring.estimate_cycles = [](const Topology& topology, const ExchangeParameters& p) {
-    return ring_theorem1_cycles(log2_of(topology.num_nodes()), p.block_bytes, p);
-  };
+  ring.firmware = tseng_dimension_by_dimension;  // one dimension: items are single blocks
+  ring.estimate_cycles = dimension_by_dimension_estimate;
   ring.estimate_formula = "001 Theorem 1: (2d-2) t_s + (Lemma 6 blocks + 3 if d = 3, + 2 if d >= 4) m t_c, "
                           "d = ceil(lg n) (for n not a power of two the bound 001 §5 conjectures)";
   ring.options = {sync};
-  ring.scratch_bytes = [](const Topology& topology, std::uint32_t block_bytes, const AlgorithmOptions&) -> std::uint64_t {
-    const int nodes = topology.num_nodes();
-    if (nodes < 8 || nodes > 128) return 0;  // not a ring it supports
-    const RingExchangePlan& plan = ring_exchange_plan(nodes);
-    return (largest_message_items(plan) + most_received_items(plan)) * block_bytes;
-  };
+  ring.scratch_bytes = dimension_by_dimension_scratch;
 
   Algorithm t1;
   t1.name = "tseng-t1";
