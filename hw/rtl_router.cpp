@@ -22,6 +22,8 @@ namespace {
 constexpr int kMaxBuffer = 8;       // MAX_BUFFER of the built configurations
 constexpr int kTableBits = 12;      // TABLE_BITS: up to 4096 destinations
 constexpr int kFlitBits = wire::kWireBits;
+constexpr int kFlitStride = 352;  // a flit's place on the model's port buses (rtl/meshmp_flit_pkg.sv, FLIT_STRIDE)
+static_assert(kFlitStride % 32 == 0 && kFlitStride >= kFlitBits);
 
 // Bit access to a verilated port of any width: scalars (CData..QData) and wide words (VlWide: 32-bit words,
 // bit i in word i / 32). Up to 64 bits at a time, touching at most three words.
@@ -109,8 +111,9 @@ template <class Model, int kPorts, int kVcs>
 class VerilatedRouter final : public RtlModelPort {
  public:
   explicit VerilatedRouter(const std::string& name) : model_(&verilator_context(), name.c_str()) {
-    // A first evaluation with the clock low, so that the first reset edge is seen as an edge.
-    model_.clk = 0;
+    // The clock rests high between cycles: a cycle is a falling edge (returned credits are taken) and a
+    // rising edge (everything else).
+    model_.clk = 1;
     model_.rst = 1;
     model_.eval();
   }
@@ -135,15 +138,15 @@ class VerilatedRouter final : public RtlModelPort {
     model_.table_write = 1;
     model_.table_address = static_cast<SData>(table_address);
     model_.table_port = static_cast<CData>(table_port);
-    model_.clk = 1;
-    model_.eval();
     model_.clk = 0;
+    model_.eval();
+    model_.clk = 1;
     model_.eval();
     model_.table_write = 0;
     model_.rst = 0;
   }
   void put_flit(int port, const wire::WireFlit& bits) override {
-    ::meshmp::put_flit(model_.flit_in, port * kFlitBits, bits);
+    ::meshmp::put_flit(model_.flit_in, port * kFlitStride, bits);
     inputs_set_ = true;
   }
   void add_credit(int port, int vc) override {
@@ -152,9 +155,9 @@ class VerilatedRouter final : public RtlModelPort {
     inputs_set_ = true;
   }
   void edge() override {
-    model_.clk = 1;
-    model_.eval();
     model_.clk = 0;
+    model_.eval();
+    model_.clk = 1;
     model_.eval();
     if (inputs_set_) {
       std::memset(model_.flit_in.data(), 0, sizeof(model_.flit_in));
@@ -163,8 +166,8 @@ class VerilatedRouter final : public RtlModelPort {
     }
   }
   bool flit_out(int port, wire::WireFlit& bits) const override {
-    if (!get_bits(model_.flit_out, port * kFlitBits + wire::kValid, 1)) return false;
-    bits = get_flit(model_.flit_out, port * kFlitBits);
+    if (!get_bits(model_.flit_out, port * kFlitStride + wire::kValid, 1)) return false;
+    bits = get_flit(model_.flit_out, port * kFlitStride);
     return true;
   }
   bool credit_out(int port, int& vc) const override {

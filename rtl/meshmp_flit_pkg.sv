@@ -4,6 +4,9 @@ package meshmp_flit_pkg;
   // The whole format is defined here; a module uses the fields it needs.
   /* verilator lint_off UNUSEDPARAM */
   localparam int FLIT_BITS = 342;
+  // On a bus of several flits (a router's ports) each flit occupies whole 32-bit words, the bits above
+  // FLIT_BITS zero, so that a simulator moves a flit word by word.
+  localparam int FLIT_STRIDE = 352;
 
   localparam int VALID = 0;
   localparam int HEAD = 1;
@@ -27,8 +30,5 @@ package meshmp_flit_pkg;
   localparam int WORMHOLE = 0;
   localparam int CUT_THROUGH = 1;
   localparam int STORE_AND_FORWARD = 2;
-
-  // Ages saturate here: no pipeline is deeper (hw/input_unit.h, kAgeSaturation).
-  localparam int AGE_SATURATION = 5;
   /* verilator lint_on UNUSEDPARAM */
 endpackage

@@ -1,0 +1,22 @@
+// The routing table of a router: one output port per destination (8'hff = eject), loaded at reset from
+// the machine's routing function through the write port, one entry per edge, as table-routed networks
+// are configured. One read port per input VC (route computation).
+module meshmp_route_table #(
+  parameter int READ_PORTS = 20,
+  parameter int TABLE_BITS = 12   // 2^TABLE_BITS destinations
+) (
+  input  logic clk,
+  input  logic write,
+  input  logic [TABLE_BITS-1:0] write_address,
+  input  logic [7:0]            write_port,
+  input  logic [READ_PORTS*TABLE_BITS-1:0] read_address,
+  output logic [READ_PORTS*8-1:0]          read_port
+);
+  logic [7:0] entries [2**TABLE_BITS];
+
+  always_ff @(posedge clk)
+    if (write) entries[write_address] <= write_port;
+
+  always_comb
+    for (int r = 0; r < READ_PORTS; r++) read_port[r*8 +: 8] = entries[read_address[r*TABLE_BITS +: TABLE_BITS]];
+endmodule
