@@ -96,7 +96,8 @@ class RtlModelPort {
   virtual void reset_edge(int table_address, int table_port) = 0;
   virtual void put_flit(int port, const wire::WireFlit& bits) = 0;
   virtual void add_credit(int port, int vc) = 0;
-  // One rising edge with the inputs set since the last one; then the inputs are cleared.
+  // One cycle (a falling edge, then a rising edge) with the inputs set since the last one; then the inputs
+  // are cleared.
   virtual void edge() = 0;
   virtual bool flit_out(int port, wire::WireFlit& bits) const = 0;
   virtual bool credit_out(int port, int& vc) const = 0;

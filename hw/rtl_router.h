@@ -1,8 +1,8 @@
 // The `rtl` router model (hw/router_model.h): the RTL router of rtl/ verilated (--cc) and evaluated from
-// the network's clock process, one rising edge per step, only when the router holds flits or receives a
-// flit or a credit (skipping idle cycles is safe: an empty router's state does not change). Flits cross the
-// model's ports in the wire format of hw/flit_wire.h; at construction the routing table is loaded from the
-// routing function during reset, one destination per edge.
+// the network's clock process, one clock cycle (a falling and a rising edge) per step, only when the
+// router holds flits or receives a flit or a credit (skipping idle cycles is safe: an empty router's state
+// does not change). Flits cross the model's ports in the wire format of hw/flit_wire.h; at construction
+// the routing table is loaded from the routing function during reset, one destination per edge.
 //
 // The RTL is built for a small matrix of (ports, VCs) configurations (rtl/CMakeLists.txt); a machine the
 // matrix does not cover is refused with a ConfigError that lists the built ones.

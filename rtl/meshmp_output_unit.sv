@@ -11,7 +11,8 @@ module meshmp_output_unit #(
   input  logic rst,
   input  logic [7:0] cfg_buffer_flits,        // credits per VC (a strap, sampled during reset)
   input  logic [VCS*4-1:0] credit_in,         // credits returned this cycle, per VC (a count), by the falling edge
-  output logic [VCS*8-1:0] credits,           // available this cycle, the returned ones included
+  output logic [VCS*8-1:0] credits,           // available this cycle, the returned ones included (valid
+                                              // from the falling edge; in a waveform read credits_q)
   output logic [VCS-1:0]   has_credit,        // at least one credit available this cycle
   output logic [VCS-1:0]   owned,             // held by a packet (at the edge)
   output logic             credit_overflow,   // more credits than the downstream buffer has

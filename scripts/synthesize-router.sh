@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Synthesizes the RTL router (rtl/) with Debian's yosys for three configurations and reports cells,
+# flip-flops and memory bits per configuration (docs/architecture.md, "RTL router", has the figures).
+#
+# The flow is yosys's generic `synth` (coarse passes, then fine mapping to yosys's internal gate library)
+# without `memory_map` and without `share`: the flit buffers and the routing table stay memories, as SRAM
+# macros would be, and are reported in bits; `share` (SAT-based resource sharing) is skipped because it
+# took most of the run time and memory here and finds nothing to share in the allocators.
+#
+# yosys depends on xdot (and so on GTK3 and graphviz): when it is not on the PATH, its Debian package and
+# berkeley-abc's are downloaded with apt-get and unpacked into build/tools/yosys, nothing installed.
+#
+#   scripts/synthesize-router.sh [output.md]     (default: build/synthesis/router-synthesis.md)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${1:-build/synthesis/router-synthesis.md}
+mkdir -p "$(dirname "$out")" build/synthesis
+
+if ! command -v yosys >/dev/null; then
+  tools=$PWD/build/tools/yosys
+  if [ ! -x "$tools/usr/bin/yosys" ]; then
+    mkdir -p "$tools/debs"
+    (cd "$tools/debs" && apt-get download yosys berkeley-abc >/dev/null)
+    for deb in "$tools"/debs/*.deb; do dpkg -x "$deb" "$tools"; done
+  fi
+  export PATH=$tools/usr/bin:$PATH
+fi
+
+sources=(meshmp_flit_pkg meshmp_router_pkg meshmp_input_unit meshmp_route_table meshmp_route_compute
+         meshmp_vc_allocator meshmp_switch_allocator meshmp_crossbar meshmp_output_unit meshmp_router)
+read_sources=""
+for s in "${sources[@]}"; do read_sources+=" rtl/$s.sv"; done
+
+flit_bits=342; max_buffer=8; table_bits=12   # rtl/meshmp_flit_pkg.sv, rtl/CMakeLists.txt
+{
+  echo "| configuration | ports | VCs | cells | flip-flops | memory bits (flit buffers + routing table) | yosys CPU s |"
+  echo "|---|---|---|---|---|---|---|"
+} > "$out"
+
+# name, PORTS, NET_PORTS, VCS
+for configuration in "2-D mesh, 2 VCs:5:4:2" "2-D mesh, 4 VCs:5:4:4" "hypercube of dimension 6, 4 VCs:7:6:4"; do
+  IFS=: read -r name ports net_ports vcs <<< "$configuration"
+  log=build/synthesis/p${ports}v${vcs}.log
+  cat > build/synthesis/p${ports}v${vcs}.ys <<YS
+read_verilog -sv$read_sources
+chparam -set PORTS $ports -set NET_PORTS $net_ports -set VCS $vcs -set MAX_BUFFER $max_buffer -set TABLE_BITS $table_bits meshmp_router
+synth -top meshmp_router -noshare -run begin:fine
+opt -fast -full
+techmap
+opt -fast
+abc -fast
+opt -fast
+stat
+YS
+  echo "synthesizing $name (PORTS=$ports NET_PORTS=$net_ports VCS=$vcs) ..."
+  yosys -q -l "$log" "build/synthesis/p${ports}v${vcs}.ys" >/dev/null
+  # The design-hierarchy totals are the last statistics printed.
+  totals=$(awk '/=== design hierarchy ===/{found=1} found' "$log")
+  cells=$(awk '/Number of cells:/{n=$4} END{print n}' <<< "$totals")
+  flops=$(awk '$1 ~ /^\$_(S)?DFF/ {n+=$2} END{print n+0}' <<< "$totals")
+  cpu=$(grep -o 'CPU: user [0-9.]*s' "$log" | tail -1 | grep -o '[0-9.]*')
+  memory_bits=$((ports * vcs * max_buffer * flit_bits + (1 << table_bits) * 8))
+  echo "| $name | $ports | $vcs | $cells | $flops | $memory_bits | $cpu |" >> "$out"
+  if [ -z "$cells" ] || [ "$flops" -eq 0 ]; then echo "no statistics in $log" >&2; exit 1; fi
+done
+cat "$out"
