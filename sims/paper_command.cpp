@@ -1,7 +1,8 @@
 // `meshmp paper TABLE`: regenerates rows of a paper's table from runs of the machine, printed beside the
 // paper's formula with measured / formula. Each run is a child `meshmp run` (SystemC elaborates one
 // design per process); the counts come from its statistics.schedule, measured by the machine.
-//   000-table1: suh-mesh (000 §3, Table 1): C start-ups and R C^2 / 2 blocks on R x C meshes (R <= C).
+//   000-table1: suh-mesh (000 §3-4, Table 1): C start-ups and R C^2 / 2 blocks on R x C meshes (R <= C);
+//     (n/2) a_1 and (n/4) a_1^2 a_2..a_n on n-dimensional meshes (a_1 the longest side).
 //   001-theorem1: tseng-ring (001 Theorem 1): 2d - 2 start-ups and Lemma 6's blocks plus 3 (d = 3) or 2.
 //   001-table3: tseng-t4 (001 Table 3, Theorem 2): 4d - 6 start-ups and the table's transmission term;
 //     and tseng-t1 against Lemma 7.
@@ -16,6 +17,7 @@
 #include <fstream>
 #include <iomanip>
 #include <memory>
+#include <tuple>
 
 namespace meshmp {
 namespace {
@@ -43,6 +45,10 @@ std::vector<PaperRow> rows_of(const std::string& table) {
     for (auto [r, c] : {std::pair{4, 4}, {6, 6}, {8, 8}, {4, 8}, {6, 10}, {16, 16}})
       rows.push_back({"mesh:" + std::to_string(c) + "x" + std::to_string(r), "suh-mesh", "", double(c),
                       double(r) * c * c / 2, "C, R C^2 / 2"});
+    for (auto [a1, a2, a3] : {std::tuple{4, 4, 4}, {6, 4, 2}, {8, 4, 4}, {6, 6, 6}})
+      rows.push_back({"mesh:" + std::to_string(a1) + "x" + std::to_string(a2) + "x" + std::to_string(a3), "suh-mesh", "",
+                      1.5 * a1, 0.75 * a1 * a1 * a2 * a3, "(n/2) a1, (n/4) a1^2 a2 a3"});
+    rows.push_back({"mesh:4x4x4x4", "suh-mesh", "", 8, 1024, "(n/2) a1, (n/4) a1^2 a2 a3 a4"});
   } else if (table == "001-theorem1") {
     for (int d = 3; d <= 7; ++d)
       rows.push_back({"ring:" + std::to_string(1 << d), "tseng-ring", "", 2.0 * d - 2, theorem1_blocks(d),
