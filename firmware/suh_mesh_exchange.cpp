@@ -178,8 +178,7 @@ struct SubmeshStep {
   bool gathered;
 };
 struct SubmeshPlan {
-  std::uint32_t array_address;       // the rearranged array: [step-1 half | the rest | step 1's message]
-  std::vector<Placed> array;         // what the rearrangement writes, in address order
+  std::vector<Placed> array;         // what the rearrangement writes: [step 1's half | the rest]
   std::vector<SubmeshStep> steps;
   std::vector<Placed> held;          // at the end: every block for this node
 };
@@ -206,7 +205,6 @@ SubmeshPlan plan_submesh_phase(const Topology& topology, int me, std::uint32_t b
   const std::uint32_t half = static_cast<std::uint32_t>(blocks / 2) * m;
   std::vector<std::vector<Placed>> held(static_cast<std::size_t>(corner_count));
   SubmeshPlan mine;
-  mine.array_address = base;
   for (int y = 0; y < corner_count; ++y) {
     const int node = member(y);
     const DataArray array(topology, node);
@@ -231,21 +229,17 @@ SubmeshPlan plan_submesh_phase(const Topology& topology, int me, std::uint32_t b
     // in address order; gathered into one buffer unless they already form one run.
     std::vector<std::vector<Placed>> message(static_cast<std::size_t>(corner_count));
     std::vector<bool> gathered(static_cast<std::size_t>(corner_count), false);
-    std::uint32_t gather_address = next_free;
-    const bool any_gather_step = [&] {
-      for (int y = 0; y < corner_count; ++y) {
-        std::vector<Placed> out;
-        for (const Placed& p : held[static_cast<std::size_t>(y)])
-          if ((bits_of(p.block.destination) ^ y) >> j & 1) out.push_back(p);
-        std::sort(out.begin(), out.end(), [](const Placed& a, const Placed& b) { return a.address < b.address; });
-        bool run = true;
-        for (std::size_t k = 1; k < out.size(); ++k) run = run && out[k].address == out[k - 1].address + m;
-        message[static_cast<std::size_t>(y)] = out;
-        gathered[static_cast<std::size_t>(y)] = !run;
-      }
-      return std::find(gathered.begin(), gathered.end(), true) != gathered.end();
-    }();
-    if (any_gather_step) next_free += half;
+    for (int y = 0; y < corner_count; ++y) {
+      std::vector<Placed>& out = message[static_cast<std::size_t>(y)];
+      for (const Placed& p : held[static_cast<std::size_t>(y)])
+        if ((bits_of(p.block.destination) ^ y) >> j & 1) out.push_back(p);
+      std::sort(out.begin(), out.end(), [](const Placed& a, const Placed& b) { return a.address < b.address; });
+      for (std::size_t k = 1; k < out.size(); ++k)
+        if (out[k].address != out[k - 1].address + m) gathered[static_cast<std::size_t>(y)] = true;
+    }
+    // (Every node of the submesh lays its blocks out alike, so they all gather in the same steps.)
+    const std::uint32_t gather_address = next_free;
+    if (std::find(gathered.begin(), gathered.end(), true) != gathered.end()) next_free += half;
     const std::uint32_t receive_address = j == 0 ? base + 2 * half : next_free;
     if (j > 0) next_free += half;
     std::vector<std::vector<Placed>> next(static_cast<std::size_t>(corner_count));
