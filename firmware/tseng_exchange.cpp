@@ -10,7 +10,8 @@
 //  - tseng-t1: a 2-D torus, sides >= 8 (§3.1, non-square by §5): the ring exchange on every row
 //    (X-stage), then on every column (Y-stage), each item being the blocks one node forwards for another.
 //  - tseng-t4: an n x n torus, n even, n >= 16 (§3.2): two preparation phases, then T1 on four logical
-//    (n/2) x (n/2) tori of dilation 2 at once (see tseng_t4 below).
+//    (n/2) x (n/2) tori of dilation 2 at once (see tseng_t4 below); non-square sides, both even and
+//    >= 16, dimension by dimension (§5).
 //  - tseng-c1: a 3-D torus, sides >= 8 (§4): ring stages along x, y, z with a plane's blocks per item.
 //    (C64 needs d >= 5, 32,768 nodes: not built.)
 // Option sync (§7): none; barrier (the hardware barrier before every phase that is not self-synchronised,
@@ -69,12 +70,11 @@ std::optional<std::string> supports_torus(const Topology& topology, int dimensio
 
 std::optional<std::string> supports_t4(const Topology& topology, const ExchangeParameters&) {
   if (auto error = supports_torus(topology, 2, "tseng-t4")) return error;
-  if (topology.dimension(0).size != topology.dimension(1).size)
-    return ConfigError("topology", topology.spec(), "tseng-t4 runs on a square 2-D torus (001 §3.2's four logical "
-                       "tori are built for n x n)").what();
-  if (topology.dimension(0).size < 16 || topology.dimension(0).size % 2 != 0)
-    return ConfigError("topology", topology.spec(), "tseng-t4 needs n even and n >= 16 (001 §3.2: four logical "
-                       "(n/2) x (n/2) tori, whose rings need 8 or more nodes; Theorem 2: d >= 4)").what();
+  for (int dim = 0; dim < 2; ++dim)
+    if (topology.dimension(dim).size < 16 || topology.dimension(dim).size % 2 != 0)
+      return ConfigError("topology", topology.spec(), "tseng-t4 needs both sides even and >= 16 (001 §3.2: four "
+                         "logical (n/2) x (n/2) tori, whose rings need 8 or more nodes; Theorem 2: d >= 4; "
+                         "non-square by §5)").what();
   return std::nullopt;
 }
 
@@ -121,6 +121,13 @@ bool barrier_before(const RingExchangePlan& plan, std::size_t phase) {
   if (phase == 0) return false;
   const std::size_t d_minus_2 = plan.phases.size() / 2 - 1;
   return phase != d_minus_2 + 1 && phase != plan.phases.size() - 1;
+}
+
+// The barriers a ring stage takes under sync=barrier.
+int barriers_of(const RingExchangePlan& plan) {
+  int barriers = 0;
+  for (std::size_t p = 0; p < plan.phases.size(); ++p) barriers += barrier_before(plan, p) ? 1 : 0;
+  return barriers;
 }
 
 const RingMessage* find_message(const RingPhase& phase, bool outgoing, int node) {
@@ -258,9 +265,12 @@ struct Unit {
 // of every source that agrees with it along dims[i..]. An item of stage i (all of it for one position t
 // along dims[i]) lists them by destination along dims[i+1..], then source along dims[0..i-1] (both in
 // lexicographic order, the earlier dimension first), then unit: sender and receiver derive the same order.
+// `stage_barriers` (tseng-t4 on a non-square torus under sync=barrier, else 0): logical tori that run
+// stages of different lengths at once pad each stage to this many barriers and meet at one more barrier
+// before the next stage, so that no torus starts a stage while another still runs the previous one.
 template <class UnitsFor>
 std::vector<Unit> logical_torus_exchange(NodeApi& api, const std::vector<int>& dims, int dilation, int first_step,
-                                         int k, UnitsFor&& units, TsengScratch& scratch) {
+                                         int k, UnitsFor&& units, TsengScratch& scratch, int stage_barriers = 0) {
   const Topology& topology = api.topology();
   const int D = static_cast<int>(dims.size());
   std::vector<int> L(D);  // logical ring length of each stage
@@ -303,6 +313,10 @@ std::vector<Unit> logical_torus_exchange(NodeApi& api, const std::vector<int>& d
     const auto item_units = static_cast<std::uint32_t>(positions(0, D) / L[i] * k);
     held = run_ring_stage(api, {dims[i], dilation, step, item_units}, std::move(held), scratch);
     step += static_cast<int>(ring_exchange_plan(L[i]).phases.size());
+    if (stage_barriers > 0) {  // (every node takes the same number of barriers)
+      for (int b = barriers_of(ring_exchange_plan(L[i])); b < stage_barriers; ++b) api.hardware_barrier();
+      if (i < D - 1) api.hardware_barrier();
+    }
     if (i == D - 1) break;
     // Stage i+1's item (me, t): by destination along dims[i+2..], then source along dims[0..i], then unit,
     // taken from the stage-i item of the source's position along dims[i].
@@ -394,12 +408,11 @@ struct NeighbourBlocks {
   }
   std::vector<Unit> operator()(int dst) const {
     const std::uint32_t m = layout.block_bytes;
-    const int n = topology.dimension(0).size;
     const int x = topology.coordinate(me, 0) % 2;
     auto same_x = [&](int v) { return topology.coordinate(v, 0) % 2 == x; };
     auto same_torus = [&](int v) { return same_x(v) && topology.coordinate(v, 1) % 2 == topology.coordinate(me, 1) % 2; };
     const std::uint32_t q = rank(dst, same_torus);
-    const std::uint32_t quarter = static_cast<std::uint32_t>(n * n / 4);
+    const std::uint32_t quarter = static_cast<std::uint32_t>(topology.num_nodes() / 4);
     const std::vector<int> from = sources_at(me);
     return {{layout.send_block(dst), from[0]},
             {pre1 + rank(dst, same_x) * m, from[1]},
@@ -407,9 +420,9 @@ struct NeighbourBlocks {
             {pre2 + (quarter + q) * m, from[3]}};
   }
   std::vector<int> sources_at(int node) const {
-    const int n = topology.dimension(0).size;
+    const int nx = topology.dimension(0).size, ny = topology.dimension(1).size;
     const int x = topology.coordinate(node, 0), y = topology.coordinate(node, 1);
-    auto at = [&](int cx, int cy) { return topology.node_at({(cx + n) % n, (cy + n) % n}); };
+    auto at = [&](int cx, int cy) { return topology.node_at({(cx + nx) % nx, (cy + ny) % ny}); };
     return {node, at(x - 1, y), at(x, y - 1), at(x - 1, y - 1)};
   }
 };
@@ -428,18 +441,35 @@ void preparation_phase(NodeApi& api, int step, const std::vector<std::uint32_t>&
   api.wait(receive);
 }
 
+// tseng-t4's logical rings (half of each side) and the blocks of the largest message it packs and
+// receives: a ring item along one dimension carries four blocks for each of the other dimension's
+// logical nodes.
+struct T4Sizes {
+  std::uint64_t half = 0, packed = 0, received = 0;
+  explicit T4Sizes(const Topology& topology) {
+    const int nx = topology.dimension(0).size, ny = topology.dimension(1).size;
+    half = static_cast<std::uint64_t>(topology.num_nodes()) / 2;
+    packed = half;
+    for (int dim = 0; dim < 2; ++dim) {
+      const RingExchangePlan& plan = ring_exchange_plan(topology.dimension(dim).size / 2);
+      const std::uint64_t item_blocks = 2ull * static_cast<std::uint64_t>(dim == 0 ? ny : nx);
+      packed = std::max<std::uint64_t>(packed, largest_message_items(plan) * item_blocks);
+      received = std::max<std::uint64_t>(received, most_received_items(plan) * item_blocks);
+    }
+  }
+};
+
 void tseng_t4(NodeApi& api) {
   const ExchangeLayout& l = api.layout();
   const Topology& topology = api.topology();
   const std::uint32_t m = l.block_bytes;
-  const int n = topology.dimension(0).size;
+  const int nx = topology.dimension(0).size, ny = topology.dimension(1).size;
   const int me = api.id();
   const int x = api.coordinate(0), y = api.coordinate(1);
-  auto at = [&](int cx, int cy) { return topology.node_at({(cx + n) % n, (cy + n) % n}); };
-  const auto half = static_cast<std::uint32_t>(n * n / 2);
-  const RingExchangePlan& plan = ring_exchange_plan(n / 2);
-  const std::uint32_t packed_blocks =
-      std::max<std::uint32_t>(half, static_cast<std::uint32_t>(largest_message_items(plan)) * 2 * n);
+  auto at = [&](int cx, int cy) { return topology.node_at({(cx + nx) % nx, (cy + ny) % ny}); };
+  const T4Sizes sizes(topology);
+  const auto half = static_cast<std::uint32_t>(sizes.half);
+  const auto packed_blocks = static_cast<std::uint32_t>(sizes.packed);
   const std::uint32_t pre1 = l.scratch_base() + packed_blocks * m;
   const std::uint32_t pre2 = pre1 + half * m;
   TsengScratch scratch{l.scratch_base(), pre2 + half * m};
@@ -447,7 +477,7 @@ void tseng_t4(NodeApi& api) {
 
   // Pre1: the blocks for the other x parity, to (x+1, y).
   std::vector<std::uint32_t> out;
-  for (int dst = 0; dst < n * n; ++dst)
+  for (int dst = 0; dst < topology.num_nodes(); ++dst)
     if (topology.coordinate(dst, 0) % 2 != x % 2) out.push_back(l.send_block(dst));
   preparation_phase(api, 1, out, at(x + 1, y), topology.port_of(0, +1), at(x - 1, y), pre1, scratch.packed);
   if (barrier) api.hardware_barrier();
@@ -456,7 +486,7 @@ void tseng_t4(NodeApi& api) {
   out.clear();
   std::uint32_t pre1_rank = 0;
   std::vector<std::uint32_t> forwarded;
-  for (int dst = 0; dst < n * n; ++dst) {
+  for (int dst = 0; dst < topology.num_nodes(); ++dst) {
     if (topology.coordinate(dst, 0) % 2 != x % 2) continue;
     if (topology.coordinate(dst, 1) % 2 != y % 2) {
       out.push_back(l.send_block(dst));
@@ -472,7 +502,11 @@ void tseng_t4(NodeApi& api) {
   const bool x_first = x % 2 == y % 2;
   const std::vector<int> dims = {x_first ? 0 : 1, x_first ? 1 : 0};
   const NeighbourBlocks units{topology, l, me, pre1, pre2};
-  for (const Unit& u : logical_torus_exchange(api, dims, 2, 3, 4, units, scratch))
+  // On a non-square torus the X- and Y-stages differ in length: under sync=barrier the tori that run
+  // them at once meet between the stages.
+  const int stage_barriers =
+      barrier && nx != ny ? std::max(barriers_of(ring_exchange_plan(nx / 2)), barriers_of(ring_exchange_plan(ny / 2))) : 0;
+  for (const Unit& u : logical_torus_exchange(api, dims, 2, 3, 4, units, scratch, stage_barriers))
     api.local_copy(l.receive_block(u.source), u.address, m);
 }
 
@@ -530,19 +564,18 @@ std::vector<Algorithm> tseng_exchange_algorithms() {
   t4.supports = supports_t4;
   t4.firmware = tseng_t4;
   t4.estimate_cycles = [](const Topology& topology, const ExchangeParameters& p) {
-    const int n = topology.dimension(0).size;
-    return 2.0 * static_cast<double>(p.startup_cycles) + static_cast<double>(n) * n * p.block_bytes / p.flit_bytes +
-           2 * ring_theorem1_cycles(log2_of(n / 2), 2.0 * n * p.block_bytes, p);
+    const int nx = topology.dimension(0).size, ny = topology.dimension(1).size;
+    return 2.0 * static_cast<double>(p.startup_cycles) +
+           static_cast<double>(topology.num_nodes()) * p.block_bytes / p.flit_bytes +
+           ring_theorem1_cycles(log2_of(nx / 2), 2.0 * ny * p.block_bytes, p) +
+           ring_theorem1_cycles(log2_of(ny / 2), 2.0 * nx * p.block_bytes, p);
   };
-  t4.estimate_formula = "001 Theorem 2: 2 t_s + n^2 m t_c + T_2D,T1(d-1, 4m)";
+  t4.estimate_formula = "001 Theorem 2: 2 t_s + n^2 m t_c + T_2D,T1(d-1, 4m) (non-square: each side's stage)";
   t4.options = {sync};
   t4.scratch_bytes = [](const Topology& topology, std::uint32_t block_bytes, const AlgorithmOptions&) -> std::uint64_t {
     if (supports_t4(topology, {})) return 0;  // not a torus it supports
-    const int n = topology.dimension(0).size;
-    const RingExchangePlan& plan = ring_exchange_plan(n / 2);
-    const std::uint64_t half = static_cast<std::uint64_t>(n) * n / 2;
-    const std::uint64_t packed = std::max<std::uint64_t>(half, largest_message_items(plan) * 2 * n);
-    return (packed + 2 * half + 2 * most_received_items(plan) * 2 * n) * block_bytes;
+    const T4Sizes sizes(topology);
+    return (sizes.packed + 2 * sizes.half + 2 * sizes.received) * block_bytes;
   };
 
   Algorithm c1;

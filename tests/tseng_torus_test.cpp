@@ -1,4 +1,5 @@
-// tseng-t1 (001 §3.1) and tseng-t4 (§3.2) on n x n tori, tseng-c1 (§4) on the 8x8x8 torus: byte-exact, with the machine's schedule counts
+// tseng-t1 (001 §3.1) and tseng-t4 (§3.2) on n x n tori (and T4 on non-square ones, §5), tseng-c1 (§4)
+// on the 8x8x8 torus: byte-exact, with the machine's schedule counts
 // equal to the paper's. T1 (Lemma 7): 4d - 4 phases, each phase's largest message n times the ring's
 // (Lemmas 2-5 with the §2.4 blocks), in total 2n times Theorem 1's count. T4 (Theorem 2): two
 // preparation phases of n^2/2 blocks, then T1 on the (n/2) x (n/2) logical tori with units of 4 blocks:
@@ -8,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "exchange_run.h"
+#include "firmware/ring_exchange_plan.h"
 #include "tseng_counts.h"
 
 namespace meshmp {
@@ -95,13 +97,39 @@ TEST(TsengT4, RefusesToriItCannotScheduleNamingTheRule) {
   const Algorithm& t4 = find_algorithm("tseng-t4");
   const auto small = t4.supports(Topology::parse("torus:8x8"), {});
   ASSERT_TRUE(small.has_value());
-  EXPECT_NE(small->find("tseng-t4 needs n even and n >= 16"), std::string::npos) << *small;
+  EXPECT_NE(small->find("tseng-t4 needs both sides even and >= 16"), std::string::npos) << *small;
   EXPECT_TRUE(t4.supports(Topology::parse("torus:17x17"), {}).has_value());
   EXPECT_FALSE(t4.supports(Topology::parse("torus:24x24"), {}).has_value());
-  const auto rectangle = t4.supports(Topology::parse("torus:16x32"), {});
-  ASSERT_TRUE(rectangle.has_value());
-  EXPECT_NE(rectangle->find("tseng-t4 runs on a square 2-D torus"), std::string::npos) << *rectangle;
+  const auto narrow = t4.supports(Topology::parse("torus:32x14"), {});
+  ASSERT_TRUE(narrow.has_value());
+  EXPECT_NE(narrow->find("tseng-t4 needs both sides even and >= 16"), std::string::npos) << *narrow;
+  EXPECT_FALSE(t4.supports(Topology::parse("torus:16x32"), {}).has_value());
 }
+
+// Non-square tori (001 §5: "straightforward ... since we take a dimension-by-dimension approach"): the
+// four logical (nx/2) x (ny/2) tori run X- and Y-stages of different lengths at once. Byte-exact, with
+// the two preparation steps and both stages' phases as synchronized steps; under sync=barrier the tori
+// meet between the stages (else the one with the shorter first stage would start its second stage on
+// links another torus still uses), and what blocking is left is the 8-node logical rings' (the same 4
+// steps as on 16x16).
+class TsengT4NonSquare : public ::testing::TestWithParam<std::tuple<const char*, const char*>> {};
+
+TEST_P(TsengT4NonSquare, EveryByteInPlaceStageByStage) {
+  const auto [spec, sync] = GetParam();
+  const ExchangeRun run = run_torus_spec("tseng-t4", spec, sync);
+  ASSERT_EQ(run.result.status, RunStatus::Completed) << run.result.message;
+  const Topology topology = Topology::parse(spec);
+  const std::size_t phases = ring_exchange_plan(topology.dimension(0).size / 2).phases.size() +
+                             ring_exchange_plan(topology.dimension(1).size / 2).phases.size();
+  EXPECT_EQ(run.stats["schedule"]["synchronized_steps"], 2 + phases);
+  if (std::string(sync) == "barrier") {
+    EXPECT_EQ(run.stats["schedule"]["steps_with_blocking"], 4);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Tori, TsengT4NonSquare,
+                         ::testing::Values(std::tuple{"torus:16x32", "none"}, std::tuple{"torus:16x32", "barrier"},
+                                           std::tuple{"torus:24x16", "barrier"}, std::tuple{"torus:20x16", "signals"}));
 
 TEST(TsengC1, EveryByteInPlaceWithThreeStagesOfTheorem1On8x8x8) {
   const ExchangeRun run = run_torus_spec("tseng-c1", "torus:8x8x8");
