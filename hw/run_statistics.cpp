@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "hw/schedule_summary.h"
+#include "topology/exchange_bounds.h"
 
 namespace meshmp {
 
@@ -76,6 +77,19 @@ nlohmann::json collect_statistics(const Machine& machine, const RunResult& resul
                        {"rearrangement_bytes_max_per_node", schedule.rearrangement_bytes_max_per_node},
                        {"contention_free_steps", schedule.contention_free_steps},
                        {"steps_with_blocking", schedule.steps_with_blocking}};
+  // 002 §3's lower bounds, in steps of one block over one link, against the synchronized steps measured.
+  const ExchangeBounds bounds = exchange_bounds(topo);
+  const auto measured = static_cast<double>(schedule.synchronized_steps);
+  stats["bounds"] = {{"average_status", bounds.average_status},
+                     {"status_bound_steps", bounds.status_bound_steps},
+                     {"cut_bound", bounds.cut.steps},
+                     {"cut_bound_steps", bounds.cut_bound_steps},
+                     {"cut", {{"dimension", bounds.cut.dimension},
+                              {"parts", {bounds.cut.part1, bounds.cut.part2}},
+                              {"edges", bounds.cut.edges},
+                              {"description", bounds.cut.description}}},
+                     {"measured_steps_over_status_bound", measured / bounds.average_status},
+                     {"measured_steps_over_cut_bound", measured / bounds.cut.steps}};
 
   std::uint64_t unexpected = 0, out_of_order = 0, peak_buffered = 0;
   for (int i = 0; i < n; ++i) {

@@ -172,6 +172,15 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
         << " steps contention-free and " << schedule["steps_with_blocking"] << " with blocking; busiest node "
         << schedule["max_messages_per_node"] << " start-ups, " << schedule["rearrangement_bytes_max_per_node"]
         << " bytes copied locally\n";
+    const auto& bounds = stats["bounds"];
+    out << "  bounds (002 §3, steps of one block over one link): status AS(G) = " << std::setprecision(2)
+        << bounds["average_status"].get<double>() << " (single-port), cut " << bounds["cut"]["parts"][0] << " x "
+        << bounds["cut"]["parts"][1] << " / " << bounds["cut"]["edges"] << " edges = " << bounds["cut_bound"].get<double>()
+        << " (multiport; " << bounds["cut"]["description"].get<std::string>() << ");\n"
+        << "          synchronized steps / bound " << std::setprecision(3)
+        << bounds["measured_steps_over_status_bound"].get<double>() << " (status) and "
+        << bounds["measured_steps_over_cut_bound"].get<double>()
+        << " (cut): below 1 where a step's messages cross several links, as wormhole routing allows\n";
     out << "  network: " << stats["network"]["flit_hops"] << " flit-hops, link utilisation max " << std::setprecision(1)
         << 100 * stats["network"]["max_link_utilization"].get<double>() << "% mean "
         << 100 * stats["network"]["mean_link_utilization"].get<double>() << "%\n";

@@ -52,6 +52,12 @@ TEST(CommandLine, RunTorusDirectVerifiesAndWritesStatsAndWaveform) {
   EXPECT_EQ(doc["statistics"]["network"]["links"].size(), 256u);
   EXPECT_EQ(doc["statistics"]["topology"]["diameter"].get<int>(), 8);
   EXPECT_DOUBLE_EQ(doc["statistics"]["topology"]["average_status"].get<double>(), 256.0);
+  // 002 §3's bounds on torus:8x8: AS(G) = 256; the bisection of a dimension, 32 x 32 blocks over 16 edges.
+  const nlohmann::json& bounds = doc["statistics"]["bounds"];
+  EXPECT_EQ(bounds["status_bound_steps"].get<int>(), 256);
+  EXPECT_EQ(bounds["cut_bound_steps"].get<int>(), 64);
+  EXPECT_EQ(bounds["cut"]["edges"].get<int>(), 16);
+  EXPECT_DOUBLE_EQ(bounds["measured_steps_over_cut_bound"].get<double>(), 63.0 / 64);
   EXPECT_GT(doc["statistics"]["completion_cycles"].get<int>(), 63 * 100);
   // Traced routers keep the clock ticking, but the run still ends when the work is done.
   EXPECT_LT(doc["statistics"]["simulation"]["cycles_stepped"].get<std::uint64_t>(),
@@ -354,6 +360,22 @@ TEST(CommandLine, SweepWritesOneRowPerPoint) {
   EXPECT_NE(bad.output.find("--startup-cycles = '-1': expected a comma-separated list of whole numbers >= 0"),
             std::string::npos)
       << bad.output;
+}
+
+// 001 Fig. 10's form: the speedup against the block size, a panel per topology.
+TEST(CommandLine, SweepPlotsAgainstTheBlockSize) {
+  const std::string csv = temp_path("sweep-blocks.csv");
+  const std::string png = temp_path("sweep-blocks.png");
+  const Outcome sweep = meshmp("sweep --topologies ring:8 --algorithms tseng-ring,bruck -m 8,16,32 --startup-cycles 10,50"
+                               " --csv " + csv + " --plot " + png + " --speedup-of bruck --plot-against block-bytes");
+  ASSERT_EQ(sweep.status, 0) << sweep.output;
+  EXPECT_NE(sweep.output.find("plot: " + png), std::string::npos) << sweep.output;
+  EXPECT_TRUE(std::ifstream(png).good());
+  std::remove(png.c_str());
+  std::remove(csv.c_str());
+  const Outcome bad = meshmp("sweep --topologies ring:8 --algorithms bruck --plot x.png --plot-against time");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.output.find("--plot-against"), std::string::npos) << bad.output;
 }
 
 }  // namespace
