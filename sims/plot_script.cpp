@@ -28,7 +28,9 @@ void run_plot_script(const std::string& self_path, const std::string& script_nam
   while (pipe && std::fgets(buffer, sizeof buffer, pipe.get())) text += buffer;
   const int status = pipe ? pclose(pipe.release()) : -1;
   if (status == 0) out << "  plot: " << png << "\n";
-  else out << "  no plot (" << script << " needs python3 with matplotlib: " << text.substr(0, text.find('\n')) << ")\n";
+  else
+    out << "  no plot (" << script << " (python3 with matplotlib) stopped: " << text.substr(0, text.find('\n'))
+        << ")\n";
 }
 
 }  // namespace meshmp

@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
-"""Speedup plot of a `meshmp sweep` CSV, like 001's Fig. 9: for each t_s / (b t_c) of the sweep, the
-completion time of every other algorithm divided by that of REFERENCE (default tseng-t4), against the
-number of nodes. Points a run did not verify (or did not support) are left out.
+"""Speedup plots of a `meshmp sweep` CSV: the completion time of every other algorithm divided by that
+of REFERENCE (default tseng-t4).
+  nodes (default), like 001's Fig. 9: one panel per t_s / (b t_c), against the number of nodes;
+  block-bytes, like 001's Fig. 10: one panel per topology, one line per algorithm and t_s / t_c (t_c in
+    cycles per byte), against the block size b.
+Points a run did not verify (or did not support) are left out.
 
-Usage: plot_sweep.py SWEEP.csv OUT.png [REFERENCE]
+Usage: plot_sweep.py SWEEP.csv OUT.png [REFERENCE [nodes|block-bytes]]
 """
 import csv
 import sys
@@ -25,9 +28,52 @@ def nodes(topology):
     return total
 
 
+def against_block_size(sweep, out, reference):
+    # completion[topology][(algorithm, ts_over_tc)][block_bytes]
+    completion = defaultdict(lambda: defaultdict(dict))
+    with open(sweep) as f:
+        for row in csv.DictReader(f):
+            if row["verified"] != "yes":
+                continue
+            ratio = float(row["startup_cycles"]) * float(row["flit_bytes"])
+            completion[row["topology"]][(row["algorithm"], ratio)][int(row["block_bytes"])] = float(
+                row["completion_cycles"])
+    topologies = sorted((t for t in completion if any(a == reference for a, _ in completion[t])), key=nodes)
+    if not topologies:
+        sys.exit(f"no verified {reference} runs in {sweep}")
+    algorithms = sorted({a for t in topologies for a, _ in completion[t] if a != reference})
+    ratios = sorted({r for t in topologies for _, r in completion[t]})
+    colour = {a: f"C{i % 10}" for i, a in enumerate(algorithms)}  # a colour per algorithm,
+    style = {r: ["-", "--", ":", "-."][i % 4] for i, r in enumerate(ratios)}  # a line style per t_s / t_c
+    fig, axes = plt.subplots(1, len(topologies), figsize=(6 * len(topologies), 4.5), squeeze=False)
+    for ax, topology in zip(axes[0], topologies):
+        lines = completion[topology]
+        for (algorithm, ratio), times in sorted(lines.items()):
+            base = lines.get((reference, ratio))
+            if algorithm == reference or not base:
+                continue
+            xs = sorted(b for b in times if b in base)
+            if xs:
+                ax.plot(xs, [times[b] / base[b] for b in xs], marker="o", markersize=3, color=colour[algorithm],
+                        linestyle=style[ratio], label=f"{algorithm} / {reference}, t_s / t_c = {ratio:g}")
+        ax.axhline(1.0, color="grey", linewidth=0.8)
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log", base=2)
+        ax.set_xlabel("block size b (bytes)")
+        ax.set_ylabel("speedup (completion time ratio)")
+        ax.set_title(topology)
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+
+
 def main():
     sweep, out = sys.argv[1], sys.argv[2]
     reference = sys.argv[3] if len(sys.argv) > 3 else "tseng-t4"
+    if len(sys.argv) > 4 and sys.argv[4] == "block-bytes":
+        against_block_size(sweep, out, reference)
+        return
     # completion[(ratio)][algorithm][nodes]
     completion = defaultdict(lambda: defaultdict(dict))
     with open(sweep) as f:

@@ -71,8 +71,13 @@ void SweepCommand::add_to(CLI::App& app) {
   app.add_option("--run-options", run_options_, "more options for every run, e.g. '--algorithm-option sync=barrier'");
   app.add_option("--csv", csv_, "the CSV file, one row per point")->capture_default_str();
   app.add_option("-j,--jobs", jobs_, "runs at once (default: the host's cores)");
-  app.add_option("--plot", png_, "also plot the speedup over --speedup-of against the nodes, per t_s / (b t_c) (PNG)");
+  app.add_option("--plot", png_, "also plot the speedup over --speedup-of (PNG): see --plot-against");
   app.add_option("--speedup-of", speedup_of_, "the algorithm the plot divides by")->capture_default_str();
+  app.add_option("--plot-against", plot_against_,
+                 "nodes: one panel per t_s / (b t_c), speedup against the nodes (001 Fig. 9); block-bytes: one "
+                 "panel per topology, a line per algorithm and t_s / t_c, against the block size (001 Fig. 10)")
+      ->check(CLI::IsMember({"nodes", "block-bytes"}))
+      ->capture_default_str();
 }
 
 int SweepCommand::run(const std::string& self_path, std::ostream& out, std::ostream& err) const {
@@ -149,7 +154,7 @@ int SweepCommand::run(const std::string& self_path, std::ostream& out, std::ostr
   out << "  sweep: " << points.size() << " points, " << failed << " failed; " << csv_ << "\n";
   csv.close();
   if (!png_.empty())
-    run_plot_script(self_path, "plot_sweep.py", MESHMP_SWEEP_PLOT_SCRIPT, {csv_, png_, speedup_of_}, png_, out);
+    run_plot_script(self_path, "plot_sweep.py", MESHMP_SWEEP_PLOT_SCRIPT, {csv_, png_, speedup_of_, plot_against_}, png_, out);
   if (failed > 0) err << "meshmp: error: " << failed << " point(s) failed; see the exit_status and verified columns\n";
   return failed > 0 ? 1 : 0;
 }

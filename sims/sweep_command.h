@@ -24,6 +24,7 @@ class SweepCommand {
   std::string csv_ = "meshmp-sweep.csv";
   std::string png_;
   std::string speedup_of_ = "tseng-t4";
+  std::string plot_against_ = "nodes";  // or block-bytes
   int jobs_ = 0;
 };
 
