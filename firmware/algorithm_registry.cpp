@@ -16,6 +16,7 @@ const std::vector<Algorithm>& algorithms() {
     for (auto& a : bruck_exchange_algorithms()) list.push_back(std::move(a));
     for (auto& a : tseng_exchange_algorithms()) list.push_back(std::move(a));
     for (auto& a : suh_mesh_exchange_algorithms()) list.push_back(std::move(a));
+    for (auto& a : dima_exchange_algorithms()) list.push_back(std::move(a));
     return list;
   }();
   return all;

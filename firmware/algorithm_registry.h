@@ -48,5 +48,6 @@ std::vector<Algorithm> baseline_exchange_algorithms();
 std::vector<Algorithm> bruck_exchange_algorithms();
 std::vector<Algorithm> tseng_exchange_algorithms();
 std::vector<Algorithm> suh_mesh_exchange_algorithms();
+std::vector<Algorithm> dima_exchange_algorithms();
 
 }  // namespace meshmp

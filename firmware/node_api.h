@@ -42,6 +42,8 @@ class NodeApi {
   virtual const Topology& topology() const = 0;
   int num_nodes() const { return topology().num_nodes(); }
   int coordinate(int dimension) const { return topology().coordinate(id(), dimension); }
+  // True when this node is all-port (a message on every link at once), false when one-port.
+  virtual bool all_port() const = 0;
   // Where the complete exchange keeps its blocks in local memory.
   virtual const ExchangeLayout& layout() const = 0;
 

@@ -50,6 +50,7 @@ class Processor : public sc_core::sc_module, public NodeApi {
 
   // NodeApi
   int id() const override { return node_; }
+  bool all_port() const override { return network_.port_model == PortModel::AllPort; }
   const Topology& topology() const override { return topology_; }
   const ExchangeLayout& layout() const override { return layout_; }
   Handle send(int peer, std::uint32_t address, std::uint32_t length, std::uint32_t tag,
