@@ -1,4 +1,4 @@
-// dima-1d (002 §4's per-dimension total exchange) in 002's model: store-and-forward, a barrier before
+// dima-a1 (002 §4, Algorithm A1) and dima-1d (its per-dimension total exchange) in 002's model: store-and-forward, a barrier before
 // every step, one block per message. Byte-exact on rings 3..9 and 12, paths 3..9, complete graphs and
 // the 2-node graph, under one-port (002's single-port) and all-port (multiport) nodes, with the steps
 // the machine counts equal to the bounds of 002 §3 where the schedule meets them: single-port on rings
@@ -7,6 +7,8 @@
 // steps are at least the middle node's receive load, path_receive_bound. On every step the port rule
 // holds (one-port: one message out and one in per node) and every message crosses one link (flit-hops =
 // 2 per message: a head and one payload flit).
+// A1 on products: exactly Theorem 2 / Corollary 3's n sum_i T_i / |V_i| steps with dima-1d's T_i, which
+// is AS(G) on products of rings, complete graphs and 2-node graphs (Theorem 3).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -24,18 +26,33 @@ struct Case {
   bool all_port;
 };
 
+MachineConfig model_002(const char* topology, const char* algorithm, bool all_port) {
+  MachineConfig config;
+  config.topology = topology;
+  config.algorithm = algorithm;
+  config.block_bytes = 8;
+  config.port_model = all_port ? PortModel::AllPort : PortModel::OnePort;
+  config.router.switching = SwitchingMode::StoreAndForward;
+  config.router.buffer_flits = 17;
+  config.algorithm_options = {{"sync", "barrier"}};
+  return config;
+}
+
+// The port rule on every step and one link per message (8-byte blocks: a head and one payload flit).
+void expect_one_block_one_link_per_message(const ExchangeRun& run, bool all_port) {
+  EXPECT_EQ(run.stats["schedule"]["steps_with_blocking"], 0);
+  if (!all_port) {
+    for (const auto& step : run.stats["steps"]) EXPECT_LE(step["messages_max_per_node"].get<int>(), 1);
+  }
+  EXPECT_EQ(run.stats["network"]["flit_hops"].get<std::uint64_t>(),
+            2 * run.stats["messages"]["received"].get<std::uint64_t>());
+}
+
 class Dima1d : public ::testing::TestWithParam<Case> {};
 
 TEST_P(Dima1d, EveryByteInPlaceInTheBoundsSteps) {
   const Case c = GetParam();
-  MachineConfig config;
-  config.topology = c.topology;
-  config.algorithm = "dima-1d";
-  config.block_bytes = 8;
-  config.port_model = c.all_port ? PortModel::AllPort : PortModel::OnePort;
-  config.router.switching = SwitchingMode::StoreAndForward;
-  config.router.buffer_flits = 17;
-  config.algorithm_options = {{"sync", "barrier"}};
+  const MachineConfig config = model_002(c.topology, "dima-1d", c.all_port);
   ASSERT_FALSE(config.validate().has_value());
   const ExchangeRun run = run_exchange(config);
   ASSERT_EQ(run.result.status, RunStatus::Completed) << run.result.message;
@@ -54,12 +71,7 @@ TEST_P(Dima1d, EveryByteInPlaceInTheBoundsSteps) {
     EXPECT_GT(static_cast<double>(steps), bounds.average_status);
     EXPECT_EQ(steps, dimension_exchange_schedule(dim.kind, dim.size, false).size());
   }
-  EXPECT_EQ(run.stats["schedule"]["steps_with_blocking"], 0);
-  if (!c.all_port) {
-    for (const auto& step : run.stats["steps"]) EXPECT_LE(step["messages_max_per_node"].get<int>(), 1);
-  }
-  EXPECT_EQ(run.stats["network"]["flit_hops"].get<std::uint64_t>(),
-            2 * run.stats["messages"]["received"].get<std::uint64_t>());
+  expect_one_block_one_link_per_message(run, c.all_port);
 }
 
 std::vector<Case> cases() {
@@ -78,6 +90,45 @@ INSTANTIATE_TEST_SUITE_P(Dimensions, Dima1d, ::testing::ValuesIn(cases()), [](co
     if (ch == ':') ch = '_';
   return name;
 });
+
+class DimaA1 : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(DimaA1, EveryByteInPlaceInCorollary3Steps) {
+  const MachineConfig config = model_002(GetParam(), "dima-a1", false);
+  ASSERT_FALSE(config.validate().has_value());
+  const ExchangeRun run = run_exchange(config);
+  ASSERT_EQ(run.result.status, RunStatus::Completed) << run.result.message;
+  ASSERT_TRUE(run.report.ok()) << run.report.errors.front();
+
+  const Topology topology = Topology::parse(GetParam());
+  const auto n = static_cast<std::uint64_t>(topology.num_nodes());
+  std::uint64_t corollary3 = 0;
+  bool cayley = true;  // every dimension a ring, a complete graph or a 2-node graph
+  for (int d = 0; d < topology.num_dimensions(); ++d) {
+    const Dimension dim = topology.dimension(d);
+    corollary3 += n / static_cast<std::uint64_t>(dim.size) * dimension_exchange_schedule(dim.kind, dim.size, false).size();
+    cayley = cayley && (dim.kind != DimensionKind::Path || dim.size == 2);
+  }
+  const std::uint64_t steps = run.stats["schedule"]["synchronized_steps"];
+  EXPECT_EQ(steps, corollary3) << "002 Corollary 3";
+  if (cayley) {
+    EXPECT_EQ(steps, exchange_bounds(topology).status_bound_steps) << "002 Theorem 3: AS(G)";
+  }
+  expect_one_block_one_link_per_message(run, false);
+}
+
+INSTANTIATE_TEST_SUITE_P(Products, DimaA1,
+                         ::testing::Values("hypercube:1", "hypercube:2", "hypercube:3", "hypercube:4", "hypercube:5",
+                                           "hypercube:6", "hypercube:7", "hypercube:8", "torus:4x4", "torus:5x3",
+                                           "torus:8x8", "torus:4x4x4", "ring:3", "ring:5", "ring:9", "ring:12",
+                                           "mesh:3", "mesh:9", "mesh:4x4", "mesh:3x5", "ghc:3x4", "ghc:3x3x3",
+                                           "product:ring4xpath3", "product:ring3xpath3xpath2"),
+                         [](const auto& info) {
+                           std::string name = info.param;
+                           for (char& ch : name)
+                             if (ch == ':') ch = '_';
+                           return name;
+                         });
 
 // Single-port on a path, measured against the two bounds (docs/architecture.md): 37 steps on 8 nodes
 // against AS(P_8) = 21 and the middle node's 31 receives.
