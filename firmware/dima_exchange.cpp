@@ -12,14 +12,30 @@
 //   Every exchange along one dimension is dima-1d's single-port schedule (a 2-node graph, K_m, a ring or
 //   a path), so the steps are Theorem 2 / Corollary 3's n sum_i T_i / |V_i|, AS(G) when every T_i is
 //   AS(G_i) (Theorem 3: tori, hypercubes, generalized hypercubes).
-// `dima-1d`: the per-dimension algorithms 002 §4 builds on, as firmware on a network of one dimension (a 2-node graph, a complete graph, a ring or a path; firmware/dimension_exchange_schedule.h
-// gives each schedule and the bound it meets). 002's single-port model is the one-port node (a node sends
-// one message and receives one per step), its multiport model the all-port node (one message per
-// directed link per step): the schedule follows the machine's port model. Option `sync`: barrier puts
-// the hardware barrier before every step after the first (002's synchronized steps), none lets steps
-// overlap.
-// Run it under --switching store-and-forward for 002's model; under wormhole every message is still one
-// hop.
+// `dima-a2`: Algorithm A2 (§5), multiport, on homogeneous products H^d with d = 2^k (all-port nodes).
+//   Fig. 5 is lost too; from §5's prose, for G = A x B with A and B alike (N nodes each, positions
+//   0..N-1, x (+) y = (x + y) mod N, and (+)' / (-)' the same on 1..N-1):
+//     rounds r = 1 .. N, each a total exchange in every copy A_j and one in every copy B_i at once
+//     (multiport: they use different links):
+//       in A_j, round 1: node (i, j) sends (i (+) l, j) its own block for it;
+//               round r >= 2: the block that arrived in B's round r - 1 for (i (+) l, j): the one from
+//               (i, j (-) (l (-)' (r - 2)));
+//       in B_i, round r < N (7): node (i, j) sends (i, j (+) l) its block for (i (+) ((r - 1) (+)' l), j (+) l);
+//               round N: its blocks for (i, *).
+//   (8) prints the sources of what (i, j) receives in B's round r as (i, j (+) ((r - 1) (+)' l)); the
+//   senders of (7) are (i, j (-) (l (-)' (r - 1))), as the text's first round says ("from node
+//   (v_i, u_{j-1})"): the machine runs (7) and the text.
+//   A and B are themselves A2 on H^(d/2) (or one dimension: dima-1d's multiport schedule), so the steps
+//   are Theorem 4 / Corollary 4's n^(d-1) T_H, the cut bound when T_H is H's (Theorem 5).
+// `dima-1d`: the per-dimension algorithms 002 §4 builds on, as firmware on a network of one dimension
+// (a 2-node graph, a complete graph, a ring or a path; firmware/dimension_exchange_schedule.h gives each
+// schedule and the bound it meets).
+// 002's single-port model is the one-port node (a node sends one message and receives one per step), its
+// multiport model the all-port node (one message per directed link per step): dima-1d follows the
+// machine's port model, dima-a1 is single-port, dima-a2 multiport. Option `sync` (all three): barrier
+// puts the hardware barrier before every step after the first (002's synchronized steps), none lets
+// steps overlap. Run them under --switching store-and-forward for 002's model; under wormhole every
+// message is still one hop.
 #include <functional>
 #include <map>
 #include <unordered_map>
@@ -189,6 +205,154 @@ std::uint64_t a1_steps(const Topology& topology) {
   return steps;
 }
 
+// One block over one link, anywhere in the machine.
+struct MachineTransfer {
+  int from, to;
+  BlockId block;
+};
+using MachineStep = std::vector<MachineTransfer>;
+
+// Algorithm A2's steps for the whole machine (every copy of every sub-product at once).
+class A2Schedule {
+ public:
+  using BlockFor = std::function<BlockId(int, int)>;
+  explicit A2Schedule(const Topology& topology) : topology_(topology) {}
+
+  // Total exchange in every copy of the sub-product over `dims`: node x sends node y block_for(x, y).
+  std::vector<MachineStep> exchange(const std::vector<int>& dims, const BlockFor& block_for) const {
+    if (dims.size() == 1) return along(dims[0], block_for);
+    const std::vector<int> a(dims.begin(), dims.begin() + static_cast<std::ptrdiff_t>(dims.size() / 2));
+    const std::vector<int> b(dims.begin() + static_cast<std::ptrdiff_t>(dims.size() / 2), dims.end());
+    const int n = positions(a);  // = positions(b): homogeneous
+    auto plus = [n](int x, int y) { return ((x + y) % n + n) % n; };
+    auto plus1 = [n](int x, int y) { return ((x + y - 1) % (n - 1) + (n - 1)) % (n - 1) + 1; };   // on 1..n-1
+    auto minus1 = [n](int x, int y) { return ((x - y - 1) % (n - 1) + (n - 1)) % (n - 1) + 1; };  // on 1..n-1
+    std::vector<MachineStep> steps;
+    for (int r = 1; r <= n; ++r) {
+      const std::vector<MachineStep> in_a = exchange(a, [&, r](int x, int y) {
+        if (r == 1) return block_for(x, y);
+        const int l = plus(position(y, a), -position(x, a));
+        return block_for(at(x, b, plus(position(x, b), -minus1(l, r - 2))), y);
+      });
+      const std::vector<MachineStep> in_b = exchange(b, [&, r](int x, int y) {
+        if (r == n) return block_for(x, y);
+        const int l = plus(position(y, b), -position(x, b));
+        return block_for(x, at(y, a, plus(position(x, a), plus1(r - 1, l))));
+      });
+      for (std::size_t s = 0; s < std::max(in_a.size(), in_b.size()); ++s) {
+        MachineStep step;
+        if (s < in_a.size()) step = in_a[s];
+        if (s < in_b.size()) step.insert(step.end(), in_b[s].begin(), in_b[s].end());
+        steps.push_back(std::move(step));
+      }
+    }
+    return steps;
+  }
+
+ private:
+  std::vector<MachineStep> along(int d, const BlockFor& block_for) const {
+    const Dimension& dim = topology_.dimension(d);
+    std::vector<MachineStep> steps;
+    for (const ExchangeStep& s : dimension_exchange_schedule(dim.kind, dim.size, true)) {
+      MachineStep step;
+      for (int node = 0; node < topology_.num_nodes(); ++node) {
+        if (topology_.coordinate(node, d) != 0) continue;  // one node per copy of the dimension
+        for (const BlockTransfer& t : s)
+          step.push_back({with(node, d, t.from), with(node, d, t.to),
+                          block_for(with(node, d, t.source), with(node, d, t.destination))});
+      }
+      steps.push_back(std::move(step));
+    }
+    return steps;
+  }
+  int positions(const std::vector<int>& dims) const {
+    int p = 1;
+    for (int d : dims) p *= topology_.dimension(d).size;
+    return p;
+  }
+  // The mixed-radix position of `node` over `dims` (the first fastest), and the node at another one.
+  int position(int node, const std::vector<int>& dims) const {
+    int p = 0;
+    for (std::size_t k = dims.size(); k-- > 0;)
+      p = p * topology_.dimension(dims[k]).size + topology_.coordinate(node, dims[k]);
+    return p;
+  }
+  int at(int node, const std::vector<int>& dims, int position) const {
+    std::vector<int> c = topology_.coordinates(node);
+    for (int d : dims) {
+      c[static_cast<std::size_t>(d)] = position % topology_.dimension(d).size;
+      position /= topology_.dimension(d).size;
+    }
+    return topology_.node_at(c);
+  }
+  int with(int node, int d, int coordinate) const {
+    std::vector<int> c = topology_.coordinates(node);
+    c[static_cast<std::size_t>(d)] = coordinate;
+    return topology_.node_at(c);
+  }
+  const Topology& topology_;
+};
+
+std::vector<int> all_dimensions(const Topology& topology) {
+  std::vector<int> dims(static_cast<std::size_t>(topology.num_dimensions()));
+  for (int d = 0; d < topology.num_dimensions(); ++d) dims[static_cast<std::size_t>(d)] = d;
+  return dims;
+}
+
+void dima_a2(NodeApi& api) {
+  const ExchangeLayout& l = api.layout();
+  const std::uint32_t m = l.block_bytes;
+  const int me = api.id();
+  const bool barrier = api.options().text("sync") == "barrier";
+  const std::vector<MachineStep> steps =
+      A2Schedule(api.topology()).exchange(all_dimensions(api.topology()), [](int x, int y) { return BlockId{x, y}; });
+  HeldBlocks held(api);
+  api.local_copy(l.receive_block(me), l.send_block(me), m);
+  for (std::size_t s = 0; s < steps.size(); ++s) {
+    if (barrier && s > 0) api.hardware_barrier();
+    const auto tag = static_cast<std::uint32_t>(s + 1);
+    api.begin_step(static_cast<int>(tag));
+    std::vector<Handle> handles;
+    for (const MachineTransfer& t : steps[s])
+      if (t.to == me)
+        handles.push_back(api.receive(t.from, held.arrive(t.block.source, t.block.destination), m, tag));
+    for (const MachineTransfer& t : steps[s])
+      if (t.from == me) handles.push_back(api.send(t.to, held.address(t.block.source, t.block.destination), m, tag));
+    for (Handle h : handles) api.wait(h);
+  }
+}
+
+// Corollary 4: n^(d-1) T_H with T_H the multiport steps of one dimension.
+std::uint64_t a2_steps(const Topology& topology) {
+  const Dimension& h = topology.dimension(0);
+  std::uint64_t steps = dimension_exchange_schedule(h.kind, h.size, true).size();
+  for (int d = 1; d < topology.num_dimensions(); ++d) steps *= static_cast<std::uint64_t>(h.size);
+  return steps;
+}
+
+std::optional<std::string> supports_a2(const Topology& topology, const ExchangeParameters& p) {
+  const int k = topology.num_dimensions();
+  for (int d = 1; d < k; ++d)
+    if (topology.dimension(d).kind != topology.dimension(0).kind ||
+        topology.dimension(d).size != topology.dimension(0).size)
+      return ConfigError("topology", topology.spec(),
+                         "dima-a2 runs on homogeneous products H^d (every dimension the same graph; 002 §5)")
+          .what();
+  if ((k & (k - 1)) != 0)
+    return ConfigError("topology", topology.spec(),
+                       "dima-a2 needs a power of 2 dimensions (002 §5: G = A x B with A = B, recursively)")
+        .what();
+  if (!p.all_port)
+    return ConfigError("node.port_model", "one-port", "dima-a2 is multiport: it needs all-port nodes "
+                       "(--port-model all-port)")
+        .what();
+  if (topology.num_nodes() > 4096)
+    return ConfigError("topology", topology.spec(),
+                       "dima-a2 plans the whole machine's schedule on every node: up to 4,096 nodes")
+        .what();
+  return std::nullopt;
+}
+
 std::optional<std::string> supports_1d(const Topology& topology, const ExchangeParameters&) {
   if (topology.num_dimensions() != 1)
     return ConfigError("topology", topology.spec(),
@@ -244,7 +408,22 @@ std::vector<Algorithm> dima_exchange_algorithms() {
   a1.scratch_bytes = [](const Topology& topology, std::uint32_t block_bytes, const AlgorithmOptions&) {
     return a1_steps(topology) * block_bytes;
   };
-  return {one, a1};
+  Algorithm a2;
+  a2.name = "dima-a2";
+  a2.summary = "Algorithm A2 on H^d, d a power of 2: exchanges in both halves at once, multiport";
+  a2.source = "002 §5 (Fig. 5 reconstructed, Theorem 4, Corollary 4, Theorem 5)";
+  a2.options = one.options;
+  a2.supports = supports_a2;
+  a2.firmware = dima_a2;
+  a2.estimate_cycles = [](const Topology& topology, const ExchangeParameters& p) {
+    return static_cast<double>(a2_steps(topology)) * step_cost_cycles(p, p.block_bytes);
+  };
+  a2.estimate_formula = "002 Corollary 4: n^(d-1) T_H steps x (t_s + m t_c)";
+  // A node receives at most one block per link per step.
+  a2.scratch_bytes = [](const Topology& topology, std::uint32_t block_bytes, const AlgorithmOptions&) {
+    return a2_steps(topology) * static_cast<std::uint64_t>(topology.num_ports()) * block_bytes;
+  };
+  return {one, a1, a2};
 }
 
 }  // namespace meshmp

@@ -185,7 +185,7 @@ module meshmp_input_unit #(
       route_dimension_q <= '0;
       out_vc_q <= '0;
     end else begin
-      if (write && count_q[(32'(write_vc[VC_INDEX_BITS-1:0]))*8 +: 8] >= cfg_buffer_flits) buffer_overflow <= 1'b1;
+      if (write && count_q[32'(write_vc[VC_INDEX_BITS-1:0])*8 +: 8] >= cfg_buffer_flits) buffer_overflow <= 1'b1;
       if (pop_valid) begin
         // The flit leaves with its output VC; a head carries its new routing state.
         int v;
@@ -194,16 +194,19 @@ module meshmp_input_unit #(
         f = memory[$clog2(VCS*MAX_BUFFER)'(v*MAX_BUFFER + 32'(front_q[v*SLOT_BITS +: SLOT_BITS]))];
         if (f[HEAD]) begin
           f[VC_CLASS] = routed_now[v] ? rc_class[v] : route_class_q[v];
-          f[RING_DIMENSION +: RING_DIMENSION_BITS] = routed_now[v] ? rc_dimension[v*5 +: 5] : route_dimension_q[v*5 +: 5];
+          f[RING_DIMENSION +: RING_DIMENSION_BITS] =
+              routed_now[v] ? rc_dimension[v*5 +: 5] : route_dimension_q[v*5 +: 5];
           if (f[ROUTE_LENGTH +: ROUTE_LENGTH_BITS] != 0 && 32'(route_port[v*8 +: 8]) < NET_PORTS)
             f[ROUTE_POSITION +: ROUTE_POSITION_BITS] = f[ROUTE_POSITION +: ROUTE_POSITION_BITS] + 6'd1;
         end
         f[VC +: VC_BITS] = out_vc[v*4 +: 4];
         departed_flit <= f;
       end
-      if (write)
-        memory[(32'(write_vc[VC_INDEX_BITS-1:0]))*MAX_BUFFER + 32'(SLOT_BITS'(32'(front_q[(32'(write_vc[VC_INDEX_BITS-1:0]))*SLOT_BITS +: SLOT_BITS]) +
-                                                                 32'(count_q[(32'(write_vc[VC_INDEX_BITS-1:0]))*8 +: 8])))] <= flit_in;
+      if (write) begin
+        int v;
+        v = 32'(write_vc[VC_INDEX_BITS-1:0]);
+        memory[v*MAX_BUFFER + 32'(SLOT_BITS'(32'(front_q[v*SLOT_BITS +: SLOT_BITS]) + 32'(count_q[v*8 +: 8])))] <= flit_in;
+      end
       for (int v = 0; v < VCS; v++) begin
         logic written;
         logic popped;
@@ -220,7 +223,8 @@ module meshmp_input_unit #(
         end
         if (written || popped) begin
           count_q[v*8 +: 8] <= 8'(32'(count_q[v*8 +: 8]) + 32'(written) - 32'(popped));
-          tails_q[v*8 +: 8] <= 8'(32'(tails_q[v*8 +: 8]) + 32'(written && flit_in[TAIL]) - 32'(popped && front_tail[v]));
+          tails_q[v*8 +: 8] <=
+              8'(32'(tails_q[v*8 +: 8]) + 32'(written && flit_in[TAIL]) - 32'(popped && front_tail[v]));
         end
         if (popped) front_q[v*SLOT_BITS +: SLOT_BITS] <= front_q[v*SLOT_BITS +: SLOT_BITS] + 1'b1;
         if (routed_now[v]) begin

@@ -12,7 +12,8 @@
 // One rising edge is one cycle. Between edges the stages decide from the registered state and this
 // cycle's returned credits: route computation for VCs whose front head is through its pipeline, VC
 // allocation, switch allocation; at the edge the granted flits leave (on the output links until the
-// next edge, in output-port order), their credits go upstream, the flits arriving this cycle are written with age 0, every flit ages.
+// next edge, in output-port order), their credits go upstream, the flits arriving this cycle are
+// written with age 0, every flit ages.
 //
 // Run-time facts are straps, sampled during reset: pipeline depth, switching mode, buffer depth,
 // dateline, port model, and per network port its dimension, whether that dimension is a ring and whether

@@ -1,4 +1,5 @@
-// dima-a1 (002 §4, Algorithm A1) and dima-1d (its per-dimension total exchange) in 002's model: store-and-forward, a barrier before
+// dima-a1 (002 §4, Algorithm A1), dima-a2 (§5, A2) and dima-1d (their per-dimension total exchange) in
+// 002's model: store-and-forward, a barrier before
 // every step, one block per message. Byte-exact on rings 3..9 and 12, paths 3..9, complete graphs and
 // the 2-node graph, under one-port (002's single-port) and all-port (multiport) nodes, with the steps
 // the machine counts equal to the bounds of 002 §3 where the schedule meets them: single-port on rings
@@ -8,7 +9,9 @@
 // holds (one-port: one message out and one in per node) and every message crosses one link (flit-hops =
 // 2 per message: a head and one payload flit).
 // A1 on products: exactly Theorem 2 / Corollary 3's n sum_i T_i / |V_i| steps with dima-1d's T_i, which
-// is AS(G) on products of rings, complete graphs and 2-node graphs (Theorem 3).
+// is AS(G) on products of rings, complete graphs and 2-node graphs (Theorem 3). A2 on H^d (all-port):
+// exactly Corollary 4's n^(d-1) T_H steps, the cut bound where T_H is H's (Theorem 5), and no step
+// meets header blocking (so no directed link carries two messages in a step).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -106,7 +109,8 @@ TEST_P(DimaA1, EveryByteInPlaceInCorollary3Steps) {
   bool cayley = true;  // every dimension a ring, a complete graph or a 2-node graph
   for (int d = 0; d < topology.num_dimensions(); ++d) {
     const Dimension dim = topology.dimension(d);
-    corollary3 += n / static_cast<std::uint64_t>(dim.size) * dimension_exchange_schedule(dim.kind, dim.size, false).size();
+    const std::uint64_t t_i = dimension_exchange_schedule(dim.kind, dim.size, false).size();
+    corollary3 += n / static_cast<std::uint64_t>(dim.size) * t_i;
     cayley = cayley && (dim.kind != DimensionKind::Path || dim.size == 2);
   }
   const std::uint64_t steps = run.stats["schedule"]["synchronized_steps"];
@@ -129,6 +133,55 @@ INSTANTIATE_TEST_SUITE_P(Products, DimaA1,
                              if (ch == ':') ch = '_';
                            return name;
                          });
+
+class DimaA2 : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(DimaA2, EveryByteInPlaceInCorollary4Steps) {
+  const MachineConfig config = model_002(GetParam(), "dima-a2", true);
+  ASSERT_FALSE(config.validate().has_value());
+  const ExchangeRun run = run_exchange(config);
+  ASSERT_EQ(run.result.status, RunStatus::Completed) << run.result.message;
+  ASSERT_TRUE(run.report.ok()) << run.report.errors.front();
+
+  const Topology topology = Topology::parse(GetParam());
+  const Dimension h = topology.dimension(0);
+  const std::uint64_t t_h = dimension_exchange_schedule(h.kind, h.size, true).size();
+  std::uint64_t corollary4 = t_h;
+  for (int d = 1; d < topology.num_dimensions(); ++d) corollary4 *= static_cast<std::uint64_t>(h.size);
+  const std::uint64_t steps = run.stats["schedule"]["synchronized_steps"];
+  EXPECT_EQ(steps, corollary4) << "002 Corollary 4";
+  const char* kind = h.kind == DimensionKind::Ring ? "ring:" : h.kind == DimensionKind::Path ? "mesh:" : "ghc:";
+  const Topology line = Topology::parse(kind + std::to_string(h.size));
+  if (static_cast<double>(t_h) == exchange_bounds(line).cut.steps) {
+    EXPECT_EQ(steps, exchange_bounds(topology).cut_bound_steps) << "002 Theorem 5: the cut bound";
+  }
+  expect_one_block_one_link_per_message(run, true);
+}
+
+INSTANTIATE_TEST_SUITE_P(Homogeneous, DimaA2,
+                         ::testing::Values("torus:3x3", "torus:4x4", "torus:5x5", "torus:8x8", "torus:6x6", "mesh:4x4",
+                                           "mesh:3x3", "hypercube:2", "hypercube:4", "torus:3x3x3x3"),
+                         [](const auto& info) {
+                           std::string name = info.param;
+                           for (char& ch : name)
+                             if (ch == ':') ch = '_';
+                           return name;
+                         });
+
+TEST(DimaA2, RefusesWhatSection5DoesNotCoverNamingTheRule) {
+  const Algorithm& a2 = find_algorithm("dima-a2");
+  ExchangeParameters all_port;
+  all_port.all_port = true;
+  const auto mixed = a2.supports(Topology::parse("torus:4x8"), all_port);
+  ASSERT_TRUE(mixed.has_value());
+  EXPECT_NE(mixed->find("homogeneous products H^d"), std::string::npos) << *mixed;
+  const auto three = a2.supports(Topology::parse("torus:4x4x4"), all_port);
+  ASSERT_TRUE(three.has_value());
+  EXPECT_NE(three->find("a power of 2 dimensions"), std::string::npos) << *three;
+  const auto one_port = a2.supports(Topology::parse("torus:4x4"), {});
+  ASSERT_TRUE(one_port.has_value());
+  EXPECT_NE(one_port->find("node.port_model = 'one-port': dima-a2 is multiport"), std::string::npos) << *one_port;
+}
 
 // Single-port on a path, measured against the two bounds (docs/architecture.md): 37 steps on 8 nodes
 // against AS(P_8) = 21 and the middle node's 31 receives.
