@@ -6,12 +6,19 @@
 //   001-theorem1: tseng-ring (001 Theorem 1): 2d - 2 start-ups and Lemma 6's blocks plus 3 (d = 3) or 2.
 //   001-table3: tseng-t4 (001 Table 3, Theorem 2): 4d - 6 start-ups and the table's transmission term;
 //     and tseng-t1 against Lemma 7.
+//   002-a1, 002-a2: dima-a1 / dima-a2 in 002's model (store-and-forward, a barrier per step; single-port
+//     / all-port): steps against Corollary 3 / Corollary 4 and against the bounds of §3, AS(G) and the
+//     cut bound.
 #include "sims/paper_command.h"
 
 #include <nlohmann/json.hpp>
 
+#include "firmware/dimension_exchange_schedule.h"
+#include "topology/topology.h"
+
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -29,7 +36,27 @@ struct PaperRow {
   double startups_formula;         // synchronized steps the paper gives
   double blocks_formula;           // sum of each step's largest message, in blocks
   std::string formula_note;        // where the formula comes from
+  std::string run_options;         // more options for the run
+  bool against_bounds = false;     // 002: print the steps against AS(G) and the cut bound, not blocks
 };
+
+// 002 Corollary 3 (single-port A1) and Corollary 4 (multiport A2) from the dimensions' own schedules.
+double corollary3_steps(const std::string& spec) {
+  const Topology t = Topology::parse(spec);
+  double steps = 0;
+  for (int d = 0; d < t.num_dimensions(); ++d) {
+    const Dimension dim = t.dimension(d);
+    steps += static_cast<double>(t.num_nodes()) / dim.size *
+             static_cast<double>(dimension_exchange_schedule(dim.kind, dim.size, false).size());
+  }
+  return steps;
+}
+double corollary4_steps(const std::string& spec) {
+  const Topology t = Topology::parse(spec);
+  const Dimension h = t.dimension(0);
+  return std::pow(h.size, t.num_dimensions() - 1) *
+         static_cast<double>(dimension_exchange_schedule(h.kind, h.size, true).size());
+}
 
 // 001 Lemma 6 plus Theorem 1's overlap blocks, for a ring of 2^d nodes.
 double theorem1_blocks(int d) {
@@ -44,15 +71,30 @@ std::vector<PaperRow> rows_of(const std::string& table) {
   if (table == "000-table1") {
     for (auto [r, c] : {std::pair{4, 4}, {6, 6}, {8, 8}, {4, 8}, {6, 10}, {16, 16}})
       rows.push_back({"mesh:" + std::to_string(c) + "x" + std::to_string(r), "suh-mesh", "", double(c),
-                      double(r) * c * c / 2, "C, R C^2 / 2"});
+                      double(r) * c * c / 2, "C, R C^2 / 2", "", false});
     for (auto [a1, a2, a3] : {std::tuple{4, 4, 4}, {6, 4, 2}, {8, 4, 4}, {6, 6, 6}})
       rows.push_back({"mesh:" + std::to_string(a1) + "x" + std::to_string(a2) + "x" + std::to_string(a3), "suh-mesh", "",
-                      1.5 * a1, 0.75 * a1 * a1 * a2 * a3, "(n/2) a1, (n/4) a1^2 a2 a3"});
-    rows.push_back({"mesh:4x4x4x4", "suh-mesh", "", 8, 1024, "(n/2) a1, (n/4) a1^2 a2 a3 a4"});
+                      1.5 * a1, 0.75 * a1 * a1 * a2 * a3, "(n/2) a1, (n/4) a1^2 a2 a3", "", false});
+    rows.push_back({"mesh:4x4x4x4", "suh-mesh", "", 8, 1024, "(n/2) a1, (n/4) a1^2 a2 a3 a4", "", false});
+  } else if (table == "002-a1" || table == "002-a2") {
+    const bool a1 = table == "002-a1";
+    const std::string model = std::string(" --switching store-and-forward --buffer-flits 17") +
+                              (a1 ? "" : " --port-model all-port");
+    const std::vector<std::string> shapes =
+        a1 ? std::vector<std::string>{"hypercube:4", "hypercube:6", "torus:4x4", "torus:5x3", "torus:8x8", "torus:4x4x4",
+                                      "ghc:3x4", "ghc:3x3x3", "ring:12", "mesh:9", "mesh:4x4", "mesh:3x5",
+                                      "product:ring4xpath3"}
+           : std::vector<std::string>{"hypercube:2", "hypercube:4", "torus:3x3", "torus:4x4", "torus:5x5", "torus:6x6",
+                                      "torus:8x8", "mesh:4x4", "torus:3x3x3x3"};
+    for (const std::string& shape : shapes) {
+      PaperRow row{shape, a1 ? "dima-a1" : "dima-a2", "barrier", a1 ? corollary3_steps(shape) : corollary4_steps(shape),
+                   0, a1 ? "Corollary 3" : "Corollary 4", model, true};
+      rows.push_back(row);
+    }
   } else if (table == "001-theorem1") {
     for (int d = 3; d <= 7; ++d)
       rows.push_back({"ring:" + std::to_string(1 << d), "tseng-ring", "", 2.0 * d - 2, theorem1_blocks(d),
-                      "2d - 2, Lemma 6 + " + std::string(d == 3 ? "3" : "2")});
+                      "2d - 2, Lemma 6 + " + std::string(d == 3 ? "3" : "2"), "", false});
   } else if (table == "001-table3") {
     for (int d = 4; d <= 5; ++d) {
       const double n = std::ldexp(1.0, d);
@@ -62,8 +104,8 @@ std::vector<PaperRow> rows_of(const std::string& table) {
                                : std::ldexp(31.0 / 96.0, 3 * d - 1) + 5 * std::ldexp(1.0, 2 * d - 2) + std::ldexp(5.0 / 3, d + 2);
       const std::string spec = "torus:" + std::to_string(1 << d) + "x" + std::to_string(1 << d);
       rows.push_back({spec, "tseng-t4", "barrier", 4.0 * d - 6, t4,
-                      d == 4 ? "Table 3 (d = 4, with 8/3 for the printed 1/3)" : "Table 3 (5 <= d <= 6)"});
-      rows.push_back({spec, "tseng-t1", "barrier", 4.0 * d - 4, 2 * n * theorem1_blocks(d), "Lemma 7: 2 T_1D(d, 2^d b)"});
+                      d == 4 ? "Table 3 (d = 4, with 8/3 for the printed 1/3)" : "Table 3 (5 <= d <= 6)", "", false});
+      rows.push_back({spec, "tseng-t1", "barrier", 4.0 * d - 4, 2 * n * theorem1_blocks(d), "Lemma 7: 2 T_1D(d, 2^d b)", "", false});
     }
   }
   return rows;
@@ -78,7 +120,7 @@ std::string temporary_path() {
 
 }  // namespace
 
-std::vector<std::string> paper_tables() { return {"000-table1", "001-theorem1", "001-table3"}; }
+std::vector<std::string> paper_tables() { return {"000-table1", "001-theorem1", "001-table3", "002-a1", "002-a2"}; }
 
 int run_paper_table(const std::string& self_path, const std::string& table, std::ostream& out, std::ostream& err) {
   const std::vector<PaperRow> rows = rows_of(table);
@@ -88,16 +130,22 @@ int run_paper_table(const std::string& self_path, const std::string& table, std:
     err << "\n";
     return 2;
   }
+  const bool bounds = rows.front().against_bounds;
+  std::size_t topology_width = 14;
+  for (const PaperRow& row : rows) topology_width = std::max(topology_width, row.topology.size() + 2);
   out << "meshmp paper " << table << " (t_s = 100 cycles, 8-byte blocks; counts measured by the machine)\n";
-  out << std::left << std::setw(14) << "topology" << std::setw(12) << "algorithm" << std::right << std::setw(9)
-      << "steps" << std::setw(9) << "formula" << std::setw(8) << "ratio" << std::setw(10) << "blocks" << std::setw(10)
-      << "formula" << std::setw(8) << "ratio" << std::setw(10) << "cycles" << std::setw(9) << "host s"
-      << "  formula from\n";
+  out << std::left << std::setw(static_cast<int>(topology_width)) << "topology" << std::setw(12) << "algorithm"
+      << std::right << std::setw(9) << "steps" << std::setw(9) << "formula" << std::setw(8) << "ratio";
+  if (bounds)
+    out << std::setw(10) << "AS(G)" << std::setw(8) << "ratio" << std::setw(10) << "cut" << std::setw(8) << "ratio";
+  else
+    out << std::setw(10) << "blocks" << std::setw(10) << "formula" << std::setw(8) << "ratio";
+  out << std::setw(10) << "cycles" << std::setw(9) << "host s" << "  formula from\n";
   int status = 0;
   for (const PaperRow& row : rows) {
     const std::string json_path = temporary_path();
     const std::string command = "'" + self_path + "' run --topology " + row.topology + " --algorithm " +
-                                row.algorithm + " -m 8" +
+                                row.algorithm + " -m 8" + row.run_options +
                                 (row.sync.empty() ? "" : " --algorithm-option sync=" + row.sync) + " --stats-json " +
                                 json_path + " > /dev/null 2>&1";
     const int code = std::system(command.c_str());
@@ -115,12 +163,21 @@ int run_paper_table(const std::string& self_path, const std::string& table, std:
     const auto& schedule = stats["statistics"]["schedule"];
     const double steps = schedule["synchronized_steps"].get<double>();
     const double blocks = schedule["sum_of_step_max_blocks"].get<double>();
-    out << std::left << std::setw(14) << row.topology << std::setw(12) << row.algorithm << std::right << std::fixed
+    out << std::left << std::setw(static_cast<int>(topology_width)) << row.topology << std::setw(12) << row.algorithm
+        << std::right << std::fixed
         << std::setprecision(0) << std::setw(9) << steps << std::setw(9) << row.startups_formula << std::setprecision(3)
-        << std::setw(8) << steps / row.startups_formula << std::setprecision(0) << std::setw(10) << blocks
-        << std::setprecision(1) << std::setw(10) << row.blocks_formula << std::setprecision(3) << std::setw(8)
-        << blocks / row.blocks_formula << std::setprecision(0) << std::setw(10)
-        << stats["statistics"]["completion_cycles"].get<double>() << std::setprecision(1) << std::setw(9)
+        << std::setw(8) << steps / row.startups_formula;
+    if (bounds) {
+      const auto& b = stats["statistics"]["bounds"];
+      const double status = b["average_status"].get<double>(), cut = b["cut_bound"].get<double>();
+      out << std::setprecision(1) << std::setw(10) << status << std::setprecision(3) << std::setw(8) << steps / status
+          << std::setprecision(1) << std::setw(10) << cut << std::setprecision(3) << std::setw(8) << steps / cut;
+    } else {
+      out << std::setprecision(0) << std::setw(10) << blocks << std::setprecision(1) << std::setw(10)
+          << row.blocks_formula << std::setprecision(3) << std::setw(8) << blocks / row.blocks_formula;
+    }
+    out << std::setprecision(0) << std::setw(10) << stats["statistics"]["completion_cycles"].get<double>()
+        << std::setprecision(1) << std::setw(9)
         << stats["statistics"]["simulation"]["host_seconds"].get<double>() << "  " << row.formula_note << "\n";
   }
   return status;

@@ -317,9 +317,18 @@ TEST(CommandLine, PaperTableRowsFromRunsOfTheMachine) {
   EXPECT_NE(table.output.find("mesh:6x6      suh-mesh            6        6   1.000       108     108.0   1.000"),
             std::string::npos)
       << table.output;
+  // 002's tables: steps against Corollary 4 and the bounds of §3 (A2 meets the cut bound on torus:4x4).
+  const Outcome a2 = meshmp("paper 002-a2");
+  ASSERT_EQ(a2.status, 0) << a2.output;
+  const std::size_t row = a2.output.find("\ntorus:4x4 ");
+  ASSERT_NE(row, std::string::npos) << a2.output;
+  const std::string line = a2.output.substr(row + 1, a2.output.find('\n', row + 1) - row - 1);
+  EXPECT_NE(line.find("dima-a2             8        8   1.000      32.0   0.250       8.0   1.000"), std::string::npos)
+      << line;
   const Outcome unknown = meshmp("paper 002-table9");
   EXPECT_EQ(unknown.status, 2);
-  EXPECT_NE(unknown.output.find("table = '002-table9': unknown table; known: 000-table1 001-theorem1 001-table3"),
+  EXPECT_NE(unknown.output.find("table = '002-table9': unknown table; known: 000-table1 001-theorem1 001-table3 "
+                                "002-a1 002-a2"),
             std::string::npos)
       << unknown.output;
 }
