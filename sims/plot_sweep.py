@@ -3,10 +3,13 @@
 of REFERENCE (default tseng-t4).
   nodes (default), like 001's Fig. 9: one panel per t_s / (b t_c), against the number of nodes;
   block-bytes, like 001's Fig. 10: one panel per topology, one line per algorithm and t_s / t_c (t_c in
-    cycles per byte), against the block size b.
+    cycles per byte), against the block size b;
+  bound (REFERENCE unused): per topology, each algorithm's completion time over 002's lower bound in time,
+    the bound's steps (AS(G) on one-port nodes, the cut bound on all-port ones, whichever is larger)
+    times one step of 002's model, t_s + m t_c.
 Points a run did not verify (or did not support) are left out.
 
-Usage: plot_sweep.py SWEEP.csv OUT.png [REFERENCE [nodes|block-bytes]]
+Usage: plot_sweep.py SWEEP.csv OUT.png [REFERENCE [nodes|block-bytes|bound]]
 """
 import csv
 import sys
@@ -68,11 +71,47 @@ def against_block_size(sweep, out, reference):
     fig.savefig(out, dpi=110)
 
 
+def against_bound(sweep, out):
+    # ratio[topology][algorithm] = completion / bound (the first verified point of each pair)
+    ratio = defaultdict(dict)
+    with open(sweep) as f:
+        for row in csv.DictReader(f):
+            if row["verified"] != "yes":
+                continue
+            steps = float(row["cut_bound"])
+            if row["port_model"] != "all-port":
+                steps = max(steps, float(row["status_bound_steps"]))
+            step = float(row["startup_cycles"]) + float(row["block_bytes"]) / float(row["flit_bytes"])
+            ratio[row["topology"]].setdefault(row["algorithm"], float(row["completion_cycles"]) / (steps * step))
+    topologies = sorted(ratio, key=nodes)
+    if not topologies:
+        sys.exit(f"no verified runs in {sweep}")
+    algorithms = sorted({a for t in topologies for a in ratio[t]})
+    width = 0.8 / len(algorithms)
+    fig, ax = plt.subplots(figsize=(max(6, 1.4 * len(topologies) + 2), 4.5))
+    for k, algorithm in enumerate(algorithms):
+        xs = [i + (k - (len(algorithms) - 1) / 2) * width for i, t in enumerate(topologies) if algorithm in ratio[t]]
+        ys = [ratio[t][algorithm] for t in topologies if algorithm in ratio[t]]
+        ax.bar(xs, ys, width=width, label=algorithm, color=f"C{k % 10}")
+    ax.axhline(1.0, color="grey", linewidth=0.8)
+    ax.set_yscale("log", base=2)
+    ax.set_xticks(range(len(topologies)))
+    ax.set_xticklabels(topologies, rotation=20, fontsize=8)
+    ax.set_ylabel("completion time / 002 lower bound")
+    ax.grid(True, axis="y", alpha=0.3)
+    ax.legend(fontsize=7, ncol=2)
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+
+
 def main():
     sweep, out = sys.argv[1], sys.argv[2]
     reference = sys.argv[3] if len(sys.argv) > 3 else "tseng-t4"
     if len(sys.argv) > 4 and sys.argv[4] == "block-bytes":
         against_block_size(sweep, out, reference)
+        return
+    if len(sys.argv) > 4 and sys.argv[4] == "bound":
+        against_bound(sweep, out)
         return
     # completion[(ratio)][algorithm][nodes]
     completion = defaultdict(lambda: defaultdict(dict))

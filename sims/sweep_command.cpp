@@ -75,8 +75,9 @@ void SweepCommand::add_to(CLI::App& app) {
   app.add_option("--speedup-of", speedup_of_, "the algorithm the plot divides by")->capture_default_str();
   app.add_option("--plot-against", plot_against_,
                  "nodes: one panel per t_s / (b t_c), speedup against the nodes (001 Fig. 9); block-bytes: one "
-                 "panel per topology, a line per algorithm and t_s / t_c, against the block size (001 Fig. 10)")
-      ->check(CLI::IsMember({"nodes", "block-bytes"}))
+                 "panel per topology, a line per algorithm and t_s / t_c, against the block size (001 Fig. 10); "
+                 "bound: per topology, each algorithm's time over 002's lower bound (steps x (t_s + m t_c))")
+      ->check(CLI::IsMember({"nodes", "block-bytes", "bound"}))
       ->capture_default_str();
 }
 
@@ -130,9 +131,11 @@ int SweepCommand::run(const std::string& self_path, std::ostream& out, std::ostr
             << ',' << schedule["synchronized_steps"] << ',' << schedule["sum_of_step_max_blocks"] << ','
             << schedule["max_messages_per_node"] << ',' << schedule["rearrangement_bytes_max_per_node"] << ','
             << s["network"]["header_blocking_cycles"] << ',' << schedule["steps_with_blocking"] << ','
-            << std::setprecision(2) << s["simulation"]["host_seconds"].get<double>();
+            << std::setprecision(2) << s["simulation"]["host_seconds"].get<double>() << ','
+            << s["bounds"]["status_bound_steps"] << ',' << std::setprecision(3) << s["bounds"]["cut_bound"].get<double>()
+            << ',' << doc["config"]["node"]["port_model"].get<std::string>();
       } else {
-        row << verdict << ",,,,,,,,,,";
+        row << verdict << ",,,,,,,,,,,,,";
       }
       rows[k] = row.str();
       std::lock_guard<std::mutex> lock(progress);
@@ -149,7 +152,8 @@ int SweepCommand::run(const std::string& self_path, std::ostream& out, std::ostr
 
   csv << "topology,algorithm,block_bytes,startup_cycles,flit_bytes,exit_status,verified,completion_cycles,"
          "zero_load_cycles,paper_cycles,synchronized_steps,sum_of_step_max_blocks,max_messages_per_node,"
-         "rearrangement_bytes_max_per_node,header_blocking_cycles,steps_with_blocking,host_seconds\n";
+         "rearrangement_bytes_max_per_node,header_blocking_cycles,steps_with_blocking,host_seconds,"
+         "status_bound_steps,cut_bound,port_model\n";
   for (const std::string& row : rows) csv << row << '\n';
   out << "  sweep: " << points.size() << " points, " << failed << " failed; " << csv_ << "\n";
   csv.close();
