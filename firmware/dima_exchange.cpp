@@ -52,35 +52,6 @@ std::vector<ExchangeStep> schedule_of(const Topology& topology, bool multi) {
   return dimension_exchange_schedule(topology.dimension(0).kind, topology.dimension(0).size, multi);
 }
 
-void dima_1d(NodeApi& api) {
-  const ExchangeLayout& l = api.layout();
-  const std::uint32_t m = l.block_bytes;
-  const int me = api.id();  // one dimension: the node is its position
-  const bool barrier = api.options().text("sync") == "barrier";
-  const std::vector<ExchangeStep> steps = schedule_of(api.topology(), api.all_port());
-
-  std::map<std::pair<int, int>, std::uint32_t> where;  // (source, destination) -> address here
-  for (int dst = 0; dst < api.num_nodes(); ++dst) where[{me, dst}] = l.send_block(dst);
-  api.local_copy(l.receive_block(me), l.send_block(me), m);
-  std::uint32_t next_free = l.scratch_base();
-  for (std::size_t s = 0; s < steps.size(); ++s) {
-    if (barrier && s > 0) api.hardware_barrier();
-    const auto tag = static_cast<std::uint32_t>(s + 1);
-    api.begin_step(static_cast<int>(tag));
-    std::vector<Handle> handles;
-    for (const BlockTransfer& t : steps[s])
-      if (t.to == me) {
-        const std::uint32_t at = t.destination == me ? l.receive_block(t.source) : next_free;
-        if (t.destination != me) next_free += m;
-        where[{t.source, t.destination}] = at;
-        handles.push_back(api.receive(t.from, at, m, tag));
-      }
-    for (const BlockTransfer& t : steps[s])
-      if (t.from == me) handles.push_back(api.send(t.to, where.at({t.source, t.destination}), m, tag));
-    for (Handle h : handles) api.wait(h);
-  }
-}
-
 // Where the blocks this node holds are, by (source, destination): its own in the send buffer, those for
 // it in the receive buffer (they arrive there), the others in scratch as they pass through.
 class HeldBlocks {
@@ -299,13 +270,13 @@ std::vector<int> all_dimensions(const Topology& topology) {
   return dims;
 }
 
-void dima_a2(NodeApi& api) {
+// Runs a planned schedule on this node: per step, the receives of the blocks that come here, then the
+// sends of the blocks that leave; a barrier before every step after the first under sync=barrier.
+void run_machine_steps(NodeApi& api, const std::vector<MachineStep>& steps) {
   const ExchangeLayout& l = api.layout();
   const std::uint32_t m = l.block_bytes;
   const int me = api.id();
   const bool barrier = api.options().text("sync") == "barrier";
-  const std::vector<MachineStep> steps =
-      A2Schedule(api.topology()).exchange(all_dimensions(api.topology()), [](int x, int y) { return BlockId{x, y}; });
   HeldBlocks held(api);
   api.local_copy(l.receive_block(me), l.send_block(me), m);
   for (std::size_t s = 0; s < steps.size(); ++s) {
@@ -320,6 +291,22 @@ void dima_a2(NodeApi& api) {
       if (t.from == me) handles.push_back(api.send(t.to, held.address(t.block.source, t.block.destination), m, tag));
     for (Handle h : handles) api.wait(h);
   }
+}
+
+// One dimension: the node is its position.
+void dima_1d(NodeApi& api) {
+  std::vector<MachineStep> steps;
+  for (const ExchangeStep& s : schedule_of(api.topology(), api.all_port())) {
+    MachineStep step;
+    for (const BlockTransfer& t : s) step.push_back({t.from, t.to, {t.source, t.destination}});
+    steps.push_back(std::move(step));
+  }
+  run_machine_steps(api, steps);
+}
+
+void dima_a2(NodeApi& api) {
+  run_machine_steps(api, A2Schedule(api.topology()).exchange(all_dimensions(api.topology()),
+                                                             [](int x, int y) { return BlockId{x, y}; }));
 }
 
 // Corollary 4: n^(d-1) T_H with T_H the multiport steps of one dimension.
