@@ -41,6 +41,7 @@
 // takes a source route along its own dimension that never crosses a wrap-around link.
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <numeric>
 
 #include "firmware/algorithm_registry.h"
