@@ -1,14 +1,18 @@
 // Runs a registered exchange algorithm on a whole machine, as the algorithm tests do: fills every node's
 // send buffer, runs, verifies every node's memory and keeps the statistics (SystemC elaborates one
-// machine per process: one run per test).
+// machine per process: one run per test). With MESHMP_TEST_ROUTER_MODEL=rtl in the environment (the
+// rtl/ pass of the algorithm tests, tests/CMakeLists.txt) every machine the RTL matrix covers is built
+// from the verilated routers, and the test's expectations stay the same.
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
 #include <vector>
 
 #include "firmware/algorithm_registry.h"
 #include "firmware/exchange_verifier.h"
 #include "hw/machine.h"
+#include "hw/rtl_router.h"
 #include "hw/run_statistics.h"
 
 namespace meshmp {
@@ -21,7 +25,15 @@ struct ExchangeRun {
   std::vector<std::uint64_t> startups, copied_bytes;  // per node
 };
 
-inline ExchangeRun run_exchange(const MachineConfig& config) {
+inline MachineConfig with_test_router_model(MachineConfig config) {
+  const char* model = std::getenv("MESHMP_TEST_ROUTER_MODEL");
+  if (model != nullptr && !RtlRouter::unsupported(Topology::parse(config.topology), config.router, config.port_model))
+    config.router.model = model;
+  return config;
+}
+
+inline ExchangeRun run_exchange(const MachineConfig& given) {
+  const MachineConfig config = with_test_router_model(given);
   Machine machine("machine", config, find_algorithm(config.algorithm));
   const int n = machine.topology().num_nodes();
   for (int i = 0; i < n; ++i) fill_exchange_memory(machine.node(i).memory.bytes(), machine.layout(), i);
