@@ -26,9 +26,9 @@
 // half for the partner across dimension 1, ordered so that what the receiver forwards in step 2 comes
 // first; the rest ordered what stays, then what leaves in step 2, and step 1's message is received right
 // behind it). For n >= 3 the later steps' blocks lie in up to 2^(j-1) runs: each such step first copies
-// them into one buffer (N/2 blocks, charged at rho; 000 §4 counts no copy inside phase n + 1, which no
-// layout of one array can give past two steps: the halves that step j keeps sit at both ends of the
-// region that step j-1 left). The send and receive buffers of this machine are indexed by node, so
+// them into one buffer (N/2 blocks, charged at rho; 000 §4 counts no copy inside phase n + 1: with this
+// layout the halves that step j - 1 keeps sit at both ends of the region it left, and no layout without
+// copies was found). The send and receive buffers of this machine are indexed by node, so
 // loading the data array and placing the result by source are two more passes of N m bytes each.
 // Readings of the text (documented in docs/architecture.md):
 //  - "v hops away" is counted from the first corner of the node's 2 x 2 submesh, not from the node:
