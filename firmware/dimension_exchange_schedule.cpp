@@ -42,9 +42,23 @@ std::vector<ExchangeStep> forward(int size, bool ring, bool multiport, std::vect
         const int to = ring ? ((at + b.direction) % size + size) % size : at + b.direction;
         candidates.push_back({at, static_cast<int>(i), to, remaining(b, at, size, ring)});
       }
+    // Single-port on a path: the moves of the busiest nodes first, a node's load being the blocks it has
+    // still to send plus, for the receiver, those it has still to receive (the blocks whose way crosses it).
+    std::vector<int> load_to_send(static_cast<std::size_t>(size), 0), load_to_receive(static_cast<std::size_t>(size), 0);
+    if (!ring && !multiport)
+      for (int at = 0; at < size; ++at)
+        for (const Held& b : held[static_cast<std::size_t>(at)])
+          for (int v = at; v != b.destination; v += b.direction) {
+            ++load_to_send[static_cast<std::size_t>(v)];
+            ++load_to_receive[static_cast<std::size_t>(v + b.direction)];
+          }
+    auto load = [&](const Candidate& c) {
+      return load_to_send[static_cast<std::size_t>(c.at)] + load_to_receive[static_cast<std::size_t>(c.to)];
+    };
     std::stable_sort(candidates.begin(), candidates.end(), [&](const Candidate& a, const Candidate& b) {
       const Held& x = held[static_cast<std::size_t>(a.at)][static_cast<std::size_t>(a.index)];
       const Held& y = held[static_cast<std::size_t>(b.at)][static_cast<std::size_t>(b.index)];
+      if (load(a) != load(b)) return load(a) > load(b);
       if (a.distance != b.distance) return a.distance > b.distance;
       if (x.source != y.source) return x.source < y.source;
       return x.destination < y.destination;
