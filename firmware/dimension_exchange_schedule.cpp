@@ -18,8 +18,9 @@ int remaining(const Held& b, int at, int size, bool ring) {
   return ((b.destination - at) * b.direction % size + size) % size;
 }
 
-// Forwards blocks one link per step until every block is home. `directions`: the directions a step may
-// use (single-port rings: one at a time). Farthest first; ties to the lower source, then destination.
+// Forwards blocks one link per step until every block is home; single-port rings use one direction at a
+// time. Priority: on a single-port path the busiest nodes' moves, then (everywhere) the block with the
+// farthest to go, then the lower source, then the lower destination.
 std::vector<ExchangeStep> forward(int size, bool ring, bool multiport, std::vector<std::vector<Held>> held,
                                   bool one_direction_at_a_time) {
   std::vector<ExchangeStep> steps;
@@ -44,7 +45,8 @@ std::vector<ExchangeStep> forward(int size, bool ring, bool multiport, std::vect
       }
     // Single-port on a path: the moves of the busiest nodes first, a node's load being the blocks it has
     // still to send plus, for the receiver, those it has still to receive (the blocks whose way crosses it).
-    std::vector<int> load_to_send(static_cast<std::size_t>(size), 0), load_to_receive(static_cast<std::size_t>(size), 0);
+    std::vector<int> load_to_send(static_cast<std::size_t>(size), 0);
+    std::vector<int> load_to_receive(static_cast<std::size_t>(size), 0);
     if (!ring && !multiport)
       for (int at = 0; at < size; ++at)
         for (const Held& b : held[static_cast<std::size_t>(at)])
