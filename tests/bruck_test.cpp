@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "exchange_run.h"
+#include "test_names.h"
 
 namespace meshmp {
 namespace {
@@ -46,12 +47,7 @@ TEST_P(Bruck, EveryByteInPlaceWithTheExactCounts) {
 INSTANTIATE_TEST_SUITE_P(Shapes, Bruck,
                          ::testing::Values("ring:2", "ring:5", "ring:13", "hypercube:4", "torus:4x4", "mesh:3x5",
                                            "torus:8x16", "torus:4x4x4"),
-                         [](const auto& info) {
-                           std::string name = info.param;
-                           for (char& c : name)
-                             if (c == ':') c = '_';
-                           return name;
-                         });
+                         topology_test_name);
 
 }  // namespace
 }  // namespace meshmp

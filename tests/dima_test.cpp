@@ -18,6 +18,7 @@
 #include <cmath>
 
 #include "exchange_run.h"
+#include "test_names.h"
 #include "firmware/dimension_exchange_schedule.h"
 #include "topology/exchange_bounds.h"
 
@@ -87,10 +88,7 @@ std::vector<Case> cases() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Dimensions, Dima1d, ::testing::ValuesIn(cases()), [](const auto& info) {
-  std::string name = std::string(info.param.topology) + (info.param.all_port ? "_multiport" : "_single_port");
-  for (char& ch : name)
-    if (ch == ':') ch = '_';
-  return name;
+  return spec_test_name(info.param.topology) + (info.param.all_port ? "_multiport" : "_single_port");
 });
 
 class DimaA1 : public ::testing::TestWithParam<const char*> {};
@@ -126,12 +124,7 @@ INSTANTIATE_TEST_SUITE_P(Products, DimaA1,
                                            "torus:8x8", "torus:4x4x4", "ring:3", "ring:5", "ring:9", "ring:12",
                                            "mesh:3", "mesh:9", "mesh:4x4", "mesh:3x5", "ghc:3x4", "ghc:3x3x3",
                                            "product:ring4xpath3", "product:ring3xpath3xpath2"),
-                         [](const auto& info) {
-                           std::string name = info.param;
-                           for (char& ch : name)
-                             if (ch == ':') ch = '_';
-                           return name;
-                         });
+                         topology_test_name);
 
 class DimaA2 : public ::testing::TestWithParam<const char*> {};
 
@@ -160,12 +153,7 @@ TEST_P(DimaA2, EveryByteInPlaceInCorollary4Steps) {
 INSTANTIATE_TEST_SUITE_P(Homogeneous, DimaA2,
                          ::testing::Values("torus:3x3", "torus:4x4", "torus:5x5", "torus:8x8", "torus:6x6", "mesh:4x4",
                                            "mesh:3x3", "hypercube:2", "hypercube:4", "torus:3x3x3x3"),
-                         [](const auto& info) {
-                           std::string name = info.param;
-                           for (char& ch : name)
-                             if (ch == ':') ch = '_';
-                           return name;
-                         });
+                         topology_test_name);
 
 TEST(DimaA2, RefusesWhatSection5DoesNotCoverNamingTheRule) {
   const Algorithm& a2 = find_algorithm("dima-a2");

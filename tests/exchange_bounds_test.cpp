@@ -8,6 +8,7 @@
 #include <cmath>
 #include <queue>
 
+#include "test_names.h"
 #include "topology/exchange_bounds.h"
 
 namespace meshmp {
@@ -56,12 +57,7 @@ INSTANTIATE_TEST_SUITE_P(
                       "mesh:5", "mesh:9", "mesh:4x4", "mesh:3x5", "torus:4x4", "torus:5x3", "torus:3x3x2",
                       "hypercube:1", "hypercube:2", "hypercube:3", "hypercube:4", "ghc:3x4", "ghc:4x4", "ghc:5",
                       "product:ring4xpath3", "product:ring3xpath3xpath2", "mesh:2x2x2"),
-    [](const auto& info) {
-      std::string name = info.param;
-      for (char& c : name)
-        if (c == ':') c = '_';
-      return name;
-    });
+    topology_test_name);
 
 // Where a formula is known: a ring of k has AS = floor(k^2 / 4) and its bisection k^2 / 8 (k even);
 // the hypercube of dimension d has AS = d 2^(d-1) and the cut 2^(d-1) (2^(d-1) x 2^(d-1) blocks over

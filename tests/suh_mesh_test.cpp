@@ -13,6 +13,7 @@
 #include <algorithm>
 
 #include "exchange_run.h"
+#include "test_names.h"
 
 namespace meshmp {
 namespace {
@@ -45,13 +46,6 @@ ExchangeRun run_suh(const std::string& topology, const std::string& sync) {
   return run_exchange(config);
 }
 
-std::string test_name(const ::testing::TestParamInfo<const char*>& info) {
-  std::string name = info.param;
-  for (char& c : name)
-    if (c == ':') c = '_';
-  return name;
-}
-
 class SuhMesh : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(SuhMesh, EveryByteInPlaceWithTable1Counts) {
@@ -74,12 +68,12 @@ INSTANTIATE_TEST_SUITE_P(Meshes, SuhMesh,
                          ::testing::Values("mesh:2x2", "mesh:4x4", "mesh:6x6", "mesh:8x4", "mesh:4x8", "mesh:8x6",
                                            "mesh:10x4", "mesh:8x8", "mesh:2x2x2", "mesh:4x4x4", "mesh:6x4x2",
                                            "mesh:8x4x4", "mesh:6x6x6", "mesh:4x4x4x4"),
-                         test_name);
+                         topology_test_name);
 // On a torus the algorithm uses the mesh links only (source routes that never wrap).
 INSTANTIATE_TEST_SUITE_P(TorusMeshLinks, SuhMesh,
                          ::testing::Values("torus:8x8", "torus:16x16", "torus:8x16", "torus:12x12", "torus:6x4x2",
                                            "torus:4x4x4"),
-                         test_name);
+                         topology_test_name);
 
 // With a barrier before every step the schedule is the paper's: zero header blocking on every step and
 // the completion time the zero-load model of the steps exactly.
@@ -96,7 +90,7 @@ TEST_P(SuhMeshBarrier, ContentionFreeAndExactlyTheZeroLoadModel) {
 INSTANTIATE_TEST_SUITE_P(Shapes, SuhMeshBarrier,
                          ::testing::Values("mesh:6x6", "mesh:10x4", "mesh:8x16", "mesh:6x10", "mesh:4x4x4",
                                            "mesh:6x4x2", "mesh:8x4x4", "torus:8x8", "torus:8x16", "torus:6x4x2"),
-                         test_name);
+                         topology_test_name);
 
 // Without barriers a group whose ring is shorter starts its next phase while the longer rings are still
 // in their last steps, on lines they use: on 8x4x4 two steps meet header blocking (000 assumes

@@ -10,6 +10,7 @@
 
 #include "exchange_run.h"
 #include "firmware/ring_exchange_plan.h"
+#include "test_names.h"
 #include "tseng_counts.h"
 
 namespace meshmp {
@@ -133,10 +134,7 @@ INSTANTIATE_TEST_SUITE_P(Tori, TsengT4NonSquare,
                                            std::tuple<std::string, std::string>{"torus:24x16", "barrier"},
                                            std::tuple<std::string, std::string>{"torus:20x16", "signals"}),
                          [](const auto& info) {
-                           std::string name = std::get<0>(info.param) + "_" + std::get<1>(info.param);
-                           for (char& c : name)
-                             if (c == ':') c = '_';
-                           return name;
+                           return spec_test_name(std::get<0>(info.param)) + "_" + std::get<1>(info.param);
                          });
 
 TEST(TsengC1, EveryByteInPlaceWithThreeStagesOfTheorem1On8x8x8) {
