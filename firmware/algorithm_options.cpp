@@ -51,18 +51,19 @@ void check_value(const std::string& field, const AlgorithmOption& option, const 
 
 }  // namespace
 
-AlgorithmOptions::AlgorithmOptions(const std::string& algorithm, const std::vector<AlgorithmOption>& declared,
-                                   const std::map<std::string, std::string>& given) {
+AlgorithmOptions::AlgorithmOptions(const std::string& owner, const std::vector<AlgorithmOption>& declared,
+                                   const std::map<std::string, std::string>& given, const std::string& owner_kind,
+                                   const std::string& field_name) {
   for (const auto& [name, text] : given) {
-    const std::string field = "algorithm_options." + name;
+    const std::string field = field_name + "." + name;
     const AlgorithmOption* option = nullptr;
     for (const auto& o : declared)
       if (o.name == name) option = &o;
     if (!option) {
-      if (declared.empty()) throw ConfigError(field, text, "algorithm " + algorithm + " takes no options");
+      if (declared.empty()) throw ConfigError(field, text, owner_kind + " " + owner + " takes no options");
       std::string list;
       for (const auto& o : declared) list += (list.empty() ? "" : ", ") + o.name;
-      throw ConfigError(field, text, "algorithm " + algorithm + " has no such option; its options: " + list);
+      throw ConfigError(field, text, owner_kind + " " + owner + " has no such option; its options: " + list);
     }
     check_value(field, *option, text);
   }

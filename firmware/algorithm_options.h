@@ -26,9 +26,11 @@ std::string to_string(AlgorithmOption::Type type);
 class AlgorithmOptions {
  public:
   AlgorithmOptions() = default;
-  // Checks `given` (name -> text) against `declared`; throws ConfigError naming algorithm_options.<name>.
-  AlgorithmOptions(const std::string& algorithm, const std::vector<AlgorithmOption>& declared,
-                   const std::map<std::string, std::string>& given);
+  // Checks `given` (name -> text) against `declared`; throws ConfigError naming <field>.<name>
+  // (algorithm_options.<name> for an algorithm's, workload_options.<name> for a workload's).
+  AlgorithmOptions(const std::string& owner, const std::vector<AlgorithmOption>& declared,
+                   const std::map<std::string, std::string>& given, const std::string& owner_kind = "algorithm",
+                   const std::string& field = "algorithm_options");
 
   std::int64_t integer(const std::string& name) const;
   double number(const std::string& name) const;

@@ -29,10 +29,12 @@ struct Algorithm {
   std::string estimate_formula;
   // Options the firmware reads through NodeApi::options().
   std::vector<AlgorithmOption> options;
-  // Scratch memory per node beyond the send and receive buffers, in bytes, for the machine's topology,
-  // m-byte blocks and the given options (the layout grows to fit). None by default.
-  std::function<std::uint64_t(const Topology&, std::uint32_t block_bytes, const AlgorithmOptions&)> scratch_bytes =
-      [](const Topology&, std::uint32_t, const AlgorithmOptions&) -> std::uint64_t { return 0; };
+  // The workload it solves (firmware/workload.h): how memory starts and where every unit must end.
+  std::string workload = "complete-exchange";
+  // Scratch memory per node beyond the workload's regions, in bytes, for the machine's topology, its
+  // parameters (block size, workload options) and the given options. None by default.
+  std::function<std::uint64_t(const Topology&, const ExchangeParameters&, const AlgorithmOptions&)> scratch_bytes =
+      [](const Topology&, const ExchangeParameters&, const AlgorithmOptions&) -> std::uint64_t { return 0; };
 };
 
 // 000 §2: a contention-free wormhole step moving an m-byte block costs t_s + m t_c; with one flit of

@@ -109,7 +109,8 @@ std::vector<Algorithm> bruck_exchange_algorithms() {
   bruck.estimate_cycles = bruck_estimate;
   bruck.estimate_formula =
       "sum over ceil(log2 N) steps of (t_s + n_b m t_c + 2 n_b m rho) + 2 N m rho, n_b = blocks moved in step b";
-  bruck.scratch_bytes = [](const Topology& topology, std::uint32_t block_bytes, const AlgorithmOptions&) -> std::uint64_t {
+  bruck.scratch_bytes = [](const Topology& topology, const ExchangeParameters& parameters, const AlgorithmOptions&) -> std::uint64_t {
+    const std::uint32_t block_bytes = parameters.block_bytes;
     const auto n = static_cast<std::uint64_t>(topology.num_nodes());
     return (n + 2 * ((n + 1) / 2)) * block_bytes;
   };

@@ -367,7 +367,8 @@ std::vector<Algorithm> dima_exchange_algorithms() {
     return static_cast<double>(schedule_of(topology, p.all_port).size()) * step_cost_cycles(p, p.block_bytes);
   };
   one.estimate_formula = "steps x (t_s + m t_c), the steps of the dimension's schedule";
-  one.scratch_bytes = [](const Topology& topology, std::uint32_t block_bytes, const AlgorithmOptions&) {
+  one.scratch_bytes = [](const Topology& topology, const ExchangeParameters& parameters, const AlgorithmOptions&) {
+    const std::uint32_t block_bytes = parameters.block_bytes;
     // Per node, the blocks it receives for others, under either port model.
     std::uint64_t most = 0;
     for (bool multi : {false, true}) {
@@ -392,7 +393,8 @@ std::vector<Algorithm> dima_exchange_algorithms() {
   };
   a1.estimate_formula = "002 Corollary 3: n sum_i T_i / |V_i| steps x (t_s + m t_c)";
   // A node receives at most one block per step.
-  a1.scratch_bytes = [](const Topology& topology, std::uint32_t block_bytes, const AlgorithmOptions&) {
+  a1.scratch_bytes = [](const Topology& topology, const ExchangeParameters& parameters, const AlgorithmOptions&) {
+    const std::uint32_t block_bytes = parameters.block_bytes;
     return a1_steps(topology) * block_bytes;
   };
   Algorithm a2;
@@ -407,7 +409,8 @@ std::vector<Algorithm> dima_exchange_algorithms() {
   };
   a2.estimate_formula = "002 Corollary 4: n^(d-1) T_H steps x (t_s + m t_c)";
   // A node receives at most one block per link per step.
-  a2.scratch_bytes = [](const Topology& topology, std::uint32_t block_bytes, const AlgorithmOptions&) {
+  a2.scratch_bytes = [](const Topology& topology, const ExchangeParameters& parameters, const AlgorithmOptions&) {
+    const std::uint32_t block_bytes = parameters.block_bytes;
     return a2_steps(topology) * static_cast<std::uint64_t>(topology.num_ports()) * block_bytes;
   };
   return {one, a1, a2};

@@ -1,27 +1,22 @@
-// The complete-exchange verifier: after a run, checks every node's receive buffer against the blocks it
-// must hold, and names every lost, duplicated, misplaced or corrupted block by source, destination and
-// where it was found.
+// The verifiers of the block workloads: after a run, check every node's receive buffer against the
+// blocks it must hold, and name every lost, duplicated, misplaced or corrupted block by source,
+// destination and where it was found (slot s of node d = the receive buffer's block s).
 #pragma once
 
 #include <cstdint>
 #include <functional>
-#include <string>
 #include <vector>
 
 #include "firmware/exchange_layout.h"
+#include "firmware/placement_verifier.h"
 
 namespace meshmp {
 
-struct VerificationReport {
-  std::uint64_t blocks_checked = 0;
-  std::uint64_t blocks_correct = 0;
-  std::vector<std::string> errors;  // at most kMaxListedErrors lines
-  std::uint64_t error_count = 0;
-  bool ok() const { return error_count == 0; }
-  static constexpr std::size_t kMaxListedErrors = 50;
-};
+using MemoryOf = std::function<const std::vector<std::uint8_t>&(int node)>;
 
-VerificationReport verify_exchange(const ExchangeLayout& layout,
-                                   const std::function<const std::vector<std::uint8_t>&(int node)>& memory_of);
+// Complete exchange: node d holds block (s, d) in slot s, for every s.
+VerificationReport verify_exchange(const ExchangeLayout& layout, const MemoryOf& memory_of);
+// One-to-all personalized (scatter) from `root`: node d holds block (root, d) in slot d.
+VerificationReport verify_scatter(const ExchangeLayout& layout, int root, const MemoryOf& memory_of);
 
 }  // namespace meshmp

@@ -17,6 +17,8 @@
 
 namespace meshmp {
 
+class Workload;
+
 // A firmware mistake (bad address, unknown peer, ...): ends the run with this message.
 class FirmwareError : public std::runtime_error {
  public:
@@ -44,7 +46,10 @@ class NodeApi {
   int coordinate(int dimension) const { return topology().coordinate(id(), dimension); }
   // True when this node is all-port (a message on every link at once), false when one-port.
   virtual bool all_port() const = 0;
-  // Where the complete exchange keeps its blocks in local memory.
+  // The run's workload: how memory started and where every unit must end (firmware/workload.h).
+  virtual const Workload& workload() const = 0;
+  // Where the block workloads (complete exchange, one-to-all) keep their blocks in local memory;
+  // FirmwareError for the other workloads.
   virtual const ExchangeLayout& layout() const = 0;
 
   // Starts sending `length` bytes at local `address` to `peer`; charges the start-up t_s. `route`, when

@@ -410,7 +410,8 @@ std::vector<Algorithm> suh_mesh_exchange_algorithms() {
                   "none; barrier: the hardware barrier before every step after the first (000's synchronized "
                   "steps)",
                   {"none", "barrier"}}};
-  suh.scratch_bytes = [](const Topology& topology, std::uint32_t block_bytes, const AlgorithmOptions&) -> std::uint64_t {
+  suh.scratch_bytes = [](const Topology& topology, const ExchangeParameters& parameters, const AlgorithmOptions&) -> std::uint64_t {
+    const std::uint32_t block_bytes = parameters.block_bytes;
     // 4 ring arrays, the submesh array (3N/2), N/2 for each later step's message and for each gathering
     // (steps 3..n).
     const auto n = static_cast<std::uint64_t>(topology.num_dimensions());

@@ -520,7 +520,9 @@ double dimension_by_dimension_estimate(const Topology& topology, const ExchangeP
   return cycles;
 }
 
-std::uint64_t dimension_by_dimension_scratch(const Topology& topology, std::uint32_t block_bytes, const AlgorithmOptions&) {
+std::uint64_t dimension_by_dimension_scratch(const Topology& topology, const ExchangeParameters& parameters,
+                                             const AlgorithmOptions&) {
+  const std::uint32_t block_bytes = parameters.block_bytes;
   for (int dim = 0; dim < topology.num_dimensions(); ++dim)
     if (topology.dimension(dim).kind != DimensionKind::Ring || unsupported_ring(topology, dim, "")) return 0;
   const StageScratch need = ring_stages_scratch(topology);
@@ -572,7 +574,8 @@ std::vector<Algorithm> tseng_exchange_algorithms() {
   };
   t4.estimate_formula = "001 Theorem 2: 2 t_s + n^2 m t_c + T_2D,T1(d-1, 4m) (non-square: each side's stage)";
   t4.options = {sync};
-  t4.scratch_bytes = [](const Topology& topology, std::uint32_t block_bytes, const AlgorithmOptions&) -> std::uint64_t {
+  t4.scratch_bytes = [](const Topology& topology, const ExchangeParameters& parameters, const AlgorithmOptions&) -> std::uint64_t {
+    const std::uint32_t block_bytes = parameters.block_bytes;
     if (supports_t4(topology, {})) return 0;  // not a torus it supports
     const T4Sizes sizes(topology);
     return (sizes.packed + 2 * sizes.half + 2 * sizes.received) * block_bytes;

@@ -11,14 +11,14 @@
 
 namespace meshmp {
 
-Node::Node(sc_core::sc_module_name name, int id, Network& network, const ExchangeLayout& layout,
+Node::Node(sc_core::sc_module_name name, int id, Network& network, const Workload& workload,
            const ProcessorParams& params, std::uint64_t unexpected_buffer_bytes, HardwareBarrier& barrier,
            StepStatistics& step_statistics, MessageStatistics& messages, Firmware firmware,
            const AlgorithmOptions& options, std::function<void()> on_finish)
     : sc_core::sc_module(name),
-      memory("memory", layout.memory_bytes()),
-      dma("dma", id, network, layout.memory_bytes(), unexpected_buffer_bytes, messages),
-      cpu("cpu", id, network.topology(), layout, params,
+      memory("memory", workload.memory_bytes()),
+      dma("dma", id, network, workload.memory_bytes(), unexpected_buffer_bytes, messages),
+      cpu("cpu", id, network.topology(), workload, params,
           NetworkTiming{network.params(), network.port_model(), network.routing()}, network.clock_period(), barrier,
           step_statistics, dma.completion_irq(), [this] { return dma.last_error(); },
           [this](Handle h) { return dma.describe_descriptor(static_cast<std::uint32_t>(h)); }, std::move(firmware),
@@ -40,11 +40,11 @@ std::string to_string(RunStatus status) {
 }
 
 Machine::Machine(sc_core::sc_module_name name, const MachineConfig& config, Firmware firmware, AlgorithmOptions options,
-                 std::uint64_t scratch_bytes)
+                 std::uint64_t scratch_bytes, const std::string& workload)
     : sc_core::sc_module(name),
       config_(config),
       topology_(Topology::parse(config.topology)),
-      layout_{topology_.num_nodes(), config.block_bytes, scratch_bytes},
+      workload_(make_workload(workload, topology_, exchange_parameters(config), scratch_bytes)),
       options_(std::move(options)),
       period_(kClockPeriodNs, sc_core::SC_NS) {
   if (!config.trace_rtl.empty()) RtlWaveform::enable();  // before the RTL routers are built
@@ -62,7 +62,7 @@ Machine::Machine(sc_core::sc_module_name name, const MachineConfig& config, Firm
   sensitive << stop_requested_;
   dont_initialize();
   for (int n = 0; n < topology_.num_nodes(); ++n)
-    nodes_.push_back(std::make_unique<Node>(("node" + std::to_string(n)).c_str(), n, *network_, layout_,
+    nodes_.push_back(std::make_unique<Node>(("node" + std::to_string(n)).c_str(), n, *network_, *workload_,
                                             config.processor, config.unexpected_buffer_bytes, *barrier_,
                                             step_statistics_, messages_, firmware,
                                             options_, [this] { node_finished(); }));
@@ -71,8 +71,22 @@ Machine::Machine(sc_core::sc_module_name name, const MachineConfig& config, Firm
 Machine::Machine(sc_core::sc_module_name name, const MachineConfig& config, const Algorithm& algorithm)
     : Machine(name, config, algorithm.firmware,
               AlgorithmOptions(algorithm.name, algorithm.options, config.algorithm_options),
-              algorithm.scratch_bytes(Topology::parse(config.topology), config.block_bytes,
-                                      AlgorithmOptions(algorithm.name, algorithm.options, config.algorithm_options))) {}
+              algorithm.scratch_bytes(Topology::parse(config.topology), exchange_parameters(config),
+                                      AlgorithmOptions(algorithm.name, algorithm.options, config.algorithm_options)),
+              algorithm.workload) {}
+
+const ExchangeLayout& Machine::layout() const {
+  if (const ExchangeLayout* blocks = workload_->block_layout()) return *blocks;
+  throw std::logic_error("the machine's workload " + workload_->name() + " has no block layout");
+}
+
+void Machine::fill_memory() {
+  for (int n = 0; n < topology_.num_nodes(); ++n) workload_->fill(n, nodes_[n]->memory.bytes());
+}
+
+VerificationReport Machine::verify() const {
+  return workload_->verify([this](int n) -> const std::vector<std::uint8_t>& { return nodes_[n]->memory.bytes(); });
+}
 
 Machine::~Machine() {
   if (waveform_) sc_core::sc_close_vcd_trace_file(waveform_);

@@ -14,6 +14,7 @@
 
 #include "firmware/algorithm_registry.h"
 #include "firmware/exchange_layout.h"
+#include "firmware/workload.h"
 #include "hw/hardware_barrier.h"
 #include "hw/machine_config.h"
 #include "hw/message_statistics.h"
@@ -32,7 +33,7 @@ class Node : public sc_core::sc_module {
   NetworkInterface dma;
   Processor cpu;
 
-  Node(sc_core::sc_module_name name, int id, Network& network, const ExchangeLayout& layout,
+  Node(sc_core::sc_module_name name, int id, Network& network, const Workload& workload,
        const ProcessorParams& params, std::uint64_t unexpected_buffer_bytes, HardwareBarrier& barrier,
        StepStatistics& step_statistics, MessageStatistics& messages, Firmware firmware,
        const AlgorithmOptions& options, std::function<void()> on_finish);
@@ -55,17 +56,24 @@ class Machine : public sc_core::sc_module {
   static constexpr double kClockPeriodNs = 1.0;
 
   // The config must be valid (MachineConfig::validate()). `options` are the algorithm's checked options;
-  // `scratch_bytes` the scratch memory per node it declared.
+  // `scratch_bytes` the scratch memory per node it declared; `workload` the workload it solves, with
+  // config.workload_options (ConfigError when they do not fit).
   Machine(sc_core::sc_module_name name, const MachineConfig& config, Firmware firmware,
-          AlgorithmOptions options = {}, std::uint64_t scratch_bytes = 0);
+          AlgorithmOptions options = {}, std::uint64_t scratch_bytes = 0,
+          const std::string& workload = "complete-exchange");
   // Runs a registered algorithm: its options are config.algorithm_options checked against its
-  // declarations (ConfigError when they do not match), its scratch memory as it declares.
+  // declarations (ConfigError when they do not match), its scratch memory and workload as it declares.
   Machine(sc_core::sc_module_name name, const MachineConfig& config, const Algorithm& algorithm);
   ~Machine() override;
 
   const MachineConfig& config() const { return config_; }
   const Topology& topology() const { return topology_; }
-  const ExchangeLayout& layout() const { return layout_; }
+  const Workload& workload() const { return *workload_; }
+  // The block layout of a block workload (complete exchange, one-to-all); std::logic_error otherwise.
+  const ExchangeLayout& layout() const;
+  // Every node's memory as the workload starts it; the workload's check of every node's memory.
+  void fill_memory();
+  VerificationReport verify() const;
   Network& network() { return *network_; }
   const Network& network() const { return *network_; }
   Node& node(int id) { return *nodes_[id]; }
@@ -90,7 +98,7 @@ class Machine : public sc_core::sc_module {
 
   MachineConfig config_;
   Topology topology_;
-  ExchangeLayout layout_;
+  std::unique_ptr<const Workload> workload_;
   AlgorithmOptions options_;
   sc_core::sc_time period_;
   std::unique_ptr<Network> network_;

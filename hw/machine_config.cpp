@@ -81,7 +81,7 @@ void check_keys(const nlohmann::json& json, const std::string& section, const st
 }  // namespace
 
 void MachineConfig::apply_json(const nlohmann::json& json) {
-  check_keys(json, "", {"topology", "algorithm", "algorithm_options", "block_bytes", "router", "node", "run", "output"});
+  check_keys(json, "", {"topology", "algorithm", "algorithm_options", "workload_options", "block_bytes", "router", "node", "run", "output"});
   // A whole number within its real rule (hw/config_limits.h).
   auto whole = [](const nlohmann::json& j, const IntegerLimit& limit) {
     if (!j.is_number_unsigned()) throw ConfigError(limit.field, j.dump(), "is not a whole number; " + limit.rule());
@@ -96,6 +96,12 @@ void MachineConfig::apply_json(const nlohmann::json& json) {
     if (!o.is_object()) throw ConfigError("algorithm_options", o.dump(), "must be a JSON object of option: value");
     for (const auto& item : o.items())
       algorithm_options[item.key()] = item.value().is_string() ? item.value().get<std::string>() : item.value().dump();
+  }
+  if (json.contains("workload_options")) {
+    const auto& o = json["workload_options"];
+    if (!o.is_object()) throw ConfigError("workload_options", o.dump(), "must be a JSON object of option: value");
+    for (const auto& item : o.items())
+      workload_options[item.key()] = item.value().is_string() ? item.value().get<std::string>() : item.value().dump();
   }
   if (json.contains("block_bytes")) block_bytes = static_cast<std::uint32_t>(whole(json["block_bytes"], limits::kBlockBytes));
   if (json.contains("router")) {
@@ -162,6 +168,7 @@ nlohmann::json MachineConfig::to_json() const {
       {"topology", topology},
       {"algorithm", algorithm},
       {"algorithm_options", algorithm_options},
+      {"workload_options", workload_options},
       {"block_bytes", block_bytes},
       {"router",
        {{"model", router.model},
@@ -192,6 +199,7 @@ ExchangeParameters exchange_parameters(const MachineConfig& config) {
   p.copy_cycles_per_byte = config.processor.copy_cycles_per_byte;
   p.all_port = config.port_model == PortModel::AllPort;
   p.max_packet_payload_flits = config.router.max_packet_payload_flits;
+  p.workload_options = config.workload_options;
   return p;
 }
 

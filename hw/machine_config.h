@@ -21,6 +21,7 @@ struct MachineConfig {
   std::string topology = "torus:8x8";
   std::string algorithm = "direct";
   std::map<std::string, std::string> algorithm_options;  // as given; checked against the algorithm's declarations
+  std::map<std::string, std::string> workload_options;   // as given; checked against its workload's declarations
   std::uint32_t block_bytes = 64;
   RouterParams router;
   std::string routing = "dimension-order";

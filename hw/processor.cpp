@@ -12,7 +12,7 @@
 
 namespace meshmp {
 
-Processor::Processor(sc_core::sc_module_name name, int node, const Topology& topology, const ExchangeLayout& layout,
+Processor::Processor(sc_core::sc_module_name name, int node, const Topology& topology, const Workload& workload,
                      const ProcessorParams& params, const NetworkTiming& network, sc_core::sc_time clock_period,
                      HardwareBarrier& barrier, StepStatistics& step_statistics,
                      const sc_core::sc_event& completion_irq, std::function<std::string()> dma_error_text,
@@ -23,7 +23,7 @@ Processor::Processor(sc_core::sc_module_name name, int node, const Topology& top
       memory_port("memory_port"),
       node_(node),
       topology_(topology),
-      layout_(layout),
+      workload_(workload),
       params_(params),
       network_(network),
       period_(clock_period),
@@ -167,6 +167,11 @@ std::size_t Processor::wait_any(const std::vector<Handle>& handles) {
   }
 }
 
+const ExchangeLayout& Processor::layout() const {
+  if (const ExchangeLayout* blocks = workload_.block_layout()) return *blocks;
+  throw FirmwareError("the algorithm reads the block layout of an exchange, but the run's workload is " + workload_.name());
+}
+
 void Processor::wait_all() {
   for (Handle h = first_outstanding_; h < next_handle_; ++h) wait(h);
   first_outstanding_ = next_handle_;
@@ -176,9 +181,10 @@ void Processor::wait_all() {
 }
 
 void Processor::local_copy(std::uint32_t to, std::uint32_t from, std::uint32_t length) {
-  if (std::uint64_t{from} + length > layout_.memory_bytes() || std::uint64_t{to} + length > layout_.memory_bytes())
+  const std::uint64_t memory_bytes = workload_.memory_bytes();
+  if (std::uint64_t{from} + length > memory_bytes || std::uint64_t{to} + length > memory_bytes)
     throw FirmwareError("local copy of " + std::to_string(length) + " bytes from " + std::to_string(from) + " to " +
-                        std::to_string(to) + " leaves the local memory of " + std::to_string(layout_.memory_bytes()) +
+                        std::to_string(to) + " leaves the local memory of " + std::to_string(memory_bytes) +
                         " bytes");
   if (length == 0) return;
   std::vector<unsigned char> buffer(length);

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "firmware/node_api.h"
+#include "firmware/workload.h"
 #include "hw/hardware_barrier.h"
 #include "hw/router_params.h"
 #include "hw/routing.h"
@@ -42,7 +43,7 @@ class Processor : public sc_core::sc_module, public NodeApi {
   tlm_utils::simple_initiator_socket<Processor> memory_port;
 
   SC_HAS_PROCESS(Processor);
-  Processor(sc_core::sc_module_name name, int node, const Topology& topology, const ExchangeLayout& layout,
+  Processor(sc_core::sc_module_name name, int node, const Topology& topology, const Workload& workload,
             const ProcessorParams& params, const NetworkTiming& network, sc_core::sc_time clock_period,
             HardwareBarrier& barrier, StepStatistics& step_statistics, const sc_core::sc_event& completion_irq,
             std::function<std::string()> dma_error_text, std::function<std::string(Handle)> describe_descriptor,
@@ -52,7 +53,8 @@ class Processor : public sc_core::sc_module, public NodeApi {
   int id() const override { return node_; }
   bool all_port() const override { return network_.port_model == PortModel::AllPort; }
   const Topology& topology() const override { return topology_; }
-  const ExchangeLayout& layout() const override { return layout_; }
+  const Workload& workload() const override { return workload_; }
+  const ExchangeLayout& layout() const override;
   Handle send(int peer, std::uint32_t address, std::uint32_t length, std::uint32_t tag,
               const std::vector<int>& route = {}) override;
   Handle receive(int peer, std::uint32_t address, std::uint32_t length, std::uint32_t tag) override;
@@ -96,7 +98,7 @@ class Processor : public sc_core::sc_module, public NodeApi {
 
   int node_;
   const Topology& topology_;
-  ExchangeLayout layout_;
+  const Workload& workload_;
   ProcessorParams params_;
   NetworkTiming network_;
   sc_core::sc_time period_;

@@ -91,8 +91,7 @@ nlohmann::json direct_torus_case(const std::string& router_model) {
   config.algorithm = "direct";
   config.block_bytes = 64;
   Machine machine("machine", config, find_algorithm("direct"));
-  for (int n = 0; n < machine.topology().num_nodes(); ++n)
-    fill_exchange_memory(machine.node(n).memory.bytes(), machine.layout(), n);
+  machine.fill_memory();
   const RunResult result = machine.run();
   const double seconds = result.host_seconds;
   return {{"case", router_model == "cpp" ? "direct" : "direct-" + router_model},

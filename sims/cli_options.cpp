@@ -16,6 +16,9 @@ void RunOptions::add_to(CLI::App& c) {
   c.add_option("-m,--block-bytes", block_bytes_, "bytes per block m  [default 64]");
   c.add_option("--algorithm-option", algorithm_options_,
                "KEY=VALUE: an option of the algorithm (see `meshmp list`); repeatable");
+  c.add_option("--workload-option", workload_options_,
+               "KEY=VALUE: an option of the algorithm's workload, e.g. rows=64 for a transpose (see `meshmp list`); "
+               "repeatable");
   add_node_options_to(c);
 }
 
@@ -70,6 +73,12 @@ MachineConfig RunOptions::resolve() const {
     if (equals == std::string::npos || equals == 0)
       throw ConfigError("--algorithm-option", option, "expected KEY=VALUE");
     config.algorithm_options[option.substr(0, equals)] = option.substr(equals + 1);
+  }
+  for (const std::string& option : workload_options_) {
+    const auto equals = option.find('=');
+    if (equals == std::string::npos || equals == 0)
+      throw ConfigError("--workload-option", option, "expected KEY=VALUE");
+    config.workload_options[option.substr(0, equals)] = option.substr(equals + 1);
   }
   integer(block_bytes_, limits::kBlockBytes, config.block_bytes);
   integer(vcs_, limits::kVcs, config.router.vcs);

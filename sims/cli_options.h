@@ -32,6 +32,7 @@ class RunOptions {
       packet_flits_, startup_cycles_, barrier_latency_, unexpected_buffer_bytes_, watchdog_cycles_, max_cycles_, copy_cycles_per_byte_;
   std::optional<std::vector<int>> trace_nodes_;
   std::vector<std::string> algorithm_options_;  // key=value
+  std::vector<std::string> workload_options_;   // key=value
   bool no_dateline_ = false;
 };
 

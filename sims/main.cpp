@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "firmware/algorithm_registry.h"
+#include "firmware/workload.h"
 #include "topology/config_error.h"
 #include "hw/routing.h"
 #include "sims/bench_command.h"
@@ -124,14 +125,20 @@ EXAMPLE
 
   try {
     if (app.got_subcommand("list")) {
+      auto print_option = [](const char* flag, const meshmp::AlgorithmOption& o) {
+        std::cout << "      " << flag << " " << o.name << "=<" << meshmp::to_string(o.type);
+        for (std::size_t i = 0; i < o.choices.size(); ++i) std::cout << (i ? "|" : ": ") << o.choices[i];
+        std::cout << ">  " << o.help << "  [default " << o.default_value << "]\n";
+      };
       std::cout << "exchange algorithms:\n";
       for (const auto& a : meshmp::algorithms()) {
-        std::cout << "  " << a.name << " - " << a.summary << " [" << a.source << "]\n";
-        for (const auto& o : a.options) {
-          std::cout << "      --algorithm-option " << o.name << "=<" << meshmp::to_string(o.type);
-          for (std::size_t i = 0; i < o.choices.size(); ++i) std::cout << (i ? "|" : ": ") << o.choices[i];
-          std::cout << ">  " << o.help << "  [default " << o.default_value << "]\n";
-        }
+        std::cout << "  " << a.name << " - " << a.summary << " [" << a.source << "; workload " << a.workload << "]\n";
+        for (const auto& o : a.options) print_option("--algorithm-option", o);
+      }
+      std::cout << "workloads (each algorithm solves one):\n";
+      for (const auto& w : meshmp::workload_kinds()) {
+        std::cout << "  " << w.name << " - " << w.summary << " [" << w.source << "]\n";
+        for (const auto& o : w.options) print_option("--workload-option", o);
       }
       std::cout << "routing functions:";
       for (const auto& name : meshmp::routing_function_names()) std::cout << " " << name;

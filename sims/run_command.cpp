@@ -35,20 +35,23 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
   }
   AlgorithmOptions options;
   std::uint64_t scratch_bytes = 0;
+  std::unique_ptr<Workload> workload;
   try {
     options = AlgorithmOptions(algorithm->name, algorithm->options, config.algorithm_options);
-    scratch_bytes = algorithm->scratch_bytes(topology, config.block_bytes, options);
+    workload = make_workload(algorithm->workload, topology, exchange_parameters(config));
+    scratch_bytes = algorithm->scratch_bytes(topology, exchange_parameters(config), options);
   } catch (const ConfigError& e) {
     err << "meshmp: error: " << e.what() << "\n";
     return 2;
   }
-  const std::uint64_t node_memory = 2ull * topology.num_nodes() * config.block_bytes + scratch_bytes;
+  const std::uint64_t node_memory = workload->memory_bytes() + scratch_bytes;
   if (node_memory > 0xffffffffull) {
     err << "meshmp: error: "
         << ConfigError("block_bytes", std::to_string(config.block_bytes),
-                       "a node's memory (send and receive buffers, 2 x nodes x block_bytes, and the " +
-                           std::to_string(scratch_bytes) + " scratch bytes " + algorithm->name + " needs = " +
-                           std::to_string(node_memory) + " bytes) must fit 32-bit addresses")
+                       "a node's memory (the " + std::to_string(workload->memory_bytes()) + " bytes of the " +
+                           workload->name() + " data and the " + std::to_string(scratch_bytes) + " scratch bytes " +
+                           algorithm->name + " needs = " + std::to_string(node_memory) +
+                           " bytes) must fit 32-bit addresses")
                .what()
         << "\n";
     return 2;
@@ -108,25 +111,23 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
     }
   }
 
-  Machine machine("machine", config, algorithm->firmware, options, scratch_bytes);
+  Machine machine("machine", config, algorithm->firmware, options, scratch_bytes, algorithm->workload);
   if (detail_file.is_open()) machine.step_statistics().set_detail_stream(&detail_file);
   if (messages_file.is_open()) machine.messages().keep_log();
-  for (int n = 0; n < topology.num_nodes(); ++n)
-    fill_exchange_memory(machine.node(n).memory.bytes(), machine.layout(), n);
+  machine.fill_memory();
   if (!config.vcd.empty()) machine.open_waveform(config.vcd, config.trace_nodes);
   if (!config.trace_rtl.empty()) machine.open_rtl_waveform(config.trace_rtl, config.trace_nodes);
   const RunResult result = machine.run();
 
   VerificationReport verification;
   if (result.status == RunStatus::Completed)
-    verification = verify_exchange(machine.layout(), [&](int n) -> const std::vector<std::uint8_t>& {
-      return machine.node(n).memory.bytes();
-    });
+    verification = machine.verify();
   const nlohmann::json stats = collect_statistics(machine, result);
 
-  const ExchangeLayout& layout = machine.layout();
+  const std::uint32_t unit_bytes = machine.workload().unit_bytes();
   out << "meshmp: " << topology.spec() << " (" << topology.num_nodes() << " nodes), algorithm " << algorithm->name
-      << " [" << algorithm->source << "], " << layout.block_bytes << "-byte blocks\n"
+      << " [" << algorithm->source << "]\n"
+      << "  workload: " << machine.workload().describe() << "\n"
       << "  router: " << to_string(config.router.switching) << ", " << config.router.vcs << " VCs x "
       << config.router.buffer_flits << " flits, " << config.router.pipeline_depth << "-cycle routers, "
       << config.router.flit_bytes << "-byte flits, link latency " << config.router.link_latency_cycles
@@ -141,11 +142,12 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
   } else {
     out << "  completed in " << result.completion_cycles << " cycles\n";
     if (verification.ok()) {
-      out << "  verified: all " << verification.blocks_checked << " blocks (" << verification.blocks_checked * layout.block_bytes
-          << " bytes) in place on every node\n";
+      out << "  verified: all " << verification.units_checked << " " << verification.unit << "s ("
+          << verification.units_checked * unit_bytes << " bytes) in place on every node\n";
     } else {
       out << "  VERIFICATION FAILED: " << verification.error_count << " error(s), "
-          << verification.blocks_correct << " of " << verification.blocks_checked << " blocks in place\n";
+          << verification.units_correct << " of " << verification.units_checked << " " << verification.unit
+          << "s in place\n";
       for (const auto& e : verification.errors) out << "    " << e << "\n";
     }
     const auto& lat = stats["messages"]["latency_cycles"];
@@ -194,8 +196,9 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
     nlohmann::json doc = {{"config", config.to_json()},
                           {"verification",
                            {{"ok", ok && verification.ok()},
-                            {"blocks_checked", verification.blocks_checked},
-                            {"blocks_correct", verification.blocks_correct},
+                            {"unit", verification.unit},
+                            {"units_checked", verification.units_checked},
+                            {"units_correct", verification.units_correct},
                             {"error_count", verification.error_count},
                             {"errors", verification.errors}}},
                           {"failure", {{"message", result.message}, {"details", result.details}}},

@@ -46,7 +46,7 @@ TEST_P(BaselineExchange, EveryByteInPlace) {
   const VerificationReport report = verify_exchange(
       machine.layout(), [&](int i) -> const std::vector<std::uint8_t>& { return machine.node(i).memory.bytes(); });
   ASSERT_TRUE(report.ok()) << report.errors.front();
-  EXPECT_EQ(report.blocks_checked, static_cast<std::uint64_t>(n) * n);
+  EXPECT_EQ(report.units_checked, static_cast<std::uint64_t>(n) * n);
 
   // Exact counts: every node starts N-1 messages of one block each, one per step 1..N-1.
   for (int i = 0; i < n; ++i)

@@ -36,7 +36,7 @@ bool mentions(const VerificationReport& r, const std::string& text) {
 TEST(ExchangeVerifier, AcceptsACompleteExchange) {
   Memories m;
   EXPECT_TRUE(m.verify().ok());
-  EXPECT_EQ(m.verify().blocks_checked, 16u);
+  EXPECT_EQ(m.verify().units_checked, 16u);
 }
 
 TEST(ExchangeVerifier, NamesALostBlock) {
