@@ -17,6 +17,8 @@ const std::vector<Algorithm>& algorithms() {
     for (auto& a : tseng_exchange_algorithms()) list.push_back(std::move(a));
     for (auto& a : suh_mesh_exchange_algorithms()) list.push_back(std::move(a));
     for (auto& a : dima_exchange_algorithms()) list.push_back(std::move(a));
+    for (auto& a : transpose_direct_algorithms()) list.push_back(std::move(a));
+    for (auto& a : jh_exchange_algorithms()) list.push_back(std::move(a));
     return list;
   }();
   return all;

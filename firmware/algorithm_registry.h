@@ -51,5 +51,7 @@ std::vector<Algorithm> bruck_exchange_algorithms();
 std::vector<Algorithm> tseng_exchange_algorithms();
 std::vector<Algorithm> suh_mesh_exchange_algorithms();
 std::vector<Algorithm> dima_exchange_algorithms();
+std::vector<Algorithm> transpose_direct_algorithms();
+std::vector<Algorithm> jh_exchange_algorithms();
 
 }  // namespace meshmp

@@ -170,7 +170,7 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
         << stats["network"]["body_flit_stall_cycles"] << " cycles\n";
     const auto& schedule = stats["schedule"];
     out << "  schedule: " << schedule["synchronized_steps"] << " synchronized steps, " << schedule["sum_of_step_max_blocks"]
-        << " blocks as the sum of each step's largest message, " << schedule["contention_free_steps"]
+        << " " << machine.workload().unit() << "s as the sum of each step's largest message, " << schedule["contention_free_steps"]
         << " steps contention-free and " << schedule["steps_with_blocking"] << " with blocking; busiest node "
         << schedule["max_messages_per_node"] << " start-ups, " << schedule["rearrangement_bytes_max_per_node"]
         << " bytes copied locally\n";

@@ -1,5 +1,5 @@
 // Runs a registered exchange algorithm on a whole machine, as the algorithm tests do: fills every node's
-// send buffer, runs, verifies every node's memory and keeps the statistics (SystemC elaborates one
+// memory as the algorithm's workload starts it, runs, verifies every node's memory and keeps the statistics (SystemC elaborates one
 // machine per process: one run per test). With MESHMP_TEST_ROUTER_MODEL=rtl in the environment (the
 // rtl/ pass of the algorithm tests, tests/CMakeLists.txt) every machine the RTL matrix covers is built
 // from the verilated routers, and the test's expectations stay the same.
@@ -36,11 +36,10 @@ inline ExchangeRun run_exchange(const MachineConfig& given) {
   const MachineConfig config = with_test_router_model(given);
   Machine machine("machine", config, find_algorithm(config.algorithm));
   const int n = machine.topology().num_nodes();
-  for (int i = 0; i < n; ++i) fill_exchange_memory(machine.node(i).memory.bytes(), machine.layout(), i);
+  machine.fill_memory();
   ExchangeRun run;
   run.result = machine.run();
-  run.report = verify_exchange(
-      machine.layout(), [&](int i) -> const std::vector<std::uint8_t>& { return machine.node(i).memory.bytes(); });
+  run.report = machine.verify();
   run.stats = collect_statistics(machine, run.result);
   run.zero_load_cycles = machine.step_statistics().zero_load_prediction_cycles();
   for (int i = 0; i < n; ++i) {

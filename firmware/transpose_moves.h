@@ -1,0 +1,54 @@
+// What every transpose firmware needs besides its routing: which of a node's elements go to which node,
+// in the order the receiver stores them; local copies of element lists merged into contiguous runs (each
+// run one local_copy, charged rho per byte: 000 §3.3 cost model); and messages cut into packets of at
+// most B elements, each with its own start-up (003 §2: tau per packet, maximum packet size B_m).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "firmware/node_api.h"
+#include "firmware/transpose_layout.h"
+#include "topology/topology.h"
+
+namespace meshmp {
+
+// Node `node`'s traffic in a transpose: for every node d, the input slots of the elements it sends to d
+// ordered by their output slot at d; for every node s, the output slots of the elements it receives from
+// s, ascending. A message from s to d carries its elements in that common order.
+struct TransposeTraffic {
+  std::vector<std::vector<std::uint64_t>> send_slots;     // by destination
+  std::vector<std::vector<std::uint64_t>> receive_slots;  // by source
+};
+TransposeTraffic transpose_traffic(const TransposeLayout& layout, int node);
+
+// Copies element i from from[i] to to[i] (addresses, e bytes each), one local_copy per contiguous run.
+void copy_elements(NodeApi& api, const std::vector<std::uint32_t>& to, const std::vector<std::uint32_t>& from,
+                   std::uint32_t element_bytes);
+
+// Packets of at most `packet_bytes` (0: one message) for `length` bytes at `address`: (address, length).
+std::vector<std::pair<std::uint32_t, std::uint32_t>> packets(std::uint32_t address, std::uint32_t length,
+                                                             std::uint32_t packet_bytes);
+// Sends / posts the receives of a message as its packets; returns their handles.
+std::vector<Handle> send_packets(NodeApi& api, int peer, std::uint32_t address, std::uint32_t length,
+                                 std::uint32_t packet_bytes, std::uint32_t tag, const std::vector<int>& route = {});
+std::vector<Handle> receive_packets(NodeApi& api, int peer, std::uint32_t address, std::uint32_t length,
+                                    std::uint32_t packet_bytes, std::uint32_t tag);
+std::uint64_t packet_count(std::uint64_t elements, std::uint64_t packet_elements);
+
+// Empty when the machine is a Boolean cube (every dimension of size 2: node x's neighbour in dimension j
+// is x XOR 2^j); otherwise why not.
+std::optional<std::string> boolean_cube_rule(const Topology& topology, const std::string& algorithm);
+// The log2 of the nodes of a Boolean cube.
+int cube_dimensions(const Topology& topology);
+// The router port of dimension j (to x XOR 2^j).
+int cube_port(const Topology& topology, int j);
+
+// The address bits (of A's w = (u || v), row bits high) that choose the node before and after the
+// transpose (003 §2: R_b and R_a), as bit masks.
+std::uint64_t real_bits_before(const TransposeLayout& layout);
+std::uint64_t real_bits_after(const TransposeLayout& layout);
+
+}  // namespace meshmp
