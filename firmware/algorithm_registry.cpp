@@ -19,6 +19,7 @@ const std::vector<Algorithm>& algorithms() {
     for (auto& a : dima_exchange_algorithms()) list.push_back(std::move(a));
     for (auto& a : transpose_direct_algorithms()) list.push_back(std::move(a));
     for (auto& a : jh_exchange_algorithms()) list.push_back(std::move(a));
+    for (auto& a : jh_tree_algorithms()) list.push_back(std::move(a));
     return list;
   }();
   return all;

@@ -53,5 +53,6 @@ std::vector<Algorithm> suh_mesh_exchange_algorithms();
 std::vector<Algorithm> dima_exchange_algorithms();
 std::vector<Algorithm> transpose_direct_algorithms();
 std::vector<Algorithm> jh_exchange_algorithms();
+std::vector<Algorithm> jh_tree_algorithms();
 
 }  // namespace meshmp

@@ -6,6 +6,7 @@
 #include "firmware/workload.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "topology/config_error.h"
 
@@ -53,12 +54,19 @@ class OneToAll : public BlockWorkload {
   VerificationReport verify(const MemoryOf& memory_of) const override {
     return verify_scatter(layout_, root_, memory_of);
   }
+  int root() const { return root_; }
 
  private:
   int root_;
 };
 
 }  // namespace
+
+int one_to_all_root(const Workload& workload) {
+  const auto* one_to_all = dynamic_cast<const OneToAll*>(&workload);
+  if (!one_to_all) throw std::invalid_argument("the workload " + workload.name() + " has no root");
+  return one_to_all->root();
+}
 
 std::vector<WorkloadKind> block_workload_kinds() {
   WorkloadKind complete;

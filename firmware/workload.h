@@ -62,6 +62,9 @@ std::unique_ptr<Workload> make_workload(const std::string& kind, const Topology&
 // The checked options of workload `kind` in a run.
 AlgorithmOptions workload_options(const std::string& kind, const ExchangeParameters& parameters);
 
+// The root of a one-to-all workload; std::invalid_argument for the other workloads.
+int one_to_all_root(const Workload& workload);
+
 // Workload families (one file each).
 std::vector<WorkloadKind> block_workload_kinds();
 std::vector<WorkloadKind> transpose_workload_kinds();

@@ -23,6 +23,7 @@ struct ExchangeRun {
   nlohmann::json stats;                // collect_statistics(): "schedule", "network", ...
   std::uint64_t zero_load_cycles = 0;  // the zero-load model's prediction of the schedule run
   std::vector<std::uint64_t> startups, copied_bytes;  // per node
+  std::vector<ReceivedMessageRecord> messages;        // every received message, when asked for
 };
 
 inline MachineConfig with_test_router_model(MachineConfig config) {
@@ -32,9 +33,10 @@ inline MachineConfig with_test_router_model(MachineConfig config) {
   return config;
 }
 
-inline ExchangeRun run_exchange(const MachineConfig& given) {
+inline ExchangeRun run_exchange(const MachineConfig& given, bool keep_message_log = false) {
   const MachineConfig config = with_test_router_model(given);
   Machine machine("machine", config, find_algorithm(config.algorithm));
+  if (keep_message_log) machine.messages().keep_log();
   const int n = machine.topology().num_nodes();
   machine.fill_memory();
   ExchangeRun run;
@@ -42,6 +44,7 @@ inline ExchangeRun run_exchange(const MachineConfig& given) {
   run.report = machine.verify();
   run.stats = collect_statistics(machine, run.result);
   run.zero_load_cycles = machine.step_statistics().zero_load_prediction_cycles();
+  run.messages = machine.messages().log();
   for (int i = 0; i < n; ++i) {
     run.startups.push_back(machine.node(i).cpu.startups());
     run.copied_bytes.push_back(machine.node(i).cpu.copied_bytes());
