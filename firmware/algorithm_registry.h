@@ -54,5 +54,6 @@ std::vector<Algorithm> dima_exchange_algorithms();
 std::vector<Algorithm> transpose_direct_algorithms();
 std::vector<Algorithm> jh_exchange_algorithms();
 std::vector<Algorithm> jh_tree_algorithms();
+std::vector<Algorithm> jh_path_algorithms();
 
 }  // namespace meshmp

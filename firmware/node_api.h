@@ -13,6 +13,7 @@
 
 #include "firmware/algorithm_options.h"
 #include "firmware/exchange_layout.h"
+#include "firmware/exchange_parameters.h"
 #include "topology/topology.h"
 
 namespace meshmp {
@@ -67,6 +68,10 @@ class NodeApi {
   virtual bool test(Handle handle) = 0;
   // Waits until one of `handles` has completed and returns its index in `handles`.
   virtual std::size_t wait_any(const std::vector<Handle>& handles) = 0;
+
+  // This machine's cost-model quantities (t_s, link width, rho, port model, largest packet), for
+  // firmware that tunes itself to them (003 §6.1.3: MPT's packet size per class).
+  virtual ExchangeParameters cost_parameters() const = 0;
 
   // The algorithm's options, as declared and given for this run.
   virtual const AlgorithmOptions& options() const = 0;

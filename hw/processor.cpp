@@ -167,6 +167,17 @@ std::size_t Processor::wait_any(const std::vector<Handle>& handles) {
   }
 }
 
+ExchangeParameters Processor::cost_parameters() const {
+  ExchangeParameters p;
+  p.block_bytes = workload_.unit_bytes();
+  p.startup_cycles = params_.startup_cycles;
+  p.flit_bytes = network_.router.flit_bytes;
+  p.copy_cycles_per_byte = params_.copy_cycles_per_byte;
+  p.all_port = all_port();
+  p.max_packet_payload_flits = network_.router.max_packet_payload_flits;
+  return p;
+}
+
 const ExchangeLayout& Processor::layout() const {
   if (const ExchangeLayout* blocks = workload_.block_layout()) return *blocks;
   throw FirmwareError("the algorithm reads the block layout of an exchange, but the run's workload is " + workload_.name());

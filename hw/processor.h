@@ -63,6 +63,7 @@ class Processor : public sc_core::sc_module, public NodeApi {
   bool test(Handle handle) override;
   std::size_t wait_any(const std::vector<Handle>& handles) override;
   const AlgorithmOptions& options() const override { return options_; }
+  ExchangeParameters cost_parameters() const override;
   void local_copy(std::uint32_t to, std::uint32_t from, std::uint32_t length) override;
   void compute(std::uint64_t cycles) override;
   void hardware_barrier() override;
