@@ -21,6 +21,7 @@ const std::vector<Algorithm>& algorithms() {
     for (auto& a : jh_exchange_algorithms()) list.push_back(std::move(a));
     for (auto& a : jh_tree_algorithms()) list.push_back(std::move(a));
     for (auto& a : jh_path_algorithms()) list.push_back(std::move(a));
+    for (auto& a : jh_gray_permute_algorithms()) list.push_back(std::move(a));
     return list;
   }();
   return all;

@@ -55,5 +55,6 @@ std::vector<Algorithm> transpose_direct_algorithms();
 std::vector<Algorithm> jh_exchange_algorithms();
 std::vector<Algorithm> jh_tree_algorithms();
 std::vector<Algorithm> jh_path_algorithms();
+std::vector<Algorithm> jh_gray_permute_algorithms();
 
 }  // namespace meshmp

@@ -10,6 +10,7 @@ const std::vector<WorkloadKind>& workload_kinds() {
     std::vector<WorkloadKind> list;
     for (auto& w : block_workload_kinds()) list.push_back(std::move(w));
     for (auto& w : transpose_workload_kinds()) list.push_back(std::move(w));
+    for (auto& w : permutation_workload_kinds()) list.push_back(std::move(w));
     return list;
   }();
   return all;

@@ -68,5 +68,6 @@ int one_to_all_root(const Workload& workload);
 // Workload families (one file each).
 std::vector<WorkloadKind> block_workload_kinds();
 std::vector<WorkloadKind> transpose_workload_kinds();
+std::vector<WorkloadKind> permutation_workload_kinds();
 
 }  // namespace meshmp
