@@ -17,7 +17,8 @@ Node::Node(sc_core::sc_module_name name, int id, Network& network, const Workloa
            const AlgorithmOptions& options, std::function<void()> on_finish)
     : sc_core::sc_module(name),
       memory("memory", workload.memory_bytes()),
-      dma("dma", id, network, workload.memory_bytes(), unexpected_buffer_bytes, messages),
+      dma("dma", id, network, workload.memory_bytes(), unexpected_buffer_bytes, messages,
+          params.startup_on_channel ? params.startup_cycles : 0),
       cpu("cpu", id, network.topology(), workload, params,
           NetworkTiming{network.params(), network.port_model(), network.routing()}, network.clock_period(), barrier,
           step_statistics, dma.completion_irq(), [this] { return dma.last_error(); },

@@ -124,8 +124,11 @@ void MachineConfig::apply_json(const nlohmann::json& json) {
   }
   if (json.contains("node")) {
     const auto& n = json["node"];
-    check_keys(n, "node", {"port_model", "startup_cycles", "copy_cycles_per_byte", "barrier_latency_cycles",
+    check_keys(n, "node", {"port_model", "startup_cycles", "startup_on", "copy_cycles_per_byte", "barrier_latency_cycles",
                            "unexpected_buffer_bytes"});
+    if (n.contains("startup_on"))
+      processor.startup_on_channel =
+          parse_startup_on(get<std::string>(n["startup_on"], "node.startup_on", "a string"), "node.startup_on");
     if (n.contains("unexpected_buffer_bytes"))
       unexpected_buffer_bytes = whole(n["unexpected_buffer_bytes"], limits::kUnexpectedBufferBytes);
     if (n.contains("port_model"))
@@ -184,11 +187,18 @@ nlohmann::json MachineConfig::to_json() const {
       {"node",
        {{"port_model", to_string(port_model)},
         {"startup_cycles", processor.startup_cycles},
+        {"startup_on", processor.startup_on_channel ? "channel" : "processor"},
         {"copy_cycles_per_byte", processor.copy_cycles_per_byte},
         {"barrier_latency_cycles", barrier_latency_cycles},
         {"unexpected_buffer_bytes", unexpected_buffer_bytes}}},
       {"run", {{"watchdog_cycles", watchdog_cycles}, {"max_cycles", max_cycles}}},
   };
+}
+
+bool parse_startup_on(const std::string& text, const std::string& field) {
+  if (text == "processor") return false;
+  if (text == "channel") return true;
+  throw ConfigError(field, text, "must be processor (t_s before each send descriptor) or channel (t_s per message on its injection channel)");
 }
 
 ExchangeParameters exchange_parameters(const MachineConfig& config) {

@@ -48,6 +48,9 @@ struct MachineConfig {
   nlohmann::json to_json() const;
 };
 
+// node.startup_on: "processor" -> false, "channel" -> true; ConfigError(field, ...) otherwise.
+bool parse_startup_on(const std::string& text, const std::string& field);
+
 // What firmware sees of a configuration: the block size and the cost-model parameters.
 ExchangeParameters exchange_parameters(const MachineConfig& config);
 

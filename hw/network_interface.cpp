@@ -11,7 +11,7 @@ namespace meshmp {
 
 NetworkInterface::NetworkInterface(sc_core::sc_module_name name, int node, Network& network,
                                    std::size_t memory_bytes, std::uint64_t unexpected_buffer_bytes,
-                                   MessageStatistics& messages)
+                                   MessageStatistics& messages, std::uint64_t channel_startup_cycles)
     : sc_core::sc_module(name),
       registers("registers"),
       memory_port("memory_port"),
@@ -24,6 +24,7 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, int node, Netwo
       posted_head_(network.topology().num_nodes(), -1),
       next_sequence_to_(network.topology().num_nodes(), 0),
       next_sequence_from_(network.topology().num_nodes(), 0),
+      channel_startup_cycles_(channel_startup_cycles),
       buffer_limit_bytes_(unexpected_buffer_bytes),
       ejected_(network.num_injection_channels()),
       reg_route_(kMaxRouteHops, 0) {
@@ -159,6 +160,7 @@ bool NetworkInterface::start_send() {
   msg.step = reg_step_mark_;
   msg.model_arrival = reg_model_arrival_;
   msg.ready_cycle = cycle + 1;
+  msg.startup_cycles = channel_startup_cycles_;
   msg.descriptor = static_cast<int>(new_descriptor());
   packetizers_[channel]->enqueue(std::move(msg));
   update_probe();

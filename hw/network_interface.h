@@ -52,8 +52,11 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   // `unexpected_buffer_bytes`: room for messages that arrive before their receive is posted; when it is
   // full, arriving packets wait in the network (the interface withholds its ejection credits).
   // Every message received is reported to `messages`.
+  // `channel_startup_cycles`: a start-up each injection channel spends on every message before its first
+  // flit (node.startup_on = channel; 0 when the processor pays t_s).
   NetworkInterface(sc_core::sc_module_name name, int node, Network& network, std::size_t memory_bytes,
-                   std::uint64_t unexpected_buffer_bytes, MessageStatistics& messages);
+                   std::uint64_t unexpected_buffer_bytes, MessageStatistics& messages,
+                   std::uint64_t channel_startup_cycles = 0);
 
   const sc_core::sc_event& completion_irq() const { return completion_irq_; }
   // Why the last register access answered with an error response.
@@ -176,6 +179,7 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   std::uint64_t out_of_order_count_ = 0;
   std::uint64_t buffered_bytes_ = 0;
   std::uint64_t peak_buffered_bytes_ = 0;
+  std::uint64_t channel_startup_cycles_ = 0;
   std::uint64_t buffer_limit_bytes_;
   std::uint64_t reserved_bytes_ = 0;                     // for buffered messages whose first packet is arriving
   std::map<SourceMessage, std::uint32_t> reservations_;  // message -> bytes reserved at its head

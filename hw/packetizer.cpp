@@ -17,6 +17,14 @@ std::uint32_t Packetizer::bytes_remaining() const {
 
 bool Packetizer::next_flit(std::uint64_t cycle, Flit& flit, int& finished_descriptor) {
   if (queue_.empty() || queue_.front().ready_cycle > cycle) return false;
+  if (!front_started_) {
+    // The channel takes the message; with a start-up of its own, that runs before the first flit.
+    front_started_ = true;
+    if (queue_.front().startup_cycles > 0) {
+      queue_.front().ready_cycle = cycle + queue_.front().startup_cycles;
+      return false;
+    }
+  }
   const OutgoingMessage& msg = queue_.front();
   const auto size = static_cast<std::uint32_t>(msg.payload.size());
   if (!in_packet_) {
@@ -70,6 +78,7 @@ bool Packetizer::next_flit(std::uint64_t cycle, Flit& flit, int& finished_descri
       finished_descriptor = msg.descriptor;
       queue_.pop_front();
       message_offset_ = 0;
+      front_started_ = false;
     }
   }
   return true;

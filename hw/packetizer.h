@@ -24,6 +24,7 @@ struct OutgoingMessage {
   std::uint32_t step = 0;            // the algorithm step it belongs to (step statistics)
   std::uint32_t model_arrival = 0;   // the zero-load model's arrival, cycles from its step's start
   std::uint64_t ready_cycle = 0;     // first cycle the channel may start it
+  std::uint64_t startup_cycles = 0;  // the channel's start-up before its first flit (node.startup_on = channel)
   int descriptor = -1;               // DMA descriptor to complete when the last flit is injected
 };
 
@@ -56,6 +57,7 @@ class Packetizer {
   std::uint32_t message_offset_ = 0;  // bytes of the front message already packed
   std::uint32_t packet_end_ = 0;      // byte offset where the current packet ends
   std::uint32_t packet_tag_ = 0;
+  bool front_started_ = false;  // the front message's start-up has begun
 };
 
 }  // namespace meshmp

@@ -106,7 +106,7 @@ Handle Processor::issue(std::uint32_t command, int peer, std::uint32_t address, 
 
 Handle Processor::send(int peer, std::uint32_t address, std::uint32_t length, std::uint32_t tag,
                        const std::vector<int>& route) {
-  wait_cycles(params_.startup_cycles);
+  if (!params_.startup_on_channel) wait_cycles(params_.startup_cycles);
   std::uint64_t arrival = 0;
   const std::uint64_t injected = model_send(peer, length, route, arrival);
   write_register(dma::kModelArrival, static_cast<std::uint32_t>(std::min<std::uint64_t>(arrival, dma::kNoModelArrival - 1)));
@@ -215,13 +215,14 @@ void Processor::compute(std::uint64_t cycles) {
 
 std::uint64_t Processor::model_send(int peer, std::uint32_t length, const std::vector<int>& route,
                                     std::uint64_t& arrival) {
-  model_cursor_ += params_.startup_cycles;
+  if (!params_.startup_on_channel) model_cursor_ += params_.startup_cycles;
   const int hops = route.empty() ? topology_.distance(node_, peer) : static_cast<int>(route.size());
   std::size_t channel = 0;
   if (model_channel_free_.size() > 1 && peer != node_)
     channel = static_cast<std::size_t>(route.empty() ? network_.routing(topology_, node_, peer) : route[0]);
   // The descriptor is written at the cursor; the DMA engine starts a cycle later, when its channel is free.
-  const std::uint64_t start = std::max(model_cursor_ + 1, model_channel_free_[channel]);
+  const std::uint64_t start = std::max(model_cursor_ + 1, model_channel_free_[channel]) +
+                              (params_.startup_on_channel ? params_.startup_cycles : 0);
   model_channel_free_[channel] = start + message_flits(network_.router, length);
   arrival = start + zero_load_transfer_cycles(network_.router, hops, length);
   model_last_arrival_ = std::max(model_last_arrival_, arrival);

@@ -26,6 +26,10 @@ namespace meshmp {
 struct ProcessorParams {
   std::uint64_t startup_cycles = 100;  // t_s per message
   double copy_cycles_per_byte = 0.25;  // rho
+  // Who pays t_s: the processor, before it writes each send descriptor (one start-up at a time, the
+  // default), or the injection channel, before the message's first flit (all-port nodes then start up on
+  // every channel at once: 003 §2's n-port communication).
+  bool startup_on_channel = false;
 };
 
 // What the processor needs to know of the network to predict its zero-load cost.

@@ -44,6 +44,9 @@ void RunOptions::add_network_options_to(CLI::App& c, bool with_packet_limit) {
 
 void RunOptions::add_node_options_to(CLI::App& c) {
   c.add_option("--startup-cycles", startup_cycles_, "start-up cost t_s per message, in cycles  [default 100]");
+  c.add_option("--startup-on", startup_on_,
+               "who pays t_s: processor (before each send descriptor, one at a time) or channel (each injection "
+               "channel before the message's first flit: all-port nodes start up on every channel at once)  [default processor]");
   c.add_option("--copy-cycles-per-byte", copy_cycles_per_byte_, "local copy cost rho, cycles per byte  [default 0.25]");
   c.add_option("--unexpected-buffer-bytes", unexpected_buffer_bytes_,
                "network interface buffer for messages that arrive before their receive is posted; when full, "
@@ -92,6 +95,7 @@ MachineConfig RunOptions::resolve() const {
   if (routing_) config.routing = *routing_;
   if (port_model_) config.port_model = parse_port_model(*port_model_, "node.port_model");
   integer(startup_cycles_, limits::kStartupCycles, config.processor.startup_cycles);
+  if (startup_on_) config.processor.startup_on_channel = parse_startup_on(*startup_on_, "--startup-on");
   if (copy_cycles_per_byte_) config.processor.copy_cycles_per_byte = parse_copy_cycles_per_byte(*copy_cycles_per_byte_);
   integer(barrier_latency_, limits::kBarrierLatency, config.barrier_latency_cycles);
   integer(unexpected_buffer_bytes_, limits::kUnexpectedBufferBytes, config.unexpected_buffer_bytes);

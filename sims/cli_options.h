@@ -33,6 +33,7 @@ class RunOptions {
   std::optional<std::vector<int>> trace_nodes_;
   std::vector<std::string> algorithm_options_;  // key=value
   std::vector<std::string> workload_options_;   // key=value
+  std::optional<std::string> startup_on_;
   bool no_dateline_ = false;
 };
 

@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 
@@ -14,6 +15,7 @@
 #include "hw/routing.h"
 #include "sims/bench_command.h"
 #include "sims/cli_options.h"
+#include "sims/paper_003.h"
 #include "sims/paper_command.h"
 #include "sims/run_command.h"
 #include "sims/sweep_command.h"
@@ -109,7 +111,11 @@ EXAMPLE
   std::string paper_table;
   CLI::App* paper = app.add_subcommand(
       "paper", "Regenerate a paper's table rows from runs of the machine, beside the paper's formulas.");
-  paper->add_option("table", paper_table, "000-table1, 001-theorem1 or 001-table3")->required();
+  std::string paper_png;
+  paper->add_option("table", paper_table,
+                    "000-table1, 001-theorem1, 001-table3, 002-a1, 002-a2, 003-paths, 003-exchange, 003-ports or 003-gray")
+      ->required();
+  paper->add_option("--plot", paper_png, "003-paths: also write the table as CSV beside PNG and plot T / bound against B");
 
   std::string bench_case;
   CLI::App* bench_case_cmd = app.add_subcommand("bench-case", "Run one benchmark case (used by bench).");
@@ -147,7 +153,12 @@ EXAMPLE
     }
     if (app.got_subcommand("bench")) return meshmp::run_benchmarks(self_path(argv[0]), bench_json, std::cout, std::cerr);
     if (app.got_subcommand("sweep")) return sweep_command.run(self_path(argv[0]), std::cout, std::cerr);
-    if (app.got_subcommand("paper")) return meshmp::run_paper_table(self_path(argv[0]), paper_table, std::cout, std::cerr);
+    if (app.got_subcommand("paper")) {
+      const auto tables_003 = meshmp::paper_003_tables();
+      if (std::find(tables_003.begin(), tables_003.end(), paper_table) != tables_003.end())
+        return meshmp::run_paper_003(self_path(argv[0]), paper_table, paper_png, std::cout, std::cerr);
+      return meshmp::run_paper_table(self_path(argv[0]), paper_table, std::cout, std::cerr);
+    }
     if (app.got_subcommand("bench-case")) return meshmp::run_benchmark_case(bench_case, std::cout, std::cerr);
     if (app.got_subcommand("traffic"))
       return traffic_command.run(self_path(argv[0]), std::vector<std::string>(argv + 1, argv + argc), std::cout,

@@ -14,16 +14,13 @@
 #include <nlohmann/json.hpp>
 
 #include "firmware/dimension_exchange_schedule.h"
+#include "sims/child_run.h"
+#include "sims/paper_003.h"
 #include "topology/topology.h"
-
-#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <fstream>
 #include <iomanip>
-#include <memory>
 #include <tuple>
 
 namespace meshmp {
@@ -111,13 +108,6 @@ std::vector<PaperRow> rows_of(const std::string& table) {
   return rows;
 }
 
-std::string temporary_path() {
-  char path[] = "/tmp/meshmp-paper-XXXXXX";
-  const int fd = mkstemp(path);
-  if (fd >= 0) close(fd);
-  return path;
-}
-
 }  // namespace
 
 std::vector<std::string> paper_tables() { return {"000-table1", "001-theorem1", "001-table3", "002-a1", "002-a2"}; }
@@ -127,6 +117,7 @@ int run_paper_table(const std::string& self_path, const std::string& table, std:
   if (rows.empty()) {
     err << "meshmp: error: table = '" << table << "': unknown table; known:";
     for (const auto& t : paper_tables()) err << " " << t;
+    for (const auto& t : paper_003_tables()) err << " " << t;
     err << "\n";
     return 2;
   }
@@ -143,23 +134,17 @@ int run_paper_table(const std::string& self_path, const std::string& table, std:
   out << std::setw(10) << "cycles" << std::setw(9) << "host s" << "  formula from\n";
   int status = 0;
   for (const PaperRow& row : rows) {
-    const std::string json_path = temporary_path();
-    const std::string command = "'" + self_path + "' run --topology " + row.topology + " --algorithm " +
-                                row.algorithm + " -m 8" + row.run_options +
-                                (row.sync.empty() ? "" : " --algorithm-option sync=" + row.sync) + " --stats-json " +
-                                json_path + " > /dev/null 2>&1";
-    const int code = std::system(command.c_str());
-    nlohmann::json stats;
-    try {
-      stats = nlohmann::json::parse(std::ifstream(json_path));
-    } catch (const nlohmann::json::exception&) {
-    }
-    std::remove(json_path.c_str());
-    if (code != 0 || !stats.contains("statistics")) {
+    std::string command;
+    const auto run = run_child(self_path,
+                               "--topology " + row.topology + " --algorithm " + row.algorithm + " -m 8" + row.run_options +
+                                   (row.sync.empty() ? "" : " --algorithm-option sync=" + row.sync),
+                               command);
+    if (!run) {
       err << "meshmp: error: " << row.algorithm << " on " << row.topology << " failed (" << command << ")\n";
       status = 1;
       continue;
     }
+    const nlohmann::json& stats = *run;
     const auto& schedule = stats["statistics"]["schedule"];
     const double steps = schedule["synchronized_steps"].get<double>();
     const double blocks = schedule["sum_of_step_max_blocks"].get<double>();

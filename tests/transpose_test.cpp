@@ -99,9 +99,12 @@ TEST_P(JhExchange, EveryElementInPlaceWithThePapersCounts) {
     expected = c.n * packet_count(half, B);  // 003 §3.2: n ceil(PQ/(2 B N))
   } else {
     // 003 §8.1, unbuffered: N + ceil(PQ/(2BN)) min(n, log2 ceil(PQ/(BN))) - PQ/(BN), for B <= PQ/N
-    // (L = PQ/(BN) packets per node's data); for larger B (or none) one message per run: N - 1.
+    // (L = PQ/(BN) packets per node's data); for larger B (or none) one message per run: N - 1. The
+    // paper's "- PQ/(BN)" holds for L <= N; beyond (a block larger than B) every step sends
+    // ceil(PQ/(2BN)) packets, and min(N, L), as the buffered formula writes it, is exact.
     const std::uint64_t L = B == 0 || B >= per_node ? 1 : per_node / B;
-    const std::uint64_t direct = nodes + packet_count(half, B) * std::min<std::uint64_t>(c.n, log2_of(L)) - L;
+    const std::uint64_t direct =
+        nodes + packet_count(half, B) * std::min<std::uint64_t>(c.n, log2_of(L)) - std::min(nodes, L);
     if (buffering == "unbuffered") {
       expected = direct;
     } else {
@@ -139,6 +142,7 @@ INSTANTIATE_TEST_SUITE_P(
         ExchangeCase{4, 4, 6, "row-consecutive", "row-consecutive", "binary", "binary", "unbuffered", 4, 64},
         ExchangeCase{5, 6, 6, "row-cyclic", "row-cyclic", "gray", "gray", "unbuffered", 16, 64},
         ExchangeCase{6, 6, 6, "row-consecutive", "row-consecutive", "binary", "binary", "unbuffered", 1, 64},
+        ExchangeCase{6, 6, 8, "row-consecutive", "row-consecutive", "binary", "binary", "unbuffered", 1, 64},
         ExchangeCase{4, 4, 6, "row-consecutive", "row-consecutive", "binary", "binary", "buffered", 16, 8},
         ExchangeCase{5, 6, 6, "column-consecutive", "column-cyclic", "binary", "binary", "buffered", 32, 4},
         ExchangeCase{6, 7, 7, "row-consecutive", "row-consecutive", "gray", "binary", "buffered", 64, 16}),
