@@ -47,13 +47,6 @@ ExchangeShape shape_of(const TransposeLayout& l, const AlgorithmOptions& options
   return s;
 }
 
-void check_options(const AlgorithmOptions& options) {
-  for (const char* name : {"packet_elements", "copy_threshold_elements"})
-    if (options.integer(name) < 0)
-      throw ConfigError(std::string("algorithm_options.") + name, std::to_string(options.integer(name)),
-                        "must be 0 or more elements");
-}
-
 void jh_exchange(NodeApi& api) {
   const TransposeLayout& l = transpose_layout(api);
   const ExchangeShape s = shape_of(l, api.options());
@@ -167,23 +160,6 @@ void jh_exchange(NodeApi& api) {
   copy_elements(api, to, from, e);
 }
 
-std::optional<std::string> supports_all_to_all(const Topology& topology, const ExchangeParameters& parameters,
-                                               const std::string& algorithm) {
-  if (auto rule = boolean_cube_rule(topology, algorithm)) return rule;
-  try {
-    const TransposeLayout l = transpose_layout_for(topology, parameters);
-    if (real_bits_before(l) & real_bits_after(l))
-      return ConfigError("workload_options.partitioning", to_string(l.before().partitioning) + " -> " + to_string(l.after().partitioning),
-                         algorithm + " performs the all-to-all personalized communication of 003 §5: the address bits "
-                         "that choose the node before and after must be disjoint (a 1-D partitioning of rows before, of "
-                         "columns after, or the reverse; 2-D partitionings communicate pairwise: see 003 §6)")
-          .what();
-  } catch (const ConfigError& e) {
-    return std::string(e.what());
-  }
-  return std::nullopt;
-}
-
 // 003 §3.2: T = n (PQ/(2N)) t_c + n ceil(PQ/(2 B N)) tau, tau = t_s and t_c = e / flit_bytes per element.
 double standard_exchange_estimate(const Topology& topology, const ExchangeParameters& parameters,
                                   std::uint64_t packet_elements) {
@@ -212,7 +188,7 @@ std::vector<Algorithm> jh_exchange_algorithms() {
        "B_copy: runs of at least this many elements are sent without copying (buffered)", {}},
   };
   exchange.supports = [](const Topology& topology, const ExchangeParameters& parameters) {
-    return supports_all_to_all(topology, parameters, "jh-exchange");
+    return all_to_all_transpose_rule(topology, parameters, "jh-exchange");
   };
   exchange.firmware = jh_exchange;
   exchange.estimate_cycles = [](const Topology& topology, const ExchangeParameters& parameters) {
@@ -221,12 +197,8 @@ std::vector<Algorithm> jh_exchange_algorithms() {
   exchange.estimate_formula = "003 §3.2: n (PQ/2N t_c + tau), one message per step";
   exchange.scratch_bytes = [](const Topology& topology, const ExchangeParameters& parameters,
                               const AlgorithmOptions& options) -> std::uint64_t {
-    check_options(options);
-    try {
-      return 3 * transpose_layout_for(topology, parameters).region_bytes();
-    } catch (const ConfigError&) {
-      return 0;
-    }
+    require_non_negative(options, {"packet_elements", "copy_threshold_elements"});
+    return transpose_scratch(topology, parameters, 3);
   };
   return {exchange};
 }

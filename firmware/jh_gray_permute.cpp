@@ -100,11 +100,6 @@ std::optional<std::string> supports_gray(const Topology& topology, const Exchang
   return std::nullopt;
 }
 
-void check_not_negative(const AlgorithmOptions& options, const char* name) {
-  if (options.integer(name) < 0)
-    throw ConfigError(std::string("algorithm_options.") + name, std::to_string(options.integer(name)), "must be 0 or more");
-}
-
 }  // namespace
 
 std::vector<Algorithm> jh_gray_permute_algorithms() {
@@ -128,12 +123,8 @@ std::vector<Algorithm> jh_gray_permute_algorithms() {
   gray.estimate_formula = "003 §6.3 / §8.2.1: n (PQ/N t_c + tau)";
   gray.scratch_bytes = [](const Topology& topology, const ExchangeParameters& parameters,
                           const AlgorithmOptions& options) -> std::uint64_t {
-    check_not_negative(options, "packet_elements");
-    try {
-      return 4 * transpose_layout_for(topology, parameters).region_bytes();
-    } catch (const ConfigError&) {
-      return 0;
-    }
+    require_non_negative(options, {"packet_elements"});
+    return transpose_scratch(topology, parameters, 4);
   };
 
   Algorithm permute;
@@ -154,7 +145,7 @@ std::vector<Algorithm> jh_gray_permute_algorithms() {
   permute.estimate_formula = "bit reversal: 2 floor(n/2) (t_s + m t_c)";
   permute.scratch_bytes = [](const Topology&, const ExchangeParameters& parameters,
                              const AlgorithmOptions& options) -> std::uint64_t {
-    check_not_negative(options, "packet_bytes");
+    require_non_negative(options, {"packet_bytes"});
     return 3ull * parameters.block_bytes;
   };
   return {gray, permute};

@@ -207,12 +207,6 @@ double path_estimate(const Topology& topology, const ExchangeParameters& paramet
   return 0;
 }
 
-void check_not_negative(const AlgorithmOptions& options) {
-  if (options.integer("packet_elements") < 0)
-    throw ConfigError("algorithm_options.packet_elements", std::to_string(options.integer("packet_elements")),
-                      "must be 0 or more elements");
-}
-
 Algorithm path_algorithm(TransposePaths kind) {
   Algorithm a;
   switch (kind) {
@@ -255,14 +249,9 @@ Algorithm path_algorithm(TransposePaths kind) {
   };
   a.scratch_bytes = [](const Topology& topology, const ExchangeParameters& parameters,
                        const AlgorithmOptions& options) -> std::uint64_t {
-    check_not_negative(options);
-    try {
-      const TransposeLayout l = transpose_layout_for(topology, parameters);
-      // Packed, arrived, and two in-transit areas of one packet per dimension (a packet is at most the data).
-      return 2 * l.region_bytes() + 2 * static_cast<std::uint64_t>(l.node_bits()) * l.region_bytes();
-    } catch (const ConfigError&) {
-      return 0;
-    }
+    require_non_negative(options, {"packet_elements"});
+    // Packed, arrived, and two in-transit areas of one packet per dimension (a packet is at most the data).
+    return transpose_scratch(topology, parameters, 2 + 2 * static_cast<std::uint64_t>(topology.num_dimensions()));
   };
   return a;
 }

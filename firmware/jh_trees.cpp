@@ -196,16 +196,6 @@ void jh_sbnt(NodeApi& api) {
   }
 }
 
-std::optional<std::string> supports_cube(const Topology& topology, const std::string& algorithm) {
-  return boolean_cube_rule(topology, algorithm);
-}
-
-void check_not_negative(const AlgorithmOptions& options, const char* name) {
-  if (options.integer(name) < 0)
-    throw ConfigError(std::string("algorithm_options.") + name, std::to_string(options.integer(name)),
-                      "must be 0 or more");
-}
-
 }  // namespace
 
 std::vector<Algorithm> jh_tree_algorithms() {
@@ -216,7 +206,7 @@ std::vector<Algorithm> jh_tree_algorithms() {
   sbt.workload = "one-to-all";
   sbt.options = {{"packet_bytes", AlgorithmOption::Type::Integer, "0",
                   "B (in bytes): most bytes per packet, each packet one start-up (0: no limit)", {}}};
-  sbt.supports = [](const Topology& topology, const ExchangeParameters&) { return supports_cube(topology, "jh-sbt"); };
+  sbt.supports = [](const Topology& topology, const ExchangeParameters&) { return boolean_cube_rule(topology, "jh-sbt"); };
   sbt.firmware = [](NodeApi& api) { jh_sbt(api); };
   sbt.estimate_cycles = [](const Topology& topology, const ExchangeParameters& parameters) {
     const double nodes = topology.num_nodes();
@@ -225,7 +215,7 @@ std::vector<Algorithm> jh_tree_algorithms() {
   };
   sbt.estimate_formula = "003 §3.1: (1 - 1/N) PQ t_c + sum_i ceil(PQ/(2^i B)) tau, one packet per subtree";
   sbt.scratch_bytes = [](const Topology&, const ExchangeParameters&, const AlgorithmOptions& options) -> std::uint64_t {
-    check_not_negative(options, "packet_bytes");
+    require_non_negative(options, {"packet_bytes"});
     return 0;
   };
 
@@ -236,20 +226,8 @@ std::vector<Algorithm> jh_tree_algorithms() {
   sbnt.workload = "transpose";
   sbnt.options = {{"packet_elements", AlgorithmOption::Type::Integer, "0",
                    "B: most elements per packet, each packet one start-up (0: no limit)", {}}};
-  sbnt.supports = [](const Topology& topology, const ExchangeParameters& parameters) -> std::optional<std::string> {
-    if (auto rule = supports_cube(topology, "jh-sbnt")) return rule;
-    try {
-      const TransposeLayout l = transpose_layout_for(topology, parameters);
-      if (real_bits_before(l) & real_bits_after(l))
-        return ConfigError("workload_options.partitioning",
-                           to_string(l.before().partitioning) + " -> " + to_string(l.after().partitioning),
-                           "jh-sbnt performs the all-to-all personalized communication of 003 §5: the address bits that "
-                           "choose the node before and after must be disjoint")
-            .what();
-    } catch (const ConfigError& e) {
-      return std::string(e.what());
-    }
-    return std::nullopt;
+  sbnt.supports = [](const Topology& topology, const ExchangeParameters& parameters) {
+    return all_to_all_transpose_rule(topology, parameters, "jh-sbnt");
   };
   sbnt.firmware = jh_sbnt;
   sbnt.estimate_cycles = [](const Topology& topology, const ExchangeParameters& parameters) {
@@ -260,12 +238,8 @@ std::vector<Algorithm> jh_tree_algorithms() {
   sbnt.estimate_formula = "003 §3.2: T_min = PQ/(2N) t_c + n tau";
   sbnt.scratch_bytes = [](const Topology& topology, const ExchangeParameters& parameters,
                           const AlgorithmOptions& options) -> std::uint64_t {
-    check_not_negative(options, "packet_elements");
-    try {
-      return 2 * transpose_layout_for(topology, parameters).region_bytes();
-    } catch (const ConfigError&) {
-      return 0;
-    }
+    require_non_negative(options, {"packet_elements"});
+    return transpose_scratch(topology, parameters, 2);
   };
   return {sbt, sbnt};
 }

@@ -81,11 +81,7 @@ std::vector<Algorithm> transpose_direct_algorithms() {
   };
   direct.estimate_formula = "(N-1)(t_s + PQ/N^2 e t_c), all-to-all traffic";
   direct.scratch_bytes = [](const Topology& topology, const ExchangeParameters& parameters, const AlgorithmOptions&) {
-    try {
-      return 2 * transpose_layout_for(topology, parameters).region_bytes();
-    } catch (const ConfigError&) {
-      return std::uint64_t{0};
-    }
+    return transpose_scratch(topology, parameters, 2);
   };
   return {direct};
 }

@@ -3,6 +3,9 @@
 
 #include <algorithm>
 
+#include "firmware/transpose_workload.h"
+#include "topology/config_error.h"
+
 namespace meshmp {
 
 TransposeTraffic transpose_traffic(const TransposeLayout& layout, int node) {
@@ -103,6 +106,38 @@ std::uint64_t real_bits(const MatrixPlacement& placement, int r, int c, int n, b
 }
 
 }  // namespace
+
+std::optional<std::string> all_to_all_transpose_rule(const Topology& topology, const ExchangeParameters& parameters,
+                                                     const std::string& algorithm) {
+  if (auto rule = boolean_cube_rule(topology, algorithm)) return rule;
+  try {
+    const TransposeLayout l = transpose_layout_for(topology, parameters);
+    if (real_bits_before(l) & real_bits_after(l))
+      return ConfigError("workload_options.partitioning", to_string(l.before().partitioning) + " -> " + to_string(l.after().partitioning),
+                         algorithm + " performs the all-to-all personalized communication of 003 §5: the address bits "
+                         "that choose the node before and after must be disjoint (a 1-D partitioning of rows before, of "
+                         "columns after, or the reverse; 2-D partitionings communicate pairwise: see 003 §6)")
+          .what();
+  } catch (const ConfigError& e) {
+    return std::string(e.what());
+  }
+  return std::nullopt;
+}
+
+std::uint64_t transpose_scratch(const Topology& topology, const ExchangeParameters& parameters, std::uint64_t regions) {
+  try {
+    return regions * transpose_layout_for(topology, parameters).region_bytes();
+  } catch (const ConfigError&) {
+    return 0;
+  }
+}
+
+void require_non_negative(const AlgorithmOptions& options, std::initializer_list<const char*> names) {
+  for (const char* name : names)
+    if (options.integer(name) < 0)
+      throw ConfigError(std::string("algorithm_options.") + name, std::to_string(options.integer(name)),
+                        "must be 0 or more");
+}
 
 std::uint64_t real_bits_before(const TransposeLayout& layout) {
   return real_bits(layout.before(), layout.row_bits(), layout.column_bits(), layout.node_bits(), false);

@@ -5,10 +5,13 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "firmware/exchange_parameters.h"
 #include "firmware/node_api.h"
 #include "firmware/transpose_layout.h"
 #include "topology/topology.h"
@@ -45,6 +48,17 @@ std::optional<std::string> boolean_cube_rule(const Topology& topology, const std
 int cube_dimensions(const Topology& topology);
 // The router port of dimension j (to x XOR 2^j).
 int cube_port(const Topology& topology, int j);
+
+// Checks the transpose algorithms share (Algorithm::supports, scratch_bytes):
+// empty when the machine is a Boolean cube and the run's transpose is all-to-all personalized (003 §5: the
+// node bits before and after are disjoint); otherwise why not (field, value, rule).
+std::optional<std::string> all_to_all_transpose_rule(const Topology& topology, const ExchangeParameters& parameters,
+                                                     const std::string& algorithm);
+// `regions` times a node's region of the run's transpose (PQ/N e bytes); 0 when the workload does not
+// fit (supports() says why).
+std::uint64_t transpose_scratch(const Topology& topology, const ExchangeParameters& parameters, std::uint64_t regions);
+// ConfigError naming algorithm_options.<name> when one of these integer options is negative.
+void require_non_negative(const AlgorithmOptions& options, std::initializer_list<const char*> names);
 
 // The address bits (of A's w = (u || v), row bits high) that choose the node before and after the
 // transpose (003 §2: R_b and R_a), as bit masks.

@@ -81,7 +81,6 @@ TEST_P(JhExchange, EveryElementInPlaceWithThePapersCounts) {
   const std::uint64_t nodes = 1ull << c.n;
   const std::uint64_t per_node = 1ull << (c.p + c.q - c.n);  // PQ/N
   const std::uint64_t half = per_node / 2;                   // PQ/(2N)
-  const std::uint64_t block = per_node / nodes;              // PQ/N^2
   const auto& schedule = run.stats["schedule"];
   EXPECT_EQ(schedule["synchronized_steps"], c.n);
   EXPECT_EQ(schedule["contention_free_steps"], c.n);
@@ -118,7 +117,6 @@ TEST_P(JhExchange, EveryElementInPlaceWithThePapersCounts) {
   }
   for (std::uint64_t s : run.startups) EXPECT_EQ(s, expected);
   EXPECT_EQ(schedule["max_messages_per_node"], expected);
-  (void)block;
 
   // Contention-free and synchronized: the machine's time is its zero-load model of the schedule.
   EXPECT_EQ(run.result.completion_cycles, run.zero_load_cycles);
