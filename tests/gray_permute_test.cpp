@@ -168,7 +168,8 @@ INSTANTIATE_TEST_SUITE_P(Codes, JhGrayTranspose,
                                            GrayCase{6, "2d-consecutive", 0b0011, "naive"},
                                            GrayCase{8, "2d-cyclic", 0b1010, "combined"},
                                            GrayCase{8, "2d-consecutive", 0b1010, "naive"},
-                                           GrayCase{8, "2d-consecutive", 0b0110, "combined"}),
+                                           GrayCase{8, "2d-consecutive", 0b0110, "combined"},
+                                           GrayCase{10, "2d-cyclic", 0b1010, "combined"}),
                          [](const ::testing::TestParamInfo<GrayCase>& info) {
                            std::string name = "n" + std::to_string(info.param.n) + "_" + info.param.partitioning + "_codes" +
                                               std::to_string(info.param.codes) + "_" + info.param.method;

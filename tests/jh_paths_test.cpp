@@ -82,6 +82,8 @@ struct PathCase {
   std::uint64_t packet_elements;
   const char* mode;
   bool all_port;
+  int extra_column_bits = 0;  // Q = 2^(log_side + this): P != Q
+  const char* packet_size = "uniform";
 };
 
 void PrintTo(const PathCase& c, std::ostream* os) { *os << c.algorithm << " n=" << c.n; }
@@ -93,11 +95,12 @@ MachineConfig path_config(const PathCase& c) {
   config.block_bytes = 8;
   config.port_model = c.all_port ? PortModel::AllPort : PortModel::OnePort;
   config.workload_options = {{"rows", std::to_string(1 << c.log_side)},
-                             {"columns", std::to_string(1 << c.log_side)},
+                             {"columns", std::to_string(1 << (c.log_side + c.extra_column_bits))},
                              {"partitioning", c.partitioning},
                              {"row_encoding", c.encoding},
                              {"column_encoding", c.encoding}};
   config.algorithm_options = {{"packet_elements", std::to_string(c.packet_elements)}, {"mode", c.mode}};
+  if (std::string(c.algorithm) == "jh-mpt") config.algorithm_options["packet_size"] = c.packet_size;
   config.stats_json.clear();
   return config;
 }
@@ -111,7 +114,7 @@ TEST_P(PathTranspose, EveryElementInPlaceInThePapersRoutingCycles) {
   const ExchangeRun run = run_exchange(config);
   ASSERT_EQ(run.result.status, RunStatus::Completed) << run.result.message;
   ASSERT_TRUE(run.report.ok()) << run.report.errors.front();
-  EXPECT_EQ(run.report.units_checked, 1ull << (2 * c.log_side));
+  EXPECT_EQ(run.report.units_checked, 1ull << (2 * c.log_side + c.extra_column_bits));
   const auto& schedule = run.stats["schedule"];
   if (c.all_port) {
     EXPECT_EQ(schedule["steps_with_blocking"], 0) << "no two packets on one link in one cycle";
@@ -120,7 +123,7 @@ TEST_P(PathTranspose, EveryElementInPlaceInThePapersRoutingCycles) {
     EXPECT_GT(schedule["steps_with_blocking"].get<int>(), 0);
   }
   if (std::string(c.mode) == "wormhole") return;
-  const std::uint64_t data = 1ull << (2 * c.log_side - c.n);  // PQ/N
+  const std::uint64_t data = 1ull << (2 * c.log_side + c.extra_column_bits - c.n);  // PQ/N
   const std::uint64_t B = c.packet_elements ? c.packet_elements : data;
   const std::string algorithm = c.algorithm;
   std::uint64_t cycles = 0;
@@ -129,9 +132,17 @@ TEST_P(PathTranspose, EveryElementInPlaceInThePapersRoutingCycles) {
   if (algorithm == "jh-mpt") {
     // Two packets per path every 2H cycles: a class-H node with k packets per path ends at cycle
     // 2H floor((k-1)/2) + (k-1) mod 2 + 2H (§6.1.3: 2kH + 1 cycles for 2k packets per path).
-    for (int x = 0; x < (1 << c.n); ++x)
-      for (const PathPacket& p : transpose_packets(TransposePaths::Multiple, x, c.n, data, c.packet_elements))
-        cycles = std::max<std::uint64_t>(cycles, p.departure + 2 * transpose_distance(x, c.n));
+    const ExchangeParameters cost = exchange_parameters(config);
+    for (int x = 0; x < (1 << c.n); ++x) {
+      const int h = transpose_distance(x, c.n);
+      if (h == 0) continue;
+      // Theorem 2's packet size per class: 4kH packets with the optimal k (at least 1), 2k per path.
+      const std::uint64_t b = std::string(c.packet_size) == "per-class"
+                                  ? mpt_class_packet_elements(data, h, 8.0 / cost.flit_bytes, static_cast<double>(cost.startup_cycles))
+                                  : c.packet_elements;
+      for (const PathPacket& p : transpose_packets(TransposePaths::Multiple, x, c.n, data, b))
+        cycles = std::max<std::uint64_t>(cycles, p.departure + 2 * h);
+    }
   }
   EXPECT_EQ(schedule["synchronized_steps"], cycles);
 }
@@ -152,10 +163,18 @@ INSTANTIATE_TEST_SUITE_P(
                       PathCase{"jh-mpt", 4, 4, "2d-cyclic", "binary", 1, "store-and-forward", true},
                       PathCase{"jh-mpt", 6, 6, "2d-consecutive", "gray", 5, "store-and-forward", true},
                       PathCase{"jh-mpt", 8, 6, "2d-cyclic", "binary", 0, "store-and-forward", true},
-                      PathCase{"jh-mpt", 6, 5, "2d-consecutive", "binary", 3, "wormhole", true}),
+                      PathCase{"jh-mpt", 6, 5, "2d-consecutive", "binary", 3, "wormhole", true},
+                      PathCase{"jh-spt", 4, 4, "2d-cyclic", "binary", 4, "store-and-forward", true, 2},
+                      PathCase{"jh-dpt", 6, 4, "2d-consecutive", "gray", 4, "store-and-forward", true, 3},
+                      PathCase{"jh-mpt", 4, 4, "2d-consecutive", "binary", 8, "store-and-forward", true, 1},
+                      PathCase{"jh-mpt", 6, 7, "2d-cyclic", "binary", 0, "store-and-forward", true, 0, "per-class"},
+                      PathCase{"jh-mpt", 4, 8, "2d-consecutive", "gray", 0, "store-and-forward", true, 0, "per-class"}),
     [](const ::testing::TestParamInfo<PathCase>& info) {
-      std::string name = std::string(info.param.algorithm) + "_n" + std::to_string(info.param.n) + "_B" +
-                         std::to_string(info.param.packet_elements) + "_" + info.param.mode + "_" + info.param.encoding;
+      std::string name = std::string(info.param.algorithm) + "_n" + std::to_string(info.param.n) + "_" +
+                         std::to_string(1 << info.param.log_side) + "x" +
+                         std::to_string(1 << (info.param.log_side + info.param.extra_column_bits)) + "_B" +
+                         std::to_string(info.param.packet_elements) + "_" + info.param.mode + "_" + info.param.encoding + "_" +
+                         info.param.packet_size;
       for (char& ch : name)
         if (ch == '-') ch = '_';
       return name;

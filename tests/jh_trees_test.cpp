@@ -113,9 +113,15 @@ INSTANTIATE_TEST_SUITE_P(Shapes, JhSbnt,
                                            SbntCase{4, 4, 5, "column-consecutive", "column-cyclic", "binary", true},
                                            SbntCase{5, 5, 5, "row-consecutive", "row-consecutive", "gray", false},
                                            SbntCase{6, 6, 7, "row-cyclic", "row-consecutive", "binary", true},
-                                           SbntCase{8, 8, 8, "row-consecutive", "row-consecutive", "binary", true}),
+                                           SbntCase{7, 7, 8, "column-cyclic", "column-consecutive", "gray", true},
+                                           SbntCase{8, 8, 8, "row-consecutive", "row-consecutive", "binary", true},
+                                           SbntCase{10, 10, 10, "row-cyclic", "row-cyclic", "binary", true}),
                          [](const ::testing::TestParamInfo<SbntCase>& info) {
-                           return "n" + std::to_string(info.param.n) + (info.param.all_port ? "_all_port" : "_one_port");
+                           std::string name = "n" + std::to_string(info.param.n) + "_" + info.param.before +
+                                              (info.param.all_port ? "_all_port" : "_one_port");
+                           for (char& ch : name)
+                             if (ch == '-') ch = '_';
+                           return name;
                          });
 
 // One-port vs n-port on the same transpose (003 §3.2): a one-port node receives n PQ/(2N) elements through
