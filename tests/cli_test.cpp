@@ -129,7 +129,23 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"run --routing west-first", "router.routing = 'west-first': unknown routing function"},
         BadInput{"run --config /nonexistent.json", "--config = '/nonexistent.json': the file cannot be opened"},
         BadInput{"run --vcs many", "router.vcs = 'many': is not a whole number; must be 1..16"},
-        BadInput{"run --frobnicate", "The following argument was not expected: --frobnicate"}));
+        BadInput{"run --frobnicate", "The following argument was not expected: --frobnicate"},
+        BadInput{"run --topology hypercube:4 --algorithm jh-exchange --workload-option rows=48",
+                 "workload_options.rows = '48': must be a power of two"},
+        BadInput{"run --topology hypercube:4 --algorithm jh-exchange --workload-option partitioning=2d-cyclic",
+                 "jh-exchange performs the all-to-all personalized communication of 003 §5"},
+        BadInput{"run --topology hypercube:3 --algorithm jh-spt --workload-option partitioning=2d-cyclic",
+                 "a 2-D partitioning gives n/2 node dimensions to rows and n/2 to columns (003 §6)"},
+        BadInput{"run --topology mesh:4x4 --algorithm jh-sbnt", "runs on a Boolean n-cube"},
+        BadInput{"run --workload-option rows=64", "workload_options.rows = '64': workload complete-exchange takes no options"},
+        BadInput{"run --topology hypercube:4 --algorithm jh-permute --workload-option permutation=0,1,1,2",
+                 "workload_options.permutation = '0,1,1,2': must list each of the 4 dimensions"},
+        BadInput{"run --topology hypercube:4 --algorithm jh-sbt --workload-option root=16",
+                 "workload_options.root = '16': must be a node of the machine, 0..15"},
+        BadInput{"run --topology hypercube:4 --algorithm jh-exchange --algorithm-option packet_elements=-2",
+                 "algorithm_options.packet_elements = '-2': must be 0 or more"},
+        BadInput{"run --workload-option rows", "--workload-option = 'rows': expected KEY=VALUE"},
+        BadInput{"run --startup-on dma", "--startup-on = 'dma': must be processor"}));
 
 TEST(CommandLine, MalformedAndMistypedConfigFiles) {
   const std::string broken = temp_path("broken.json");
@@ -311,6 +327,24 @@ TEST(CommandLine, OutputFilesAreWrittenAsNamedAndNeverShared) {
 
 namespace {
 
+TEST(CommandLine, TransposeRunNamesItsWorkloadAndVerifiesEveryElement) {
+  const Outcome o = meshmp("run -o '' --topology hypercube:4 --algorithm jh-exchange -m 8 --workload-option rows=32 "
+                           "--workload-option columns=64 --workload-option row_encoding=gray");
+  ASSERT_EQ(o.status, 0) << o.output;
+  EXPECT_NE(o.output.find("workload: transpose of a 32 x 64 matrix of 8-byte elements, 128 per node: A row-consecutive, "
+                          "rows Gray, columns binary"),
+            std::string::npos)
+      << o.output;
+  EXPECT_NE(o.output.find("verified: all 2048 elements (16384 bytes) in place on every node"), std::string::npos) << o.output;
+}
+
+TEST(CommandLine, PaperGrayTableCountsNAgainst2nMinus2Steps) {
+  const Outcome o = meshmp("paper 003-gray");
+  ASSERT_EQ(o.status, 0) << o.output;
+  EXPECT_NE(o.output.find("hypercube:6   combined         6        6"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("hypercube:6   naive           10       10"), std::string::npos) << o.output;
+}
+
 TEST(CommandLine, PaperTableRowsFromRunsOfTheMachine) {
   const Outcome table = meshmp("paper 000-table1");
   ASSERT_EQ(table.status, 0) << table.output;
@@ -328,7 +362,7 @@ TEST(CommandLine, PaperTableRowsFromRunsOfTheMachine) {
   const Outcome unknown = meshmp("paper 002-table9");
   EXPECT_EQ(unknown.status, 2);
   EXPECT_NE(unknown.output.find("table = '002-table9': unknown table; known: 000-table1 001-theorem1 001-table3 "
-                                "002-a1 002-a2"),
+                                "002-a1 002-a2 003-paths 003-exchange 003-ports 003-gray"),
             std::string::npos)
       << unknown.output;
 }
