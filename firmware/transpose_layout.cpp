@@ -9,24 +9,6 @@
 namespace meshmp {
 namespace {
 
-struct Split {
-  int row_node_bits;
-  int column_node_bits;
-  bool cyclic;
-};
-
-Split split_of(Partitioning partitioning, int n) {
-  switch (partitioning) {
-    case Partitioning::RowConsecutive: return {n, 0, false};
-    case Partitioning::RowCyclic: return {n, 0, true};
-    case Partitioning::ColumnConsecutive: return {0, n, false};
-    case Partitioning::ColumnCyclic: return {0, n, true};
-    case Partitioning::TwoDConsecutive: return {n / 2, n / 2, false};
-    case Partitioning::TwoDCyclic: return {n / 2, n / 2, true};
-  }
-  return {n, 0, false};
-}
-
 std::uint32_t low_bits(std::uint32_t x, int bits) { return bits >= 32 ? x : x & ((1u << bits) - 1); }
 
 // Index x of `bits` bits, of which `node_bits` go to the node: (node part, virtual part).
@@ -42,9 +24,9 @@ std::uint32_t join_index(std::uint32_t node_part, std::uint32_t virtual_part, in
 
 // Element (x, y) of a matrix with r row bits and c column bits, placed on 2^n nodes.
 Place place(std::uint32_t x, std::uint32_t y, int r, int c, int n, const MatrixPlacement& placement) {
-  const Split s = split_of(placement.partitioning, n);
-  const auto [xr, xv] = split_index(x, r, s.row_node_bits, s.cyclic);
-  const auto [yr, yv] = split_index(y, c, s.column_node_bits, s.cyclic);
+  const NodeBitSplit s = node_bit_split(placement.partitioning, n);
+  const auto [xr, xv] = split_index(x, r, s.row_node_bits, s.row_cyclic);
+  const auto [yr, yv] = split_index(y, c, s.column_node_bits, s.column_cyclic);
   const std::uint32_t row_part = placement.row_gray ? gray(xr) : xr;
   const std::uint32_t column_part = placement.column_gray ? gray(yr) : yr;
   Place result;
@@ -55,7 +37,7 @@ Place place(std::uint32_t x, std::uint32_t y, int r, int c, int n, const MatrixP
 
 std::pair<std::uint32_t, std::uint32_t> unplace(int node, std::uint64_t slot, int r, int c, int n,
                                                 const MatrixPlacement& placement) {
-  const Split s = split_of(placement.partitioning, n);
+  const NodeBitSplit s = node_bit_split(placement.partitioning, n);
   const auto u_node = static_cast<std::uint32_t>(node);
   std::uint32_t row_part = u_node >> s.column_node_bits;
   std::uint32_t column_part = low_bits(u_node, s.column_node_bits);
@@ -64,16 +46,15 @@ std::pair<std::uint32_t, std::uint32_t> unplace(int node, std::uint64_t slot, in
   const int column_virtual_bits = c - s.column_node_bits;
   const auto xv = static_cast<std::uint32_t>(slot >> column_virtual_bits);
   const auto yv = static_cast<std::uint32_t>(low_bits(static_cast<std::uint32_t>(slot), column_virtual_bits));
-  return {join_index(row_part, xv, r, s.row_node_bits, s.cyclic), join_index(column_part, yv, c, s.column_node_bits, s.cyclic)};
+  return {join_index(row_part, xv, r, s.row_node_bits, s.row_cyclic),
+          join_index(column_part, yv, c, s.column_node_bits, s.column_cyclic)};
 }
 
 // Checks that a placement of a matrix of r x c bits fits 2^n nodes.
 void check_fits(const std::string& field, const MatrixPlacement& placement, const std::string& matrix, int r, int c,
                 int n) {
-  const Split s = split_of(placement.partitioning, n);
-  const bool two_d = placement.partitioning == Partitioning::TwoDConsecutive ||
-                     placement.partitioning == Partitioning::TwoDCyclic;
-  if (two_d && n % 2 != 0)
+  const NodeBitSplit s = node_bit_split(placement.partitioning, n);
+  if (is_two_dimensional(placement.partitioning) && n % 2 != 0)
     throw ConfigError(field, to_string(placement.partitioning),
                       "a 2-D partitioning gives n/2 node dimensions to rows and n/2 to columns (003 §6): it needs an "
                       "even number of cube dimensions, and the machine has " + std::to_string(n));
@@ -89,25 +70,42 @@ constexpr std::uint8_t kNameMask[4] = {0x5A, 0xC3, 0x96, 0x3C};
 
 }  // namespace
 
-std::string to_string(Partitioning partitioning) {
-  switch (partitioning) {
-    case Partitioning::RowConsecutive: return "row-consecutive";
-    case Partitioning::RowCyclic: return "row-cyclic";
-    case Partitioning::ColumnConsecutive: return "column-consecutive";
-    case Partitioning::ColumnCyclic: return "column-cyclic";
-    case Partitioning::TwoDConsecutive: return "2d-consecutive";
-    case Partitioning::TwoDCyclic: return "2d-cyclic";
-  }
-  return "?";
+const std::vector<std::string>& partitioning_names() {
+  static const std::vector<std::string> names = {"row-consecutive",    "row-cyclic", "column-consecutive",
+                                                 "column-cyclic",      "2d-consecutive", "2d-cyclic",
+                                                 "2d-consecutive-rows-cyclic-columns",
+                                                 "2d-cyclic-rows-consecutive-columns"};
+  return names;
 }
 
+std::string to_string(Partitioning partitioning) { return partitioning_names()[static_cast<std::size_t>(partitioning)]; }
+
 Partitioning parse_partitioning(const std::string& field, const std::string& text) {
-  for (Partitioning p : {Partitioning::RowConsecutive, Partitioning::RowCyclic, Partitioning::ColumnConsecutive,
-                         Partitioning::ColumnCyclic, Partitioning::TwoDConsecutive, Partitioning::TwoDCyclic})
-    if (to_string(p) == text) return p;
-  throw ConfigError(field, text,
-                    "must be one of row-consecutive, row-cyclic, column-consecutive, column-cyclic, 2d-consecutive, "
-                    "2d-cyclic");
+  std::string list;
+  for (std::size_t k = 0; k < partitioning_names().size(); ++k) {
+    if (partitioning_names()[k] == text) return static_cast<Partitioning>(k);
+    list += (list.empty() ? "" : ", ") + partitioning_names()[k];
+  }
+  throw ConfigError(field, text, "must be one of " + list);
+}
+
+NodeBitSplit node_bit_split(Partitioning partitioning, int n) {
+  switch (partitioning) {
+    case Partitioning::RowConsecutive: return {n, 0, false, false};
+    case Partitioning::RowCyclic: return {n, 0, true, false};
+    case Partitioning::ColumnConsecutive: return {0, n, false, false};
+    case Partitioning::ColumnCyclic: return {0, n, false, true};
+    case Partitioning::TwoDConsecutive: return {n / 2, n / 2, false, false};
+    case Partitioning::TwoDCyclic: return {n / 2, n / 2, true, true};
+    case Partitioning::TwoDConsecutiveRowsCyclicColumns: return {n / 2, n / 2, false, true};
+    case Partitioning::TwoDCyclicRowsConsecutiveColumns: return {n / 2, n / 2, true, false};
+  }
+  return {n, 0, false, false};
+}
+
+bool is_two_dimensional(Partitioning partitioning) {
+  const NodeBitSplit s = node_bit_split(partitioning, 2);
+  return s.row_node_bits > 0 && s.column_node_bits > 0;
 }
 
 std::string MatrixPlacement::describe() const {

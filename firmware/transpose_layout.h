@@ -5,7 +5,8 @@
 // local array in address order (003 §2, Definition 7 and the address fields after it):
 //   row-consecutive: node = the n highest row bits; row-cyclic: the n lowest row bits;
 //   column-consecutive / column-cyclic: the same on the column bits;
-//   2d-consecutive / 2d-cyclic: n/2 row bits and n/2 column bits (003 §6, n even).
+//   2d-consecutive / 2d-cyclic: n/2 row bits and n/2 column bits (003 §6, n even);
+//   2d-consecutive-rows-cyclic-columns and 2d-cyclic-rows-consecutive-columns: §6's mixed assignment.
 // The transpose A^T (Q x P) is placed by its own placement: a(u, v) = a^T(v, u), address (v || u) in A^T.
 // Every node holds PQ/N elements before and after (the all-to-all and pairwise cases of 003 §5-6; the
 // some-to-all cases, where some nodes hold nothing, are not offered).
@@ -17,13 +18,36 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "firmware/placement_verifier.h"
 
 namespace meshmp {
 
-enum class Partitioning { RowConsecutive, RowCyclic, ColumnConsecutive, ColumnCyclic, TwoDConsecutive, TwoDCyclic };
+enum class Partitioning {
+  RowConsecutive,
+  RowCyclic,
+  ColumnConsecutive,
+  ColumnCyclic,
+  TwoDConsecutive,
+  TwoDCyclic,
+  TwoDConsecutiveRowsCyclicColumns,
+  TwoDCyclicRowsConsecutiveColumns
+};
 std::string to_string(Partitioning partitioning);
+// Every partitioning's name, in the order above.
+const std::vector<std::string>& partitioning_names();
+
+// How many node bits a partitioning takes from the row and the column index on 2^n nodes, and whether
+// from their low (cyclic) or high (consecutive) end.
+struct NodeBitSplit {
+  int row_node_bits = 0;
+  int column_node_bits = 0;
+  bool row_cyclic = false;
+  bool column_cyclic = false;
+};
+NodeBitSplit node_bit_split(Partitioning partitioning, int n);
+bool is_two_dimensional(Partitioning partitioning);
 // Throws ConfigError(field, text, ...) for an unknown name.
 Partitioning parse_partitioning(const std::string& field, const std::string& text);
 

@@ -14,18 +14,22 @@ int log2_exact(std::int64_t x) {
   return (std::int64_t{1} << bits) == x ? bits : -1;
 }
 
+std::vector<std::string> same_or(std::vector<std::string> choices) {
+  choices.insert(choices.begin(), "same");
+  return choices;
+}
+
 const std::vector<AlgorithmOption>& transpose_options() {
   static const std::vector<AlgorithmOption> options = {
       {"rows", AlgorithmOption::Type::Integer, "0", "P, rows of A, a power of two (0: as many as nodes)", {}},
       {"columns", AlgorithmOption::Type::Integer, "0", "Q, columns of A, a power of two (0: as many as nodes)", {}},
-      {"partitioning", AlgorithmOption::Type::Choice, "row-consecutive", "how A's elements are assigned to nodes (003 §2)",
-       {"row-consecutive", "row-cyclic", "column-consecutive", "column-cyclic", "2d-consecutive", "2d-cyclic"}},
+      {"partitioning", AlgorithmOption::Type::Choice, "row-consecutive", "how A's elements are assigned to nodes (003 §2, §6)",
+       partitioning_names()},
       {"row_encoding", AlgorithmOption::Type::Choice, "binary", "code of the node address's row part (003 §2 Table 1)",
        {"binary", "gray"}},
       {"column_encoding", AlgorithmOption::Type::Choice, "binary", "code of the node address's column part",
        {"binary", "gray"}},
-      {"result_partitioning", AlgorithmOption::Type::Choice, "same", "how A^T is assigned (same: as A)",
-       {"same", "row-consecutive", "row-cyclic", "column-consecutive", "column-cyclic", "2d-consecutive", "2d-cyclic"}},
+      {"result_partitioning", AlgorithmOption::Type::Choice, "same", "how A^T is assigned (same: as A)", same_or(partitioning_names())},
       {"result_row_encoding", AlgorithmOption::Type::Choice, "same", "code of A^T's row part (same: as A's)",
        {"same", "binary", "gray"}},
       {"result_column_encoding", AlgorithmOption::Type::Choice, "same", "code of A^T's column part (same: as A's)",

@@ -136,6 +136,11 @@ INSTANTIATE_TEST_SUITE_P(
         ExchangeCase{7, 7, 8, "row-cyclic", "row-consecutive", "gray", "binary", "shuffle", 0, 64},
         ExchangeCase{8, 8, 8, "row-consecutive", "row-consecutive", "binary", "binary", "shuffle", 0, 64},
         ExchangeCase{10, 10, 10, "row-cyclic", "row-cyclic", "gray", "gray", "shuffle", 0, 64},
+        // 003 §6: consecutive rows and cyclic columns, with q - n_c >= n_r and p - n_r >= n_c: all-to-all.
+        ExchangeCase{4, 4, 4, "2d-consecutive-rows-cyclic-columns", "2d-consecutive-rows-cyclic-columns", "binary",
+                     "binary", "shuffle", 0, 64},
+        ExchangeCase{6, 6, 7, "2d-cyclic-rows-consecutive-columns", "2d-cyclic-rows-consecutive-columns", "gray", "binary",
+                     "unbuffered", 4, 64},
         ExchangeCase{4, 4, 6, "row-consecutive", "row-consecutive", "binary", "binary", "unbuffered", 0, 64},
         ExchangeCase{4, 4, 6, "row-consecutive", "row-consecutive", "binary", "binary", "unbuffered", 4, 64},
         ExchangeCase{5, 6, 6, "row-cyclic", "row-cyclic", "gray", "gray", "unbuffered", 16, 64},
@@ -185,7 +190,8 @@ INSTANTIATE_TEST_SUITE_P(
                       DirectCase{4, 4, 4, "2d-consecutive", "2d-cyclic", "binary", "gray", "binary"},
                       DirectCase{5, 5, 6, "column-consecutive", "row-cyclic", "binary", "gray", "gray"},
                       DirectCase{6, 6, 6, "2d-cyclic", "row-consecutive", "gray", "binary", "binary"},
-                      DirectCase{4, 4, 4, "row-consecutive", "column-consecutive", "binary", "binary", "same"}),
+                      DirectCase{4, 4, 4, "row-consecutive", "column-consecutive", "binary", "binary", "same"},
+                      DirectCase{4, 3, 4, "2d-consecutive-rows-cyclic-columns", "2d-cyclic", "gray", "binary", "same"}),
     [](const ::testing::TestParamInfo<DirectCase>& info) {
       std::string name = "case" + std::to_string(info.index) + "_n" + std::to_string(info.param.n) + "_" + info.param.before +
                          "_to_" + info.param.after;

@@ -15,8 +15,10 @@
 namespace meshmp {
 namespace {
 
-const Partitioning kAll[] = {Partitioning::RowConsecutive, Partitioning::RowCyclic, Partitioning::ColumnConsecutive,
-                             Partitioning::ColumnCyclic, Partitioning::TwoDConsecutive, Partitioning::TwoDCyclic};
+const Partitioning kAll[] = {Partitioning::RowConsecutive,   Partitioning::RowCyclic,
+                             Partitioning::ColumnConsecutive, Partitioning::ColumnCyclic,
+                             Partitioning::TwoDConsecutive,  Partitioning::TwoDCyclic,
+                             Partitioning::TwoDConsecutiveRowsCyclicColumns, Partitioning::TwoDCyclicRowsConsecutiveColumns};
 
 TEST(TransposeLayout, EveryPlacementIsABijectionAndInverts) {
   for (Partitioning before : kAll)
@@ -57,6 +59,10 @@ TEST(TransposeLayout, NodesAreTheAddressFieldsOfTable1) {
   const TransposeLayout two_d(4, 4, 4, 4, {Partitioning::TwoDConsecutive}, {Partitioning::TwoDConsecutive});
   EXPECT_EQ(two_d.place_before({0b1101, 0b0110}).node, 0b1101);
   EXPECT_EQ(two_d.place_after({0b1101, 0b0110}).node, 0b0111);
+  // §6's mixed assignment: the row part from the row index's high bits, the column part from the
+  // column index's low bits.
+  const TransposeLayout mixed(4, 4, 4, 4, {Partitioning::TwoDConsecutiveRowsCyclicColumns}, {});
+  EXPECT_EQ(mixed.place_before({0b1101, 0b0110}).node, 0b1110);
   EXPECT_EQ(gray(5), 7u);
   EXPECT_EQ(gray_inverse(gray(12345)), 12345u);
 }
