@@ -2,6 +2,7 @@
 #include "firmware/transpose_layout.h"
 
 #include <algorithm>
+#include <tuple>
 
 #include "firmware/exchange_layout.h"
 #include "topology/config_error.h"
@@ -11,22 +12,20 @@ namespace {
 
 std::uint32_t low_bits(std::uint32_t x, int bits) { return bits >= 32 ? x : x & ((1u << bits) - 1); }
 
-// Index x of `bits` bits, of which `node_bits` go to the node: (node part, virtual part).
-std::pair<std::uint32_t, std::uint32_t> split_index(std::uint32_t x, int bits, int node_bits, bool cyclic) {
-  if (cyclic) return {low_bits(x, node_bits), x >> node_bits};
-  return {x >> (bits - node_bits), low_bits(x, bits - node_bits)};
+// Index x whose bits low .. low + node_bits - 1 go to the node: (node part, the other bits in order).
+std::pair<std::uint32_t, std::uint32_t> split_index(std::uint32_t x, int node_bits, int low) {
+  return {low_bits(x >> low, node_bits), ((x >> (low + node_bits)) << low) | low_bits(x, low)};
 }
 
-std::uint32_t join_index(std::uint32_t node_part, std::uint32_t virtual_part, int bits, int node_bits, bool cyclic) {
-  if (cyclic) return (virtual_part << node_bits) | node_part;
-  return (node_part << (bits - node_bits)) | virtual_part;
+std::uint32_t join_index(std::uint32_t node_part, std::uint32_t virtual_part, int node_bits, int low) {
+  return ((virtual_part >> low) << (low + node_bits)) | (node_part << low) | low_bits(virtual_part, low);
 }
 
 // Element (x, y) of a matrix with r row bits and c column bits, placed on 2^n nodes.
 Place place(std::uint32_t x, std::uint32_t y, int r, int c, int n, const MatrixPlacement& placement) {
   const NodeBitSplit s = node_bit_split(placement.partitioning, n);
-  const auto [xr, xv] = split_index(x, r, s.row_node_bits, s.row_cyclic);
-  const auto [yr, yv] = split_index(y, c, s.column_node_bits, s.column_cyclic);
+  const auto [xr, xv] = split_index(x, s.row_node_bits, node_field_low(placement, true, r, n));
+  const auto [yr, yv] = split_index(y, s.column_node_bits, node_field_low(placement, false, c, n));
   const std::uint32_t row_part = placement.row_gray ? gray(xr) : xr;
   const std::uint32_t column_part = placement.column_gray ? gray(yr) : yr;
   Place result;
@@ -46,8 +45,8 @@ std::pair<std::uint32_t, std::uint32_t> unplace(int node, std::uint64_t slot, in
   const int column_virtual_bits = c - s.column_node_bits;
   const auto xv = static_cast<std::uint32_t>(slot >> column_virtual_bits);
   const auto yv = static_cast<std::uint32_t>(low_bits(static_cast<std::uint32_t>(slot), column_virtual_bits));
-  return {join_index(row_part, xv, r, s.row_node_bits, s.row_cyclic),
-          join_index(column_part, yv, c, s.column_node_bits, s.column_cyclic)};
+  return {join_index(row_part, xv, s.row_node_bits, node_field_low(placement, true, r, n)),
+          join_index(column_part, yv, s.column_node_bits, node_field_low(placement, false, c, n))};
 }
 
 // Checks that a placement of a matrix of r x c bits fits 2^n nodes.
@@ -64,6 +63,13 @@ void check_fits(const std::string& field, const MatrixPlacement& placement, cons
                           std::to_string(r) + " rows and 2^" + std::to_string(c) + " columns, and this partitioning needs 2^" +
                           std::to_string(s.row_node_bits) + " rows and 2^" + std::to_string(s.column_node_bits) +
                           " columns at least on 2^" + std::to_string(n) + " nodes");
+  for (const auto& [name, field_low, node_bits, bits] :
+       {std::tuple{"row_node_field", placement.row_field, s.row_node_bits, r},
+        std::tuple{"column_node_field", placement.column_field, s.column_node_bits, c}})
+    if (field_low >= 0 && field_low + node_bits > bits)
+      throw ConfigError(std::string("workload_options.") + name, std::to_string(field_low),
+                        "the node field (bits " + std::to_string(field_low) + ".." + std::to_string(field_low + node_bits - 1) +
+                            " of the index of " + matrix + ") must lie within its " + std::to_string(bits) + " bits");
 }
 
 constexpr std::uint8_t kNameMask[4] = {0x5A, 0xC3, 0x96, 0x3C};
@@ -103,14 +109,24 @@ NodeBitSplit node_bit_split(Partitioning partitioning, int n) {
   return {n, 0, false, false};
 }
 
+int node_field_low(const MatrixPlacement& placement, bool rows, int index_bits, int n) {
+  const NodeBitSplit s = node_bit_split(placement.partitioning, n);
+  const int field = rows ? placement.row_field : placement.column_field;
+  if (field >= 0) return field;
+  if (rows) return s.row_cyclic ? 0 : index_bits - s.row_node_bits;
+  return s.column_cyclic ? 0 : index_bits - s.column_node_bits;
+}
+
 bool is_two_dimensional(Partitioning partitioning) {
   const NodeBitSplit s = node_bit_split(partitioning, 2);
   return s.row_node_bits > 0 && s.column_node_bits > 0;
 }
 
 std::string MatrixPlacement::describe() const {
-  return to_string(partitioning) + ", rows " + (row_gray ? "Gray" : "binary") + ", columns " +
-         (column_gray ? "Gray" : "binary");
+  std::string text = to_string(partitioning);
+  if (row_field >= 0) text += ", row node field from bit " + std::to_string(row_field);
+  if (column_field >= 0) text += ", column node field from bit " + std::to_string(column_field);
+  return text + ", rows " + (row_gray ? "Gray" : "binary") + ", columns " + (column_gray ? "Gray" : "binary");
 }
 
 std::uint32_t gray(std::uint32_t x) { return x ^ (x >> 1); }

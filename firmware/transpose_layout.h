@@ -55,8 +55,15 @@ struct MatrixPlacement {
   Partitioning partitioning = Partitioning::RowConsecutive;
   bool row_gray = false;     // the node's row part is binary-reflected Gray coded
   bool column_gray = false;  // the node's column part is
+  // The lowest bit of the row (column) index that goes to the node: any contiguous field, 003 §2 Table 2's
+  // combined assignment; -1: the partitioning's (consecutive: the highest bits, cyclic: the lowest).
+  int row_field = -1;
+  int column_field = -1;
   std::string describe() const;
 };
+
+// Where the node field of a row (rows = true) or column index of `index_bits` bits starts (its lowest bit).
+int node_field_low(const MatrixPlacement& placement, bool rows, int index_bits, int n);
 
 // Binary-reflected Gray code and its inverse.
 std::uint32_t gray(std::uint32_t x);

@@ -87,8 +87,8 @@ std::uint64_t real_bits(const MatrixPlacement& placement, int r, int c, int n, b
   const NodeBitSplit split = node_bit_split(placement.partitioning, n);
   const int row_node = split.row_node_bits, column_node = split.column_node_bits;
   // Bit masks within the row index (r bits) and the column index (c bits).
-  const std::uint64_t row_mask = ((1ull << row_node) - 1) << (split.row_cyclic ? 0 : r - row_node);
-  const std::uint64_t column_mask = ((1ull << column_node) - 1) << (split.column_cyclic ? 0 : c - column_node);
+  const std::uint64_t row_mask = ((1ull << row_node) - 1) << node_field_low(placement, true, r, n);
+  const std::uint64_t column_mask = ((1ull << column_node) - 1) << node_field_low(placement, false, c, n);
   // In the placed matrix's address: row index high (shifted by c), column index low.
   if (!transposed) return (row_mask << c) | column_mask;
   // The placed matrix is A^T: its rows are A's columns (A's low c' = r bits), its columns A's rows.

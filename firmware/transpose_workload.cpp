@@ -30,6 +30,11 @@ const std::vector<AlgorithmOption>& transpose_options() {
       {"column_encoding", AlgorithmOption::Type::Choice, "binary", "code of the node address's column part",
        {"binary", "gray"}},
       {"result_partitioning", AlgorithmOption::Type::Choice, "same", "how A^T is assigned (same: as A)", same_or(partitioning_names())},
+      {"row_node_field", AlgorithmOption::Type::Integer, "-1",
+       "the lowest bit of the row index that goes to the node, any contiguous field (003 §2 Table 2's combined "
+       "assignment; -1: the partitioning's); kept for A^T unless result_partitioning is given",
+       {}},
+      {"column_node_field", AlgorithmOption::Type::Integer, "-1", "the same for the column index", {}},
       {"result_row_encoding", AlgorithmOption::Type::Choice, "same", "code of A^T's row part (same: as A's)",
        {"same", "binary", "gray"}},
       {"result_column_encoding", AlgorithmOption::Type::Choice, "same", "code of A^T's column part (same: as A's)",
@@ -62,9 +67,17 @@ TransposeLayout transpose_layout_for(const Topology& topology, const ExchangePar
   before.partitioning = parse_partitioning("workload_options.partitioning", options.text("partitioning"));
   before.row_gray = options.text("row_encoding") == "gray";
   before.column_gray = options.text("column_encoding") == "gray";
+  for (const char* name : {"row_node_field", "column_node_field"})
+    if (options.integer(name) < -1 || options.integer(name) > 24)
+      throw ConfigError(std::string("workload_options.") + name, std::to_string(options.integer(name)),
+                        "must be -1 (the partitioning's field) or the lowest bit of the node field, 0..24");
+  before.row_field = static_cast<int>(options.integer("row_node_field"));
+  before.column_field = static_cast<int>(options.integer("column_node_field"));
   MatrixPlacement after = before;
-  if (options.text("result_partitioning") != "same")
+  if (options.text("result_partitioning") != "same") {
     after.partitioning = parse_partitioning("workload_options.result_partitioning", options.text("result_partitioning"));
+    after.row_field = after.column_field = -1;
+  }
   if (options.text("result_row_encoding") != "same") after.row_gray = options.text("result_row_encoding") == "gray";
   if (options.text("result_column_encoding") != "same")
     after.column_gray = options.text("result_column_encoding") == "gray";

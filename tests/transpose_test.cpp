@@ -200,6 +200,19 @@ INSTANTIATE_TEST_SUITE_P(
       return name;
     });
 
+TEST(JhExchange, CombinedAssignmentOfTable2) {
+  // 003 §2 Table 2: the node field anywhere in the row index (bits 1..4 of 6 here); A^T alike. The node
+  // bits before (of u) and after (of v) are disjoint: all-to-all, every element in place in n steps.
+  MachineConfig config = transpose_config(4, "jh-exchange",
+                                          {{"rows", "64"}, {"columns", "32"}, {"row_node_field", "1"}, {"row_encoding", "gray"}});
+  ASSERT_FALSE(find_algorithm("jh-exchange").supports(Topology::parse(config.topology), exchange_parameters(config)));
+  const ExchangeRun run = run_exchange(config);
+  ASSERT_EQ(run.result.status, RunStatus::Completed) << run.result.message;
+  ASSERT_TRUE(run.report.ok()) << run.report.errors.front();
+  EXPECT_EQ(run.report.units_checked, 64u * 32u);
+  EXPECT_EQ(run.stats["schedule"]["synchronized_steps"], 4);
+}
+
 TEST(JhExchange, RefusesPairwiseTrafficAndOtherMachines) {
   MachineConfig config = transpose_config(4, "jh-exchange", {{"partitioning", "2d-cyclic"}});
   auto error = find_algorithm("jh-exchange").supports(Topology::parse(config.topology), exchange_parameters(config));

@@ -67,6 +67,28 @@ TEST(TransposeLayout, NodesAreTheAddressFieldsOfTable1) {
   EXPECT_EQ(gray_inverse(gray(12345)), 12345u);
 }
 
+TEST(TransposeLayout, AnyContiguousNodeFieldIsTable2sCombinedAssignment) {
+  // 003 §2 Table 2, contiguous: the node is (u_{p-i} .. u_{p-i-n+1}); here p = 6, n = 3, field from bit 2.
+  MatrixPlacement rows{Partitioning::RowConsecutive};
+  rows.row_field = 2;
+  MatrixPlacement columns{Partitioning::ColumnCyclic, false, true};
+  columns.column_field = 1;
+  const TransposeLayout l(6, 5, 3, 4, rows, columns);
+  std::set<std::pair<int, std::uint64_t>> seen;
+  for (std::uint32_t u = 0; u < 64; ++u)
+    for (std::uint32_t v = 0; v < 32; ++v) {
+      const Place b = l.place_before({u, v});
+      EXPECT_EQ(b.node, static_cast<int>((u >> 2) & 7));
+      EXPECT_EQ(b.slot, (static_cast<std::uint64_t>(((u >> 5) << 2) | (u & 3)) << 5) | v) << "virtual bits in order";
+      EXPECT_TRUE(seen.insert({b.node, b.slot}).second);
+      EXPECT_EQ(l.element_before(b.node, b.slot), (MatrixElement{u, v}));
+      // A^T column-partitioned by bits 1..3 of its column index, which is A's row index u, Gray coded.
+      const Place a = l.place_after({u, v});
+      EXPECT_EQ(a.node, static_cast<int>(gray((u >> 1) & 7)));
+      EXPECT_EQ(l.element_after(a.node, a.slot), (MatrixElement{u, v}));
+    }
+}
+
 struct Memories {
   TransposeWorkload workload;
   std::vector<std::vector<std::uint8_t>> nodes;
@@ -161,6 +183,9 @@ TEST(TransposeWorkloadOptions, BadShapesNameTheFieldTheValueAndTheRule) {
   EXPECT_NE(error_of("mesh:3x4", {}).find("needs 2^n nodes"), std::string::npos);
   EXPECT_NE(error_of("hypercube:4", {{"partitioning", "diagonal"}}).find("must be one of"), std::string::npos);
   EXPECT_NE(error_of("hypercube:4", {{"size", "4"}}).find("workload transpose has no such option"), std::string::npos);
+  EXPECT_NE(error_of("hypercube:4", {{"rows", "32"}, {"row_node_field", "2"}}).find("workload_options.row_node_field = '2'"),
+            std::string::npos);
+  EXPECT_NE(error_of("hypercube:4", {{"row_node_field", "-3"}}).find("must be -1"), std::string::npos);
 }
 
 }  // namespace
