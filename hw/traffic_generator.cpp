@@ -78,7 +78,11 @@ class TrafficGenerator::Endpoint : public NetworkEndpoint {
         msg.message_id = next_message_id_++;
         msg.payload.resize(static_cast<std::size_t>(p.packet_flits - 1) * owner_.network_.params().flit_bytes);
         for (std::uint32_t b = 0; b < msg.payload.size(); ++b) msg.payload[b] = payload_byte(node_, msg.message_id, b);
-        msg.created_cycle = msg.ready_cycle = cycle;
+        // The source's interface takes the packet in the cycle after its creation, as a node's DMA engine
+        // starts a descriptor the cycle after it is written (and as BookSim2's sources write a flit into
+        // their 1-cycle injection channel in the creation cycle: the same 2 cycles to the router's buffer).
+        msg.created_cycle = cycle;
+        msg.ready_cycle = cycle + 1;
         packetizer_.enqueue(std::move(msg));
         ++owner_.stats_.packets_generated;
         if (cycle >= p.warmup_cycles) ++owner_.measured_created_;
