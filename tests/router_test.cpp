@@ -3,15 +3,20 @@
 // and plays the downstream routers (returning credits after random delays). Checks: every flit comes
 // out exactly once, on the port dimension-order routing names, packets never interleave on an output VC,
 // flits of a packet stay in order, flits of one cycle leave in output-port order, no credit counter ever
-// goes negative or above the buffer depth.
+// goes negative or above the buffer depth. In the rtl/ pass the same tests drive the verilated router
+// wherever the RTL matrix has the configuration.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <deque>
 #include <map>
+#include <memory>
 #include <random>
 #include <set>
 
 #include "hw/router.h"
+#include "hw/router_model.h"
+#include "hw/rtl_router.h"
 
 namespace meshmp {
 namespace {
@@ -30,18 +35,28 @@ struct Bench : RouterEnvironment {
   void protocol_error(const std::string& what) override { errors.push_back(what); }
 };
 
+// The router under test: the SystemC router, or in the rtl/ pass (MESHMP_TEST_ROUTER_MODEL=rtl,
+// tests/CMakeLists.txt) the verilated one wherever the RTL matrix has the configuration.
+std::unique_ptr<RouterModel> router_under_test(int node, const Topology& topology, const RouterParams& params,
+                                               Bench& bench) {
+  const char* model = std::getenv("MESHMP_TEST_ROUTER_MODEL");
+  const bool rtl = model != nullptr && !RtlRouter::unsupported(topology, params, PortModel::OnePort);
+  return make_router(rtl ? model : "cpp", node, topology, params, PortModel::OnePort, &dimension_order_port, &bench);
+}
+
 void run_single_router(SwitchingMode mode, int pipeline_depth, std::uint64_t seed) {
   const Topology topology = Topology::parse("mesh:3x3");
   const int node = 4;  // the centre: four network ports
   RouterParams params;
-  params.vcs = 3;
+  params.vcs = 4;
   params.buffer_flits = mode == SwitchingMode::Wormhole ? 4 : 6;
   params.pipeline_depth = pipeline_depth;
   params.switching = mode;
   params.max_packet_payload_flits = 5;
   ASSERT_FALSE(params.validate(topology).has_value());
   Bench bench;
-  Router router(node, topology, params, PortModel::OnePort, &dimension_order_port, &bench);
+  const auto router_model = router_under_test(node, topology, params, bench);
+  RouterModel& router = *router_model;
   const int ports = router.num_ports();
   std::mt19937_64 rng(seed);
 
@@ -65,7 +80,8 @@ void run_single_router(SwitchingMode mode, int pipeline_depth, std::uint64_t see
           flit.tail = f == payload;
           flit.vc = static_cast<std::uint8_t>(v);
           flit.packet_flits = static_cast<std::uint16_t>(payload + 1);
-          flit.data[0] = static_cast<std::uint8_t>(f);
+          flit.data[0] = static_cast<std::uint8_t>(f);  // a head's route[0] = 0, a body flit's one valid byte
+          flit.payload_bytes = f == 0 ? 0 : 1;
           pending[in][v].push_back(flit);
           ++flits_offered;
         }
@@ -75,6 +91,7 @@ void run_single_router(SwitchingMode mode, int pipeline_depth, std::uint64_t see
   // Downstream side: credits come back 1..4 cycles after a flit leaves.
   std::multimap<std::uint64_t, std::pair<int, int>> credit_returns;
   std::map<std::pair<int, int>, std::uint64_t> open_packet;  // (out, vc) -> packet id in progress
+  std::map<std::uint32_t, int> head_port;                    // packet id -> the port dimension order names
   std::map<std::uint64_t, int> next_index;                   // packet -> next flit index expected
   std::set<std::uint64_t> finished;
   std::uint64_t flits_out = 0;
@@ -109,8 +126,11 @@ void run_single_router(SwitchingMode mode, int pipeline_depth, std::uint64_t see
       ++flits_out;
       const Flit& f = out.flit;
       ASSERT_TRUE(ports_used.insert(out.port).second) << "two flits on output " << out.port << " in one cycle";
-      const int expected_port = f.dst == node ? topology.num_ports() : dimension_order_port(topology, node, f.dst);
-      ASSERT_EQ(out.port, expected_port) << "packet " << f.tag << " left through the wrong port";
+      // Body flits carry no header on the wire (the RTL router's flits are unpacked from it): they follow
+      // the port their head took.
+      if (f.head) head_port[f.tag] = f.dst == node ? topology.num_ports() : dimension_order_port(topology, node, f.dst);
+      ASSERT_EQ(head_port.count(f.tag), 1u) << "a body flit of packet " << f.tag << " before its head";
+      ASSERT_EQ(out.port, head_port[f.tag]) << "packet " << f.tag << " left through the wrong port";
       ASSERT_EQ(finished.count(f.tag), 0u) << "flit of finished packet " << f.tag << " duplicated";
       ASSERT_EQ(f.data[0], next_index[f.tag]++) << "flit reordered within packet " << f.tag;
       auto key = std::make_pair(out.port, static_cast<int>(f.vc));
@@ -129,8 +149,10 @@ void run_single_router(SwitchingMode mode, int pipeline_depth, std::uint64_t see
     }
     for (int p = 0; p < ports; ++p)
       for (int v = 0; v < params.vcs; ++v) {
-        ASSERT_GE(router.output(p).credits(v), 0) << "negative credits";
-        ASSERT_LE(router.output(p).credits(v), params.buffer_flits);
+        if (const int* credits = router.credit_counter(p, v)) {
+          ASSERT_GE(*credits, 0) << "negative credits";
+          ASSERT_LE(*credits, params.buffer_flits);
+        }
       }
     ASSERT_TRUE(bench.errors.empty()) << bench.errors.front();
   }
@@ -150,7 +172,8 @@ TEST(SingleRouter, PipelineDepthSetsTheZeroLoadDelay) {
     RouterParams params;
     params.pipeline_depth = depth;
     Bench bench;
-    Router router(4, topology, params, PortModel::OnePort, &dimension_order_port, &bench);
+    const auto router_model = router_under_test(4, topology, params, bench);
+    RouterModel& router = *router_model;
     Flit head;
     head.head = head.tail = true;
     head.dst = 5;
@@ -175,7 +198,8 @@ TEST(SingleRouter, AgesSaturateAndNeverWrap) {
     params.buffer_flits = 1;
     params.pipeline_depth = depth;
     Bench bench;
-    Router router(4, topology, params, PortModel::OnePort, &dimension_order_port, &bench);
+    const auto router_model = router_under_test(4, topology, params, bench);
+    RouterModel& router = *router_model;
     const int east = dimension_order_port(topology, 4, 5);
     router.receive_credit(east, 0);  // would exceed the depth: the downstream buffer is full
     ASSERT_EQ(bench.errors.size(), 1u) << "a credit beyond the buffer depth is a protocol error";
