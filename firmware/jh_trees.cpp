@@ -27,7 +27,7 @@ int lowest_set_bit(int x) { return __builtin_ctz(static_cast<unsigned>(x)); }
 
 void jh_sbt(NodeApi& api) {
   const ExchangeLayout& l = api.layout();
-  const int n = cube_dimensions(api.topology());
+  const int n = api.topology().num_dimensions();
   const int root = one_to_all_root(api.workload());
   const int me = api.id();
   const int relative = me ^ root;
@@ -211,7 +211,7 @@ std::vector<Algorithm> jh_tree_algorithms() {
   sbt.estimate_cycles = [](const Topology& topology, const ExchangeParameters& parameters) {
     const double nodes = topology.num_nodes();
     return (nodes - 1) * parameters.block_bytes / parameters.flit_bytes +
-           cube_dimensions(topology) * static_cast<double>(parameters.startup_cycles);
+           topology.num_dimensions() * static_cast<double>(parameters.startup_cycles);
   };
   sbt.estimate_formula = "003 §3.1: (1 - 1/N) PQ t_c + sum_i ceil(PQ/(2^i B)) tau, one packet per subtree";
   sbt.scratch_bytes = [](const Topology&, const ExchangeParameters&, const AlgorithmOptions& options) -> std::uint64_t {

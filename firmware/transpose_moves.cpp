@@ -74,8 +74,6 @@ std::optional<std::string> boolean_cube_rule(const Topology& topology, const std
   return std::nullopt;
 }
 
-int cube_dimensions(const Topology& topology) { return topology.num_dimensions(); }
-
 int cube_port(const Topology& topology, int j) { return topology.port_of(j, 1); }
 
 namespace {

@@ -44,8 +44,6 @@ std::uint64_t packet_count(std::uint64_t elements, std::uint64_t packet_elements
 // Empty when the machine is a Boolean cube (every dimension of size 2: node x's neighbour in dimension j
 // is x XOR 2^j); otherwise why not.
 std::optional<std::string> boolean_cube_rule(const Topology& topology, const std::string& algorithm);
-// The log2 of the nodes of a Boolean cube.
-int cube_dimensions(const Topology& topology);
 // The router port of dimension j (to x XOR 2^j).
 int cube_port(const Topology& topology, int j);
 

@@ -84,7 +84,7 @@ int paths_table(const std::string& self_path, const std::string& png, std::ostre
         // The paper's routing cycles: ceil(PQ/(c B N)) + n - 1 (§6.1.1-2); MPT: 2 packets per path every 2H
         // cycles, the class H = n/2 last (2 k H + 1 with k = ceil(PQ/(4 H N B)), §6.1.3).
         double cycles_formula = std::ceil(data / paths / b) + n - 1;
-        double packet = std::min<double>(b, data / paths);
+        const double packet = std::min<double>(b, data / paths);
         double model = cycles_formula * (tau + packet);
         if (algorithm == "jh-mpt") {
           // Each class H runs its own schedule (§6.1.3): m packets on each of its 2H paths (at least the

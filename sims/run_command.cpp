@@ -8,7 +8,6 @@
 #include <tuple>
 
 #include "firmware/algorithm_registry.h"
-#include "firmware/exchange_verifier.h"
 #include "topology/config_error.h"
 #include "hw/machine.h"
 #include "hw/model_size.h"

@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "firmware/algorithm_registry.h"
-#include "firmware/exchange_verifier.h"
 #include "hw/machine.h"
 #include "hw/rtl_router.h"
 #include "hw/run_statistics.h"
