@@ -28,6 +28,7 @@ inline constexpr IntegerLimit kBarrierLatency{"node.barrier_latency_cycles", 0, 
 inline constexpr IntegerLimit kUnexpectedBufferBytes{"node.unexpected_buffer_bytes", 0, 0xffffffffull};
 inline constexpr IntegerLimit kWatchdogCycles{"run.watchdog_cycles", 10, 1ull << 62};
 inline constexpr IntegerLimit kMaxCycles{"run.max_cycles", 1, 1ull << 62};
+inline constexpr IntegerLimit kHostThreads{"run.host_threads", 1, 64};
 }  // namespace limits
 
 // Parses a whole number written in decimal; throws ConfigError(limit.field, text, rule) when the text is

@@ -50,7 +50,8 @@ Machine::Machine(sc_core::sc_module_name name, const MachineConfig& config, Firm
       period_(kClockPeriodNs, sc_core::SC_NS) {
   if (!config.trace_rtl.empty()) RtlWaveform::enable();  // before the RTL routers are built
   network_ = std::make_unique<Network>("network", topology_, config.router, config.port_model,
-                                       find_routing_function(config.routing), period_, config.watchdog_cycles);
+                                       find_routing_function(config.routing), period_, config.watchdog_cycles,
+                                       config.host_threads);
   network_->on_failure([] { sc_core::sc_stop(); });
   // The run ends when every node has finished and the network has drained (a message still in flight
   // must arrive, to be checked).
@@ -160,7 +161,7 @@ RunResult Machine::run() {
   for (const auto& node : nodes_) result.completion_cycles = std::max(result.completion_cycles, node->cpu.finish_cycle());
 
   if (network_->failed()) {
-    result.completion_cycles = network_->current_cycle();  // the cycle at which the run stopped
+    result.completion_cycles = network_->failure_cycle();  // the cycle at which the run stopped
     result.status = RunStatus::NetworkFailure;
     result.message = network_->failure();
     result.details = network_->blocked_channels();

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "topology/config_error.h"
 #include "hw/config_limits.h"
@@ -45,6 +46,7 @@ std::optional<std::string> MachineConfig::validate() const {
     check_integer(unexpected_buffer_bytes, limits::kUnexpectedBufferBytes);
     check_integer(watchdog_cycles, limits::kWatchdogCycles);
     check_integer(max_cycles, limits::kMaxCycles);
+    check_integer(static_cast<std::uint64_t>(host_threads), limits::kHostThreads);
   } catch (const ConfigError& e) {
     return std::string(e.what());
   }
@@ -52,6 +54,13 @@ std::optional<std::string> MachineConfig::validate() const {
     if (n < 0 || n >= topo->num_nodes())
       return bad("output.trace_nodes", std::to_string(n),
                  "not a node of " + topology + " (0.." + std::to_string(topo->num_nodes() - 1) + ")");
+  const unsigned host_cores = std::thread::hardware_concurrency();  // 0: unknown
+  if (host_cores > 0 && static_cast<unsigned>(host_threads) > host_cores)
+    return bad("run.host_threads", std::to_string(host_threads),
+               "at most " + std::to_string(host_cores) + ", the hardware threads of this host (more only wait for each other)");
+  // Waveform probes read host records the simulation thread changes while workers step routers.
+  if (host_threads > 1 && (!vcd.empty() || !trace_rtl.empty()))
+    return bad("run.host_threads", std::to_string(host_threads), "a run that writes waveforms steps its routers on one thread (1)");
   return std::nullopt;
 }
 
@@ -141,9 +150,10 @@ void MachineConfig::apply_json(const nlohmann::json& json) {
   }
   if (json.contains("run")) {
     const auto& r = json["run"];
-    check_keys(r, "run", {"watchdog_cycles", "max_cycles"});
+    check_keys(r, "run", {"watchdog_cycles", "max_cycles", "host_threads"});
     if (r.contains("watchdog_cycles")) watchdog_cycles = whole(r["watchdog_cycles"], limits::kWatchdogCycles);
     if (r.contains("max_cycles")) max_cycles = whole(r["max_cycles"], limits::kMaxCycles);
+    if (r.contains("host_threads")) host_threads = static_cast<int>(whole(r["host_threads"], limits::kHostThreads));
   }
   if (json.contains("output")) {
     const auto& o = json["output"];
@@ -191,7 +201,7 @@ nlohmann::json MachineConfig::to_json() const {
         {"copy_cycles_per_byte", processor.copy_cycles_per_byte},
         {"barrier_latency_cycles", barrier_latency_cycles},
         {"unexpected_buffer_bytes", unexpected_buffer_bytes}}},
-      {"run", {{"watchdog_cycles", watchdog_cycles}, {"max_cycles", max_cycles}}},
+      {"run", {{"watchdog_cycles", watchdog_cycles}, {"max_cycles", max_cycles}, {"host_threads", host_threads}}},
   };
 }
 

@@ -32,6 +32,8 @@ struct MachineConfig {
   std::uint64_t barrier_latency_cycles = 10;
   std::uint64_t watchdog_cycles = 20000;
   std::uint64_t max_cycles = 200000000;
+  // Host threads stepping the routers (hw/router_step_pool.h): simulation speed only, never the result.
+  int host_threads = 1;
   std::string stats_json = "meshmp-stats.json";  // where to write statistics; empty = nowhere
   std::string vcd;                   // waveform file; empty = no tracing
   std::string trace_rtl;             // FST waveform of the traced RTL routers' internals; empty = none

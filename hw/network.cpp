@@ -1,11 +1,14 @@
 // The cycle-level interconnect: link calendar, clock process and deadlock watchdog. See network.h.
 #include "hw/network.h"
 
+#include <algorithm>
+#include <utility>
+
 namespace meshmp {
 
 Network::Network(sc_core::sc_module_name name, const Topology& topology, const RouterParams& params,
                  PortModel port_model, RoutingFunction routing, sc_core::sc_time clock_period,
-                 std::uint64_t watchdog_cycles)
+                 std::uint64_t watchdog_cycles, int host_threads)
     : sc_core::sc_module(name),
       topology_(topology),
       params_(params),
@@ -14,13 +17,46 @@ Network::Network(sc_core::sc_module_name name, const Topology& topology, const R
       period_(clock_period),
       watchdog_cycles_(watchdog_cycles),
       endpoints_(topology.num_nodes(), nullptr),
-      flit_calendar_(params.link_latency_cycles + 2),
-      credit_calendar_(params.link_latency_cycles + 2),
+      calendar_slots_(static_cast<std::size_t>(params.link_latency_cycles) + 2),
+      ejection_calendar_(calendar_slots_),
+      injection_credit_calendar_(calendar_slots_),
+      link_arrivals_(calendar_slots_, 0),
+      host_threads_(std::max(1, host_threads)),
       active_routers_((topology.num_nodes() + 63) / 64, 0),
       router_always_(topology.num_nodes(), 0),
       endpoint_active_(topology.num_nodes(), 0) {
-  for (int n = 0; n < topology.num_nodes(); ++n)
-    routers_.push_back(make_router(params.model, n, topology, params, port_model, routing, this));
+  // One chunk of consecutive nodes per host thread, as equal as can be. Chunk 0 is the simulation
+  // thread's: its routers send into the network directly; the workers' chunks send into their stages.
+  // (The simulation thread also steps the endpoints and the firmware, but the workers pay for their
+  // routers' deliveries and sends crossing between cores: equal chunks measured best on 2 cores.)
+  const int nodes = topology.num_nodes();
+  const int chunks = std::min(nodes, host_threads_);
+  chunk_of_node_.resize(static_cast<std::size_t>(nodes));
+  for (int k = 0; k < chunks; ++k) {
+    RouterChunk chunk;
+    chunk.first_node = static_cast<int>(static_cast<std::int64_t>(nodes) * k / chunks);
+    chunk.end_node = static_cast<int>(static_cast<std::int64_t>(nodes) * (k + 1) / chunks);
+    chunk.first_word = static_cast<std::size_t>(chunk.first_node / 64);
+    for (int w = chunk.first_node / 64; w <= (chunk.end_node - 1) / 64; ++w) {
+      std::uint64_t mask = 0;
+      for (int bit = 0; bit < 64; ++bit)
+        if (w * 64 + bit >= chunk.first_node && w * 64 + bit < chunk.end_node) mask |= std::uint64_t{1} << bit;
+      chunk.node_mask.push_back(mask);
+    }
+    chunk.woken.assign(chunk.node_mask.size(), 0);
+    chunk.still_active.assign(chunk.node_mask.size(), 0);
+    if (k > 0) chunk.stage = std::make_unique<StagedRouterEnvironment>(*this);
+    RouterEnvironment* environment = chunk.stage ? static_cast<RouterEnvironment*>(chunk.stage.get()) : this;
+    for (int n = chunk.first_node; n < chunk.end_node; ++n) {
+      chunk_of_node_[static_cast<std::size_t>(n)] = k;
+      routers_.push_back(make_router(params.model, n, topology, params, port_model, routing, environment));
+    }
+    chunks_.push_back(std::move(chunk));
+  }
+  flit_calendar_.resize(calendar_slots_ * chunks_.size());
+  credit_calendar_.resize(calendar_slots_ * chunks_.size());
+  if (chunks > 1)
+    step_pool_ = std::make_unique<RouterStepPool>(chunks - 1, [this](int worker) { step_chunk(worker + 1); });
   SC_METHOD(clock_edge);
   sensitive << tick_;
   dont_initialize();
@@ -37,7 +73,7 @@ void Network::wake(int node) {
     endpoint_active_[node] = 1;
     active_endpoints_.push_back(node);
   }
-  if (tick_scheduled_ || failed()) return;
+  if (tick_scheduled_ || !failure_.empty()) return;
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   const sc_core::sc_time next = period_ * static_cast<double>(current_cycle() + 1);
   tick_.notify(next - now);
@@ -58,13 +94,17 @@ void Network::activate_router(int node) {
 void Network::inject(int node, int channel, const Flit& flit, std::uint64_t cycle) {
   ++flits_in_network_;
   last_progress_cycle_ = cycle;
-  flit_calendar_[(cycle + 1) % flit_calendar_.size()].push_back(
-      {node, topology_.num_ports() + channel, false, flit});
+  const std::uint64_t arrival = cycle + 1;
+  if (flit.head) packets_.at(flit.tag).head_arrival_cycle = arrival;
+  if (flit.tail) packets_.at(flit.tag).tail_arrival_cycle = arrival;
+  flit_calendar_[calendar_index(arrival % calendar_slots_, node)].push_back(
+      {node, topology_.num_ports() + channel, flit});
   ++pending_deliveries_;
 }
 
 void Network::return_ejection_credit(int node, int channel, int vc) {
-  credit_calendar_[(now_cycle_ + 1) % credit_calendar_.size()].push_back({node, topology_.num_ports() + channel, vc, false});
+  credit_calendar_[calendar_index((now_cycle_ + 1) % calendar_slots_, node)].push_back(
+      {node, topology_.num_ports() + channel, vc});
   ++pending_deliveries_;
 }
 
@@ -84,7 +124,7 @@ void Network::send_flit(int router, int out_port, const Flit& flit) {
   }
   const int net_ports = topology_.num_ports();
   if (out_port >= net_ports) {
-    flit_calendar_[(now_cycle_ + 1) % flit_calendar_.size()].push_back({router, out_port - net_ports, true, flit});
+    ejection_calendar_[(now_cycle_ + 1) % calendar_slots_].push_back({router, out_port - net_ports, flit});
   } else {
     int next = topology_.neighbor(router, out_port);
     if (next < 0) {
@@ -94,8 +134,13 @@ void Network::send_flit(int router, int out_port, const Flit& flit) {
     }
     ++flit_hops_;
     ++flits_on_links_;
-    flit_calendar_[(now_cycle_ + params_.link_latency_cycles) % flit_calendar_.size()].push_back(
-        {next, topology_.reverse_port(out_port), false, flit});
+    // Stamped here, on the simulation thread, rather than when a worker delivers it.
+    const std::uint64_t arrival = now_cycle_ + params_.link_latency_cycles;
+    if (flit.head) packets_.at(flit.tag).head_arrival_cycle = arrival;
+    if (flit.tail) packets_.at(flit.tag).tail_arrival_cycle = arrival;
+    ++link_arrivals_[arrival % calendar_slots_];
+    flit_calendar_[calendar_index(arrival % calendar_slots_, next)].push_back(
+        {next, topology_.reverse_port(out_port), flit});
   }
   ++pending_deliveries_;
 }
@@ -103,10 +148,11 @@ void Network::send_flit(int router, int out_port, const Flit& flit) {
 void Network::send_credit(int router, int in_port, int vc) {
   const int net_ports = topology_.num_ports();
   if (in_port >= net_ports) {
-    credit_calendar_[(now_cycle_ + 1) % credit_calendar_.size()].push_back({router, in_port - net_ports, vc, true});
+    injection_credit_calendar_[(now_cycle_ + 1) % calendar_slots_].push_back({router, in_port - net_ports, vc});
   } else {
-    credit_calendar_[(now_cycle_ + params_.link_latency_cycles) % credit_calendar_.size()].push_back(
-        {topology_.neighbor(router, in_port), topology_.reverse_port(in_port), vc, false});
+    const int upstream = topology_.neighbor(router, in_port);
+    credit_calendar_[calendar_index((now_cycle_ + params_.link_latency_cycles) % calendar_slots_, upstream)]
+        .push_back({upstream, topology_.reverse_port(in_port), vc});
   }
   ++pending_deliveries_;
 }
@@ -114,8 +160,10 @@ void Network::send_credit(int router, int in_port, int vc) {
 void Network::protocol_error(const std::string& what) { fail("protocol error: " + what, now_cycle_); }
 
 void Network::fail(const std::string& what, std::uint64_t cycle) {
-  if (failed()) return;
+  if (!failure_.empty()) return;
+  settle();  // the report reads every router
   failure_ = what + " (cycle " + std::to_string(cycle) + ")";
+  failure_cycle_ = cycle;
   for (const auto& router : routers_)
     if (router->buffered_flits() > 0)
       for (auto& line : router->describe_blocked(cycle)) blocked_.push_back(std::move(line));
@@ -133,8 +181,12 @@ bool Network::busy() const {
 void Network::clock_edge() {
   tick_scheduled_ = false;
   step(current_cycle());
-  if (failed()) return;
+  if (!failure_.empty()) return;
+  // Exact before the routers' step is settled: routers send only while they hold flits, and then
+  // flits_in_network_ > 0.
   const bool work = busy();
+  if (!work) settle();
+  if (!failure_.empty()) return;
   // While routers are traced the clock keeps ticking, so their probes show idle cycles as idle.
   if (work || traced_routers_ > 0) {
     tick_.notify(period_);
@@ -144,39 +196,67 @@ void Network::clock_edge() {
 }
 
 void Network::step(std::uint64_t cycle) {
+  settle();  // the last cycle's routers
+  if (!failure_.empty()) return;
   now_cycle_ = cycle;
   ++cycles_stepped_;
-  const std::size_t slot = cycle % flit_calendar_.size();
+  const std::size_t slot = cycle % calendar_slots_;
 
-  auto& credits = credit_calendar_[slot];
-  for (const CreditDelivery& c : credits) {
-    if (c.to_endpoint) endpoints_[c.node]->injection_credit(c.port, c.vc);
-    else {
-      // A credit changes the router's state at this edge: it is stepped (a model with registered credit
-      // counters, such as the RTL router, must see the edge; the SystemC router returns at once when empty).
-      routers_[c.node]->receive_credit(c.port, c.vc);
-      activate_router(c.node);
-    }
+  // What arrives for routers this cycle is delivered by step_chunk; count it as delivered now.
+  for (std::size_t k = 0; k < chunks_.size(); ++k)
+    pending_deliveries_ -= flit_calendar_[slot * chunks_.size() + k].size() +
+                           credit_calendar_[slot * chunks_.size() + k].size();
+  if (link_arrivals_[slot] > 0) {
+    flits_on_links_ -= link_arrivals_[slot];
+    link_arrivals_[slot] = 0;
+    last_progress_cycle_ = cycle;
   }
+
+  routers_outstanding_ = true;
+  if (step_pool_) {
+    step_pool_->start();
+    step_endpoints(cycle);  // chunk 0 and the workers' are settled at the next edge, or when read
+  } else {
+    step_endpoints(cycle);
+    settle();
+  }
+}
+
+void Network::settle() {
+  if (!routers_outstanding_) return;
+  routers_outstanding_ = false;
+  step_chunk(0);
+  if (step_pool_) step_pool_->finish();
+  // Routers with flits buffered (or traced) stay active; then what the chunks sent, in node order.
+  for (RouterChunk& chunk : chunks_)
+    for (std::size_t i = 0; i < chunk.node_mask.size(); ++i) {
+      std::uint64_t& word = active_routers_[chunk.first_word + i];
+      word = (word & ~chunk.node_mask[i]) | chunk.still_active[i];
+    }
+  for (RouterChunk& chunk : chunks_)
+    if (chunk.stage) chunk.stage->replay();
+
+  if (on_cycle_end_) on_cycle_end_(now_cycle_);
+
+  // Flits on a link are moving: only flits that sit in buffers for watchdog_cycles are a deadlock.
+  if (flits_in_network_ > 0 && flits_on_links_ == 0 && now_cycle_ > last_progress_cycle_ + watchdog_cycles_)
+    fail("deadlock: " + std::to_string(flits_in_network_) + " flits in the network and none moved for " +
+             std::to_string(watchdog_cycles_) + " cycles",
+         now_cycle_);
+}
+
+void Network::step_endpoints(std::uint64_t cycle) {
+  const std::size_t slot = cycle % calendar_slots_;
+  auto& credits = injection_credit_calendar_[slot];
+  for (const EndpointCredit& c : credits) endpoints_[c.node]->injection_credit(c.channel, c.vc);
   pending_deliveries_ -= credits.size();
   credits.clear();
 
-  auto& flits = flit_calendar_[slot];
-  for (const FlitDelivery& d : flits) {
-    if (d.to_endpoint) {
-      --flits_in_network_;
-      last_progress_cycle_ = cycle;
-      endpoints_[d.node]->eject(d.port, d.flit, cycle);
-    } else {
-      if (d.port < topology_.num_ports()) {
-        --flits_on_links_;
-        last_progress_cycle_ = cycle;
-      }
-      if (d.flit.head) packets_.at(d.flit.tag).head_arrival_cycle = cycle;
-      if (d.flit.tail) packets_.at(d.flit.tag).tail_arrival_cycle = cycle;
-      routers_[d.node]->receive_flit(d.port, d.flit, cycle);
-      activate_router(d.node);
-    }
+  auto& flits = ejection_calendar_[slot];
+  for (const EndpointFlit& d : flits) {
+    --flits_in_network_;
+    last_progress_cycle_ = cycle;
+    endpoints_[d.node]->eject(d.channel, d.flit, cycle);
   }
   pending_deliveries_ -= flits.size();
   flits.clear();
@@ -192,33 +272,52 @@ void Network::step(std::uint64_t cycle) {
       active_endpoints_.pop_back();
     }
   }
+}
 
-  // Routers with flits buffered (or traced) advance one cycle.
-  for (std::size_t w = 0; w < active_routers_.size(); ++w) {
-    for (std::uint64_t bits = active_routers_[w]; bits != 0; bits &= bits - 1) {
-      const int node = static_cast<int>(w * 64) + __builtin_ctzll(bits);
-      routers_[node]->step(cycle);
-      if (routers_[node]->buffered_flits() == 0 && !router_always_[node])
-        active_routers_[w] &= ~(std::uint64_t{1} << (node % 64));
-    }
+void Network::step_chunk(int k) {
+  RouterChunk& chunk = chunks_[static_cast<std::size_t>(k)];
+  const std::size_t list = (now_cycle_ % calendar_slots_) * chunks_.size() + static_cast<std::size_t>(k);
+  auto wake_router = [&chunk](int node) {
+    chunk.woken[static_cast<std::size_t>(node / 64) - chunk.first_word] |= std::uint64_t{1} << (node % 64);
+  };
+  // A credit changes the router's state at this edge: it is stepped (a model with registered credit
+  // counters, such as the RTL router, must see the edge; the SystemC router returns at once when empty).
+  auto& credits = credit_calendar_[list];
+  for (const CreditDelivery& c : credits) {
+    routers_[c.node]->receive_credit(c.port, c.vc);
+    wake_router(c.node);
   }
+  credits.clear();
+  auto& flits = flit_calendar_[list];
+  for (const FlitDelivery& d : flits) {
+    routers_[d.node]->receive_flit(d.port, d.flit, now_cycle_);
+    wake_router(d.node);
+  }
+  flits.clear();
 
-  if (on_cycle_end_) on_cycle_end_(cycle);
-
-  // Flits on a link are moving: only flits that sit in buffers for watchdog_cycles are a deadlock.
-  if (flits_in_network_ > 0 && flits_on_links_ == 0 && cycle > last_progress_cycle_ + watchdog_cycles_)
-    fail("deadlock: " + std::to_string(flits_in_network_) + " flits in the network and none moved for " +
-             std::to_string(watchdog_cycles_) + " cycles",
-         cycle);
+  for (std::size_t i = 0; i < chunk.node_mask.size(); ++i) {
+    const std::size_t w = chunk.first_word + i;
+    std::uint64_t still_active = 0;
+    for (std::uint64_t bits = (active_routers_[w] | chunk.woken[i]) & chunk.node_mask[i]; bits != 0; bits &= bits - 1) {
+      const int bit = __builtin_ctzll(bits);
+      const int node = static_cast<int>(w * 64) + bit;
+      routers_[node]->step(now_cycle_);
+      if (routers_[node]->buffered_flits() != 0 || router_always_[node]) still_active |= std::uint64_t{1} << bit;
+    }
+    chunk.woken[i] = 0;
+    chunk.still_active[i] = still_active;
+  }
 }
 
 std::uint64_t Network::body_stall_cycles() const {
+  settled();
   std::uint64_t sum = 0;
   for (const auto& r : routers_) sum += r->body_stall_cycles();
   return sum;
 }
 
 std::vector<LinkCount> Network::link_counts() const {
+  settled();
   std::vector<LinkCount> links;
   for (int n = 0; n < topology_.num_nodes(); ++n)
     for (int p = 0; p < topology_.num_ports(); ++p) {

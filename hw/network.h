@@ -7,6 +7,10 @@
 // by arrival cycle, so a router with nothing buffered is not stepped at all, and when no flit, credit or
 // endpoint has work the clock stops until an endpoint calls wake(). A deadlock watchdog ends the run when
 // flits are in the network, none is on a link, and none has moved for watchdog_cycles.
+//
+// Within a cycle the endpoints step first, then the routers; neither sees what the other sends before the
+// next cycle, so with host_threads > 1 worker threads step the routers while the simulation thread steps
+// the endpoints (hw/router_step_pool.h), with the same result.
 #pragma once
 
 #include <systemc>
@@ -21,7 +25,9 @@
 #include "hw/packet_records.h"
 #include "hw/router_model.h"
 #include "hw/router_params.h"
+#include "hw/router_step_pool.h"
 #include "hw/routing.h"
+#include "hw/staged_router_environment.h"
 #include "topology/topology.h"
 
 namespace meshmp {
@@ -38,7 +44,7 @@ class Network : public sc_core::sc_module, public RouterEnvironment {
   SC_HAS_PROCESS(Network);
   Network(sc_core::sc_module_name name, const Topology& topology, const RouterParams& params,
           PortModel port_model, RoutingFunction routing, sc_core::sc_time clock_period,
-          std::uint64_t watchdog_cycles);
+          std::uint64_t watchdog_cycles, int host_threads = 1);
 
   const Topology& topology() const { return topology_; }
   const RouterParams& params() const { return params_; }
@@ -46,7 +52,10 @@ class Network : public sc_core::sc_module, public RouterEnvironment {
   RoutingFunction routing() const { return routing_; }
   // One-port: one injection (and ejection) channel per node; all-port: one per network direction.
   int num_injection_channels() const { return port_model_ == PortModel::AllPort ? topology_.num_ports() : 1; }
-  RouterModel& router(int node) { return *routers_[node]; }
+  RouterModel& router(int node) {
+    settle();
+    return *routers_[node];
+  }
   const sc_core::sc_time& clock_period() const { return period_; }
 
   void attach(int node, NetworkEndpoint* endpoint);
@@ -68,29 +77,67 @@ class Network : public sc_core::sc_module, public RouterEnvironment {
   PacketRecords& packets() { return packets_; }
   const PacketRecords& packets() const { return packets_; }
 
+  // With host threads, the routers of the last cycle stepped may still be running: settle() waits for them
+  // and merges what they sent. The step of the next cycle settles first; the readers below settle too.
+  void settle();
+
   // Statistics.
-  std::uint64_t flits_in_network() const { return flits_in_network_; }
-  std::uint64_t flit_hops() const { return flit_hops_; }
+  std::uint64_t flits_in_network() const {
+    settled();
+    return flits_in_network_;
+  }
+  std::uint64_t flit_hops() const {
+    settled();
+    return flit_hops_;
+  }
   // Header blocking, measured here for every router model: the cycles a head flit stayed in a router
   // beyond its zero-load pipeline (pipeline_depth cycles from its buffer write; under store-and-forward
   // from its tail's buffer write), summed over the heads and the routers they crossed.
-  std::uint64_t header_blocking_cycles() const { return header_blocking_cycles_; }
+  std::uint64_t header_blocking_cycles() const {
+    settled();
+    return header_blocking_cycles_;
+  }
   // The same, by the algorithm step the packets' messages were sent in (index = step; may be shorter
   // than the steps run: missing steps met none).
-  const std::vector<std::uint64_t>& header_blocking_by_step() const { return header_blocking_by_step_; }
+  const std::vector<std::uint64_t>& header_blocking_by_step() const {
+    settled();
+    return header_blocking_by_step_;
+  }
   std::uint64_t body_stall_cycles() const;
   std::vector<LinkCount> link_counts() const;
   std::uint64_t cycles_stepped() const { return cycles_stepped_; }
+  // Host threads stepping the network (speed only: the simulated machine is the same at any count).
+  int host_threads() const { return host_threads_; }
 
   // Set when the run must end: a deadlock (with blocked channels) or a protocol error.
-  bool failed() const { return !failure_.empty(); }
-  const std::string& failure() const { return failure_; }
-  const std::vector<std::string>& blocked_channels() const { return blocked_; }
+  bool failed() const {
+    settled();
+    return !failure_.empty();
+  }
+  const std::string& failure() const {
+    settled();
+    return failure_;
+  }
+  // The cycle the run stopped at: where the network found its failure (a deadlock, a protocol error), or
+  // when a node reported one.
+  std::uint64_t failure_cycle() const {
+    settled();
+    return failure_cycle_;
+  }
+  const std::vector<std::string>& blocked_channels() const {
+    settled();
+    return blocked_;
+  }
   // Ends the run with an error (deadlock, protocol or firmware error); the blocked channels are listed.
-  void report_failure(const std::string& what) { fail(what, now_cycle_); }
+  void report_failure(const std::string& what) {
+    if (!failure_.empty()) return;
+    fail(what, now_cycle_);
+    failure_cycle_ = current_cycle();  // reported from the nodes' side: the run stops now
+  }
   // Called when the network fails; the owner stops the simulation.
   void on_failure(std::function<void()> callback) { on_failure_ = std::move(callback); }
-  // True while flits, credits or endpoint work are pending (the clock runs).
+  // True while flits, credits or endpoint work are pending (the clock runs). Exact without settling:
+  // routers send only while they hold flits, and then flits are in the network.
   bool busy() const;
   // Called at the end of every cycle the network steps (waveforms of stepped models).
   void on_cycle_end(std::function<void(std::uint64_t)> callback) { on_cycle_end_ = std::move(callback); }
@@ -106,20 +153,48 @@ class Network : public sc_core::sc_module, public RouterEnvironment {
  private:
   struct FlitDelivery {
     int node;
-    int port;  // input port of the router, or ejection channel of the endpoint
-    bool to_endpoint;
+    int port;  // input port of the router
     Flit flit;
   };
   struct CreditDelivery {
     int node;
-    int port;  // output port of the router, or injection channel of the endpoint
+    int port;  // output port of the router
     int vc;
-    bool to_endpoint;
+  };
+  struct EndpointFlit {
+    int node;
+    int channel;  // ejection channel
+    Flit flit;
+  };
+  struct EndpointCredit {
+    int node;
+    int channel;  // injection channel
+    int vc;
+  };
+  // Consecutive routers stepped together (the unit a host thread claims); what arrives for them waits in
+  // their own calendar lists, and with host threads what they send waits in their stage.
+  struct RouterChunk {
+    int first_node = 0;
+    int end_node = 0;
+    std::size_t first_word = 0;               // of active_routers_
+    std::vector<std::uint64_t> node_mask;     // per word it covers: its nodes' bits
+    std::vector<std::uint64_t> woken;         // the same words: routers a delivery reached this cycle
+    std::vector<std::uint64_t> still_active;  // the same words: routers active after this cycle's step
+    std::unique_ptr<StagedRouterEnvironment> stage;
   };
 
   void clock_edge();
+  // Results are read from a network that is not const; settling only completes what the last step began.
+  void settled() const { const_cast<Network*>(this)->settle(); }
   void step(std::uint64_t cycle);
   void activate_router(int node);
+  // The endpoints' deliveries and steps of this cycle (simulation thread).
+  void step_endpoints(std::uint64_t cycle);
+  // Chunk k's deliveries and router steps of this cycle (any thread): touches only its routers and lists.
+  void step_chunk(int k);
+  std::size_t calendar_index(std::size_t slot, int node) const {
+    return slot * chunks_.size() + static_cast<std::size_t>(chunk_of_node_[node]);
+  }
   void fail(const std::string& what, std::uint64_t cycle);
 
   const Topology& topology_;
@@ -132,10 +207,22 @@ class Network : public sc_core::sc_module, public RouterEnvironment {
   std::vector<NetworkEndpoint*> endpoints_;
   PacketRecords packets_;
 
-  // Link calendar: deliveries by arrival cycle modulo its length.
+  // Link calendar: deliveries by arrival cycle modulo its length (calendar_slots_), to routers per chunk
+  // (index slot * chunks + chunk), to endpoints per slot.
+  std::size_t calendar_slots_;
   std::vector<std::vector<FlitDelivery>> flit_calendar_;
   std::vector<std::vector<CreditDelivery>> credit_calendar_;
+  std::vector<std::vector<EndpointFlit>> ejection_calendar_;
+  std::vector<std::vector<EndpointCredit>> injection_credit_calendar_;
+  std::vector<std::uint64_t> link_arrivals_;  // per slot: flits that come off a link then
   std::size_t pending_deliveries_ = 0;
+
+  int host_threads_;
+  std::vector<RouterChunk> chunks_;
+  std::vector<int> chunk_of_node_;
+  std::unique_ptr<RouterStepPool> step_pool_;
+  // The routers' step of now_cycle_ has not been settled yet (see settle()).
+  bool routers_outstanding_ = false;
 
   // Routers to step this cycle, one bit per node, visited in node order (memory order: the routers'
   // state is walked front to back, which keeps the caches and the prefetcher useful at thousands of nodes).
@@ -156,6 +243,7 @@ class Network : public sc_core::sc_module, public RouterEnvironment {
   std::uint64_t header_blocking_cycles_ = 0;  // between routers, in flight on a link
   std::uint64_t last_progress_cycle_ = 0;
   std::string failure_;
+  std::uint64_t failure_cycle_ = 0;
   std::vector<std::string> blocked_;
   std::function<void()> on_failure_;
   std::function<void()> on_idle_;

@@ -35,8 +35,9 @@ nlohmann::json collect_statistics(const Machine& machine, const RunResult& resul
   stats["simulation"] = {{"host_seconds", result.host_seconds},
                          {"simulated_cycles", result.completion_cycles},
                          {"cycles_stepped", stepped},
-                            {"simulated_cycles_per_second", result.completion_cycles / seconds},
-                         {"stepped_cycles_per_second", stepped / seconds}};
+                         {"simulated_cycles_per_second", result.completion_cycles / seconds},
+                         {"stepped_cycles_per_second", stepped / seconds},
+                         {"host_threads", machine.network().host_threads()}};
 
   std::uint64_t startups_max = 0, startups_total = 0;
   for (int i = 0; i < n; ++i) {

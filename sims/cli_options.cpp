@@ -40,6 +40,8 @@ void RunOptions::add_network_options_to(CLI::App& c, bool with_packet_limit) {
   c.add_option("--routing", routing_, "routing function  [default dimension-order]");
   c.add_option("--port-model", port_model_, "one-port or all-port  [default one-port]");
   c.add_option("--watchdog-cycles", watchdog_cycles_, "deadlock watchdog: cycles without any flit moving  [default 20000]");
+  c.add_option("--host-threads", host_threads_, "host threads stepping the routers in parallel, 1..64 (speed only: "
+                                                "the simulated machine and every statistic are the same)  [default 1]");
 }
 
 void RunOptions::add_node_options_to(CLI::App& c) {
@@ -101,6 +103,7 @@ MachineConfig RunOptions::resolve() const {
   integer(unexpected_buffer_bytes_, limits::kUnexpectedBufferBytes, config.unexpected_buffer_bytes);
   integer(watchdog_cycles_, limits::kWatchdogCycles, config.watchdog_cycles);
   integer(max_cycles_, limits::kMaxCycles, config.max_cycles);
+  integer(host_threads_, limits::kHostThreads, config.host_threads);
   if (stats_json_) config.stats_json = *stats_json_;
   if (vcd_) config.vcd = *vcd_;
   if (detail_csv_) config.detail_csv = *detail_csv_;

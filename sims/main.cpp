@@ -66,7 +66,7 @@ CONFIG FILE
   model, pipeline_depth, link_latency_cycles, flit_bytes, max_packet_payload_flits, switching, dateline,
   routing}, node {port_model, startup_cycles, copy_cycles_per_byte, barrier_latency_cycles,
   unexpected_buffer_bytes},
-  run {watchdog_cycles, max_cycles}, output {stats_json, vcd, trace_nodes, detail_csv, messages_csv, trace_rtl}. Unknown keys and
+  run {watchdog_cycles, max_cycles, host_threads}, output {stats_json, vcd, trace_nodes, detail_csv, messages_csv, trace_rtl}. Unknown keys and
   keys given twice are errors.
 
 EXIT STATUS

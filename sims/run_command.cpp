@@ -187,8 +187,9 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
         << 100 * stats["network"]["mean_link_utilization"].get<double>() << "%\n";
   }
   const auto& speed = stats["simulation"];
-  out << "  simulation: " << std::setprecision(2) << result.host_seconds << " s host; the clock stepped "
-      << speed["cycles_stepped"] << " of " << result.completion_cycles << " cycles (it stops while the network is idle): "
+  out << "  simulation: " << std::defaultfloat << std::setprecision(3) << result.host_seconds << " s host on "
+      << speed["host_threads"] << " thread(s); the clock stepped " << speed["cycles_stepped"] << " of "
+      << result.completion_cycles << " cycles (it stops while the network is idle): " << std::fixed
       << std::setprecision(0) << speed["stepped_cycles_per_second"].get<double>() << " stepped cycles/s, "
       << speed["simulated_cycles_per_second"].get<double>() << " simulated cycles/s\n";
   if (stats_file.is_open()) {

@@ -94,7 +94,7 @@ int TrafficCommand::run_point(double rate, std::ostream& out, std::ostream& err)
   }
   const sc_core::sc_time period(1, sc_core::SC_NS);
   Network network("network", topology, config.router, config.port_model, find_routing_function(config.routing),
-                  period, config.watchdog_cycles);
+                  period, config.watchdog_cycles, config.host_threads);
   network.on_failure([] { sc_core::sc_stop(); });
   TrafficGenerator generator(network, params);
   generator.start();

@@ -11,28 +11,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "meshmp_process.h"
+
 namespace {
 
-struct Outcome {
-  int status;
-  std::string output;
-};
-
-Outcome meshmp_command(const std::string& command_line) {
-  const std::string command = command_line + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  std::string text;
-  char buffer[4096];
-  while (std::fgets(buffer, sizeof buffer, pipe)) text += buffer;
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text};
-}
-
-Outcome meshmp(const std::string& args) { return meshmp_command(std::string(MESHMP_BINARY) + " " + args); }
+using meshmp_test::meshmp;
+using meshmp_test::Outcome;
 
 // As a user runs it: without the test environment's SYSTEMC_DISABLE_COPYRIGHT_MESSAGE.
 Outcome meshmp_without_environment(const std::string& args) {
-  return meshmp_command("env -u SYSTEMC_DISABLE_COPYRIGHT_MESSAGE " + std::string(MESHMP_BINARY) + " " + args);
+  return meshmp_test::run_command("env -u SYSTEMC_DISABLE_COPYRIGHT_MESSAGE " + std::string(MESHMP_BINARY) + " " + args);
 }
 
 std::string temp_path(const std::string& name) {

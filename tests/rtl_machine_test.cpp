@@ -12,15 +12,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "meshmp_process.h"
+
 namespace {
 
 int run(const std::string& args, std::string& output) {
-  FILE* pipe = popen((std::string(MESHMP_BINARY) + " run " + args + " 2>&1").c_str(), "r");
-  char buffer[4096];
-  output.clear();
-  while (std::fgets(buffer, sizeof buffer, pipe)) output += buffer;
-  const int status = pclose(pipe);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  const meshmp_test::Outcome outcome = meshmp_test::meshmp("run " + args);
+  output = outcome.output;
+  return outcome.status;
 }
 
 nlohmann::json statistics_without_host_timing(const std::string& path) {

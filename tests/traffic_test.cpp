@@ -12,23 +12,12 @@
 #include <nlohmann/json.hpp>
 
 #include "sims/traffic_command.h"
+#include "meshmp_process.h"
 
 namespace {
 
-struct Outcome {
-  int status;
-  std::string output;
-};
-
-Outcome meshmp(const std::string& args) {
-  const std::string command = std::string(MESHMP_BINARY) + " " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  std::string text;
-  char buffer[4096];
-  while (std::fgets(buffer, sizeof buffer, pipe)) text += buffer;
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text};
-}
+using meshmp_test::meshmp;
+using meshmp_test::Outcome;
 
 nlohmann::json point(const std::string& args) {
   const Outcome o = meshmp("traffic " + args + " --json-line");
