@@ -1,12 +1,17 @@
 // `meshmp bench`. See bench_command.h.
 #include "sims/bench_command.h"
 
+#include <sys/resource.h>
+
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iomanip>
 #include <memory>
 #include <systemc>
+#include <thread>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -105,6 +110,34 @@ nlohmann::json direct_torus_case(const std::string& router_model) {
           {"flit_hops_per_second", machine.network().flit_hops() / seconds}};
 }
 
+// The scale target: the direct exchange on torus:64x64 (4,096 nodes, 16.8 M messages) with 8-byte blocks,
+// on two host threads where the host has them; time, peak memory and the verification.
+nlohmann::json scale_case() {
+  MachineConfig config;
+  config.topology = "torus:64x64";
+  config.algorithm = "direct";
+  config.block_bytes = 8;
+  config.host_threads = std::thread::hardware_concurrency() >= 2 ? 2 : 1;
+  Machine machine("machine", config, find_algorithm("direct"));
+  machine.fill_memory();
+  const RunResult result = machine.run();
+  const VerificationReport verification = machine.verify();
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  const double seconds = result.host_seconds;
+  return {{"case", "scale"},
+          {"workload", "direct all-to-all, torus:64x64, 8-byte blocks, default router and node, " +
+                           std::to_string(config.host_threads) + " host thread(s)"},
+          {"status", to_string(result.status)},
+          {"verified", verification.ok()},
+          {"cycles", result.completion_cycles},
+          {"seconds", seconds},
+          {"peak_memory_bytes", static_cast<std::uint64_t>(usage.ru_maxrss) * 1024},
+          {"cycles_per_second", result.completion_cycles / seconds},
+          {"flit_hops", machine.network().flit_hops()},
+          {"flit_hops_per_second", machine.network().flit_hops() / seconds}};
+}
+
 }  // namespace
 
 int run_benchmark_case(const std::string& name, std::ostream& out, std::ostream& err) {
@@ -114,18 +147,22 @@ int run_benchmark_case(const std::string& name, std::ostream& out, std::ostream&
   else if (name == "direct") result = direct_torus_case("cpp");
   else if (name == "uniform-rtl") result = uniform_random_case("rtl");
   else if (name == "direct-rtl") result = direct_torus_case("rtl");
+  else if (name == "scale") result = scale_case();
   else {
     err << "meshmp: error: bench case = '" << name
-        << "': expected kernel, uniform, direct, uniform-rtl or direct-rtl\n";
+        << "': expected kernel, uniform, direct, uniform-rtl, direct-rtl or scale\n";
     return 2;
   }
   out << result.dump() << "\n";
   return 0;
 }
 
-int run_benchmarks(const std::string& self_path, const std::string& json_path, std::ostream& out, std::ostream& err) {
+int run_benchmarks(const std::string& self_path, const std::string& json_path, bool with_scale, std::ostream& out,
+                   std::ostream& err) {
   nlohmann::json results = nlohmann::json::array();
-  for (const char* name : {"kernel", "uniform", "direct", "uniform-rtl", "direct-rtl"}) {
+  std::vector<std::string> names{"kernel", "uniform", "direct", "uniform-rtl", "direct-rtl"};
+  if (with_scale) names.push_back("scale");
+  for (const std::string& name : names) {
     const std::string command = "'" + self_path + "' bench-case " + name;
     std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
     if (!pipe) {
@@ -159,6 +196,10 @@ int run_benchmarks(const std::string& self_path, const std::string& json_path, s
           << " cycles, accepted " << std::setprecision(4) << r["accepted_flits_per_node_per_cycle"].get<double>()
           << " flits/node/cycle, " << r["errors"] << " errors\n";
     if (r.contains("status")) out << "    run " << r["status"].get<std::string>() << "\n";
+    if (r.contains("peak_memory_bytes"))
+      out << "    " << (r["verified"].get<bool>() ? "verified" : "NOT verified") << "; " << std::setprecision(1)
+          << r["seconds"].get<double>() << " s (target under 300 s), peak memory " << std::setprecision(2)
+          << r["peak_memory_bytes"].get<double>() / 1e9 << " GB (target under 1.5 GB)\n";
     // The RTL machine against the SystemC one on the same workload, measured in this run.
     const std::string name = r["case"].get<std::string>();
     if (const auto dash = name.find('-'); dash != std::string::npos)
