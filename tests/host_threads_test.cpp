@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <fstream>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -27,12 +26,6 @@ std::string temp_path(const std::string& name) {
 
 bool two_host_threads() { return std::thread::hardware_concurrency() >= 2; }
 
-nlohmann::json statistics_of(const std::string& path) {
-  nlohmann::json stats = nlohmann::json::parse(std::ifstream(path))["statistics"];
-  stats.erase("simulation");  // host timing
-  return stats;
-}
-
 void expect_same_machine(const std::string& args, int expected_status = 0) {
   if (!two_host_threads()) GTEST_SKIP() << "this host has one hardware thread";
   const std::string one = temp_path("one.json"), two = temp_path("two.json");
@@ -43,7 +36,8 @@ void expect_same_machine(const std::string& args, int expected_status = 0) {
   if (expected_status == 0) {
     EXPECT_NE(b.output.find("verified: all"), std::string::npos) << b.output;
   }
-  const nlohmann::json first = statistics_of(one), second = statistics_of(two);
+  const nlohmann::json first = meshmp_test::statistics_without_host_timing(one);
+  const nlohmann::json second = meshmp_test::statistics_without_host_timing(two);
   EXPECT_EQ(second["completion_cycles"], first["completion_cycles"]);
   EXPECT_EQ(second["network"], first["network"]) << "per-link flit counts and contention statistics";
   EXPECT_EQ(second, first) << "every statistic";

@@ -1,11 +1,14 @@
 // Runs the meshmp binary in a child process, as a user would, for tests that compare whole runs
-// (SystemC elaborates one machine per process).
+// (SystemC elaborates one machine per process), and reads what a run wrote.
 #pragma once
 
 #include <sys/wait.h>
 
 #include <cstdio>
+#include <fstream>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 namespace meshmp_test {
 
@@ -25,5 +28,12 @@ inline Outcome run_command(const std::string& command_line) {
 
 // `meshmp ARGS`.
 inline Outcome meshmp(const std::string& args) { return run_command(std::string(MESHMP_BINARY) + " " + args); }
+
+// The statistics of a run's JSON file without the host's timing (what two runs of one machine share).
+inline nlohmann::json statistics_without_host_timing(const std::string& path) {
+  nlohmann::json stats = nlohmann::json::parse(std::ifstream(path))["statistics"];
+  stats.erase("simulation");
+  return stats;
+}
 
 }  // namespace meshmp_test

@@ -22,12 +22,7 @@ int run(const std::string& args, std::string& output) {
   return outcome.status;
 }
 
-nlohmann::json statistics_without_host_timing(const std::string& path) {
-  nlohmann::json doc = nlohmann::json::parse(std::ifstream(path));
-  nlohmann::json stats = doc["statistics"];
-  stats.erase("simulation");
-  return stats;
-}
+using meshmp_test::statistics_without_host_timing;
 
 void expect_same_machine(const std::string& args) {
   const std::string base = ::testing::TempDir() + "meshmp_rtl_" + std::to_string(getpid());
