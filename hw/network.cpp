@@ -62,6 +62,14 @@ Network::Network(sc_core::sc_module_name name, const Topology& topology, const R
   dont_initialize();
 }
 
+Network::~Network() {
+  if (!step_pool_ || !routers_outstanding_) return;
+  try {
+    step_pool_->finish();
+  } catch (...) {  // a failed last step: nothing is read any more
+  }
+}
+
 void Network::attach(int node, NetworkEndpoint* endpoint) { endpoints_[node] = endpoint; }
 
 std::uint64_t Network::current_cycle() const {

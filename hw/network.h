@@ -45,6 +45,8 @@ class Network : public sc_core::sc_module, public RouterEnvironment {
   Network(sc_core::sc_module_name name, const Topology& topology, const RouterParams& params,
           PortModel port_model, RoutingFunction routing, sc_core::sc_time clock_period,
           std::uint64_t watchdog_cycles, int host_threads = 1);
+  // Waits for workers still stepping routers (they read members destroyed before the pool).
+  ~Network() override;
 
   const Topology& topology() const { return topology_; }
   const RouterParams& params() const { return params_; }

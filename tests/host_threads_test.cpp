@@ -60,6 +60,11 @@ TEST(HostThreads, RtlRouters) {
   expect_same_machine("--topology torus:8x8 --algorithm direct --router-model rtl -m 16");
 }
 
+// A run cut off by the cycle limit while routers are busy: what the last cycle's routers sent is counted.
+TEST(HostThreads, CycleLimitMidRun) {
+  expect_same_machine("--topology torus:8x8 --algorithm direct --max-cycles 1500", 1);
+}
+
 // A deadlock found by a worker's routers is reported as on one thread: same cycle, same blocked channels.
 TEST(HostThreads, DeadlockReportIsTheSame) {
   expect_same_machine("--topology torus:4x4 --no-dateline --vcs 1 --buffer-flits 2 --block-bytes 256 "
