@@ -50,8 +50,8 @@ nlohmann::json kernel_floor_case() {
 }
 
 // 8x8 mesh, dimension-order routing, 4 VCs x 8 flits, 4-flit packets, 0.2 flits/node/cycle uniform random,
-// routers of `router_model`.
-nlohmann::json uniform_random_case(const std::string& router_model) {
+// routers of `router_model`, stepped on `host_threads`.
+nlohmann::json uniform_random_case(const std::string& router_model, int host_threads) {
   const Topology topology = Topology::parse("mesh:8x8");
   RouterParams params;
   params.vcs = 4;
@@ -59,7 +59,7 @@ nlohmann::json uniform_random_case(const std::string& router_model) {
   params.max_packet_payload_flits = 3;
   params.model = router_model;
   Network network("network", topology, params, PortModel::OnePort, find_routing_function("dimension-order"),
-                  sc_core::sc_time(1, sc_core::SC_NS), 20000);
+                  sc_core::sc_time(1, sc_core::SC_NS), 20000, host_threads);
   TrafficParams traffic;
   traffic.flits_per_node_per_cycle = 0.2;
   traffic.packet_flits = 4;
@@ -88,9 +88,11 @@ nlohmann::json uniform_random_case(const std::string& router_model) {
           {"errors", s.errors.size() + (network.failed() ? 1 : 0)}};
 }
 
-// The direct all-to-all on a 16x16 torus with 64-byte blocks, routers of `router_model`.
-nlohmann::json direct_torus_case(const std::string& router_model) {
+// The direct all-to-all on a 16x16 torus with 64-byte blocks, routers of `router_model`, stepped on
+// `host_threads`.
+nlohmann::json direct_torus_case(const std::string& router_model, int host_threads) {
   MachineConfig config;
+  config.host_threads = host_threads;
   config.router.model = router_model;
   config.topology = "torus:16x16";
   config.algorithm = "direct";
@@ -140,13 +142,13 @@ nlohmann::json scale_case() {
 
 }  // namespace
 
-int run_benchmark_case(const std::string& name, std::ostream& out, std::ostream& err) {
+int run_benchmark_case(const std::string& name, int host_threads, std::ostream& out, std::ostream& err) {
   nlohmann::json result;
   if (name == "kernel") result = kernel_floor_case();
-  else if (name == "uniform") result = uniform_random_case("cpp");
-  else if (name == "direct") result = direct_torus_case("cpp");
-  else if (name == "uniform-rtl") result = uniform_random_case("rtl");
-  else if (name == "direct-rtl") result = direct_torus_case("rtl");
+  else if (name == "uniform") result = uniform_random_case("cpp", host_threads);
+  else if (name == "direct") result = direct_torus_case("cpp", host_threads);
+  else if (name == "uniform-rtl") result = uniform_random_case("rtl", host_threads);
+  else if (name == "direct-rtl") result = direct_torus_case("rtl", host_threads);
   else if (name == "scale") result = scale_case();
   else {
     err << "meshmp: error: bench case = '" << name
@@ -157,13 +159,13 @@ int run_benchmark_case(const std::string& name, std::ostream& out, std::ostream&
   return 0;
 }
 
-int run_benchmarks(const std::string& self_path, const std::string& json_path, bool with_scale, std::ostream& out,
-                   std::ostream& err) {
+int run_benchmarks(const std::string& self_path, const std::string& json_path, bool with_scale, int host_threads,
+                   std::ostream& out, std::ostream& err) {
   nlohmann::json results = nlohmann::json::array();
   std::vector<std::string> names{"kernel", "uniform", "direct", "uniform-rtl", "direct-rtl"};
   if (with_scale) names.push_back("scale");
   for (const std::string& name : names) {
-    const std::string command = "'" + self_path + "' bench-case " + name;
+    const std::string command = "'" + self_path + "' bench-case " + name + " --host-threads " + std::to_string(host_threads);
     std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
     if (!pipe) {
       err << "meshmp: error: cannot start " << command << "\n";
@@ -181,7 +183,8 @@ int run_benchmarks(const std::string& self_path, const std::string& json_path, b
   }
   const double floor = results[0]["cycles_per_second"].get<double>();
   out << std::fixed;
-  out << "meshmp bench (each case in its own process; ratios against the bare SystemC kernel measured now)\n";
+  out << "meshmp bench (each case in its own process, routers on " << host_threads
+      << " host thread(s); ratios against the bare SystemC kernel measured now)\n";
   out << "  kernel floor: one method process per cycle: " << std::setprecision(0) << floor << " cycles/s\n";
   for (std::size_t i = 1; i < results.size(); ++i) {
     const auto& r = results[i];

@@ -11,10 +11,11 @@
 namespace meshmp {
 
 // Runs every case in a child process of `self_path` and prints the table; with_scale adds the scale case
-// (torus:64x64, minutes). Returns the exit code.
-int run_benchmarks(const std::string& self_path, const std::string& json_path, bool with_scale, std::ostream& out,
-                   std::ostream& err);
+// (torus:64x64, minutes, on 2 host threads). The other cases step their routers on `host_threads`.
+// Returns the exit code.
+int run_benchmarks(const std::string& self_path, const std::string& json_path, bool with_scale, int host_threads,
+                   std::ostream& out, std::ostream& err);
 // Runs one case in this process and prints its result as one JSON line.
-int run_benchmark_case(const std::string& name, std::ostream& out, std::ostream& err);
+int run_benchmark_case(const std::string& name, int host_threads, std::ostream& out, std::ostream& err);
 
 }  // namespace meshmp

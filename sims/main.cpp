@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
+#include <thread>
 
 #include "firmware/algorithm_registry.h"
 #include "firmware/workload.h"
@@ -102,6 +103,12 @@ EXAMPLES
   bench->add_flag("--scale", bench_scale,
                   "also run the scale case: direct exchange on torus:64x64 with 8-byte blocks on 2 host threads "
                   "(about 4 minutes here; time and peak memory against the targets 5 minutes and 1.5 GB)");
+  const int host_cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  int bench_threads = 1;
+  bench->add_option("--host-threads", bench_threads,
+                    "host threads stepping the routers in every other case (1.." + std::to_string(host_cores) +
+                        ", this host's hardware threads)  [default 1]")
+      ->check(CLI::Range(1, host_cores));
 
   meshmp::SweepCommand sweep_command;
   CLI::App* sweep = app.add_subcommand(
@@ -124,6 +131,9 @@ EXAMPLE
   std::string bench_case;
   CLI::App* bench_case_cmd = app.add_subcommand("bench-case", "Run one benchmark case (used by bench).");
   bench_case_cmd->add_option("case", bench_case, "kernel, uniform, direct, uniform-rtl, direct-rtl or scale")->required();
+  int bench_case_threads = 1;
+  bench_case_cmd->add_option("--host-threads", bench_case_threads, "host threads stepping the routers")
+      ->check(CLI::Range(1, host_cores));
   bench_case_cmd->group("");
 
   try {
@@ -155,7 +165,7 @@ EXAMPLE
       std::cout << " (plus source routes chosen by the firmware)\n";
       return 0;
     }
-    if (app.got_subcommand("bench")) return meshmp::run_benchmarks(self_path(argv[0]), bench_json, bench_scale, std::cout, std::cerr);
+    if (app.got_subcommand("bench")) return meshmp::run_benchmarks(self_path(argv[0]), bench_json, bench_scale, bench_threads, std::cout, std::cerr);
     if (app.got_subcommand("sweep")) return sweep_command.run(self_path(argv[0]), std::cout, std::cerr);
     if (app.got_subcommand("paper")) {
       const auto tables_003 = meshmp::paper_003_tables();
@@ -163,7 +173,7 @@ EXAMPLE
         return meshmp::run_paper_003(self_path(argv[0]), paper_table, paper_png, std::cout, std::cerr);
       return meshmp::run_paper_table(self_path(argv[0]), paper_table, std::cout, std::cerr);
     }
-    if (app.got_subcommand("bench-case")) return meshmp::run_benchmark_case(bench_case, std::cout, std::cerr);
+    if (app.got_subcommand("bench-case")) return meshmp::run_benchmark_case(bench_case, bench_case_threads, std::cout, std::cerr);
     if (app.got_subcommand("traffic"))
       return traffic_command.run(self_path(argv[0]), std::vector<std::string>(argv + 1, argv + argc), std::cout,
                                  std::cerr);

@@ -108,6 +108,9 @@ TEST(HostThreads, BadCountsAreRefused) {
   o = meshmp("run --host-threads " + too_many);
   EXPECT_EQ(o.status, 2) << o.output;
   EXPECT_NE(o.output.find("run.host_threads = '" + too_many + "': at most"), std::string::npos) << o.output;
+  o = meshmp("bench --host-threads " + too_many);
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find("--host-threads: Value " + too_many + " not in range"), std::string::npos) << o.output;
 }
 
 // The pool alone: every chunk is stepped once per start/finish, on its own worker; a step's exception
