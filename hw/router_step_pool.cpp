@@ -23,7 +23,9 @@ inline void cpu_relax() {
 }
 }  // namespace
 
-RouterStepPool::RouterStepPool(int chunks, std::function<void(int)> step_chunk) : step_chunk_(std::move(step_chunk)) {
+RouterStepPool::RouterStepPool(int chunks, std::function<void(int)> step_chunk)
+    : step_chunk_(std::move(step_chunk)), chunk_state_(static_cast<std::size_t>(chunks)) {
+  for (std::atomic<int>& state : chunk_state_) state.store(kStepped);
   for (int k = 0; k < chunks; ++k) workers_.emplace_back([this, k] { work(k); });
 }
 
@@ -38,7 +40,8 @@ RouterStepPool::~RouterStepPool() {
 }
 
 void RouterStepPool::start() {
-  busy_workers_.store(static_cast<int>(workers_.size()), std::memory_order_relaxed);
+  // Release: whoever claims a chunk sees everything the simulation thread wrote before.
+  for (std::atomic<int>& state : chunk_state_) state.store(kUnclaimed, std::memory_order_release);
   generation_.fetch_add(1);  // seq_cst: ordered against a worker's sleepers_ increment (see work())
   if (sleepers_.load() > 0) {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -46,11 +49,29 @@ void RouterStepPool::start() {
   }
 }
 
-void RouterStepPool::finish() {
-  for (int spins = 0; busy_workers_.load(std::memory_order_acquire) != 0; ++spins) {
-    if (spins < kSpinsBeforeYield) cpu_relax();
-    else std::this_thread::yield();
+bool RouterStepPool::try_step(int chunk) {
+  int expected = kUnclaimed;
+  std::atomic<int>& state = chunk_state_[static_cast<std::size_t>(chunk)];
+  if (!state.compare_exchange_strong(expected, kClaimed, std::memory_order_acq_rel)) return false;
+  try {
+    step_chunk_(chunk);
+  } catch (...) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!failure_) failure_ = std::current_exception();
   }
+  state.store(kStepped, std::memory_order_release);
+  return true;
+}
+
+void RouterStepPool::finish() {
+  // A chunk whose worker has not started yet (it was asleep, or descheduled) is stepped here instead of
+  // waiting for it to wake.
+  for (std::size_t k = 0; k < chunk_state_.size(); ++k) try_step(static_cast<int>(k));
+  for (const std::atomic<int>& state : chunk_state_)
+    for (int spins = 0; state.load(std::memory_order_acquire) != kStepped; ++spins) {
+      if (spins < kSpinsBeforeYield) cpu_relax();
+      else std::this_thread::yield();
+    }
   if (failure_) std::rethrow_exception(std::exchange(failure_, nullptr));
 }
 
@@ -72,13 +93,8 @@ void RouterStepPool::work(int chunk) {
     }
     if (stopping_.load()) return;
     seen = generation;
-    try {
-      step_chunk_(chunk);
-    } catch (...) {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (!failure_) failure_ = std::current_exception();
-    }
-    busy_workers_.fetch_sub(1, std::memory_order_release);
+    // Late (the cycle already finished, or a later one started): claims whatever cycle is current.
+    try_step(chunk);
   }
 }
 
