@@ -3,11 +3,11 @@
 // steps its chunk, while the simulation thread steps the nodes (endpoints, firmware: the SystemC side)
 // until finish(), where it steps any chunk whose worker has not claimed it yet (a worker asleep after an
 // idle stretch) and waits for the others. A chunk normally stays with its worker, so its routers' state
-// stays in that core's caches. Routers and nodes only
-// talk through the link calendar, which delivers at the earliest one cycle later (hw/router_model.h), so
-// within a cycle they are independent: what a chunk's routers send is staged
-// (hw/staged_router_environment.h) and replayed on the simulation thread in node order, and the machine
-// simulated is the same, bit for bit, at any thread count. No worker touches SystemC.
+// stays in that core's caches. Routers and nodes only talk through the link calendar, which delivers at
+// the earliest one cycle later (hw/router_model.h), so within a cycle they are independent: what a
+// chunk's routers send is staged (hw/staged_router_environment.h) and replayed on the simulation thread
+// in node order, and the machine simulated is the same, bit for bit, at any thread count. No worker
+// touches SystemC.
 #pragma once
 
 #include <atomic>

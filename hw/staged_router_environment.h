@@ -1,6 +1,6 @@
 // The environment of the routers a worker thread steps (hw/router_step_pool.h): what they send in one
 // cycle (flits, credits, protocol errors) is held here and replayed, in the order it was sent, into the
-// network on the simulation thread, after the routers of the shards before it. Replaying through the
+// network on the simulation thread, after the routers of the chunks before it. Replaying through the
 // network's own send_flit / send_credit keeps its statistics (header blocking, flit-hops) in one place.
 #pragma once
 
@@ -17,7 +17,8 @@ class StagedRouterEnvironment final : public RouterEnvironment {
 
   void send_flit(int router, int out_port, const Flit& flit) override { flits_.push_back({router, out_port, flit}); }
   void send_credit(int router, int in_port, int vc) override { credits_.push_back({router, in_port, vc}); }
-  // Read-only while the workers step (the simulation thread changes no record then).
+  // Asked only by waveform probes, which a run on several host threads does not have (the simulation
+  // thread opens and closes packet records while the workers step).
   int packet_source(std::uint32_t tag) const override { return network_->packet_source(tag); }
   void protocol_error(const std::string& what) override { errors_.push_back(what); }
 
