@@ -29,19 +29,7 @@ bool two_host_threads() { return std::thread::hardware_concurrency() >= 2; }
 
 void expect_same_machine(const std::string& args, int expected_status = 0) {
   if (!two_host_threads()) GTEST_SKIP() << "this host has one hardware thread";
-  const std::string one = temp_path("one.json"), two = temp_path("two.json");
-  const Outcome a = meshmp("run " + args + " --host-threads 1 -o " + one);
-  const Outcome b = meshmp("run " + args + " --host-threads 2 -o " + two);
-  ASSERT_EQ(a.status, expected_status) << a.output;
-  ASSERT_EQ(b.status, expected_status) << b.output;
-  if (expected_status == 0) {
-    EXPECT_NE(b.output.find("verified: all"), std::string::npos) << b.output;
-  }
-  const nlohmann::json first = meshmp_test::statistics_without_host_timing(one);
-  const nlohmann::json second = meshmp_test::statistics_without_host_timing(two);
-  EXPECT_EQ(second["completion_cycles"], first["completion_cycles"]);
-  EXPECT_EQ(second["network"], first["network"]) << "per-link flit counts and contention statistics";
-  EXPECT_EQ(second, first) << "every statistic";
+  meshmp_test::expect_same_statistics(args, "--host-threads 1", "--host-threads 2", expected_status);
 }
 
 TEST(HostThreads, TorusDirect) { expect_same_machine("--topology torus:16x16 --algorithm direct -m 8"); }

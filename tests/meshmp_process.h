@@ -2,7 +2,9 @@
 // (SystemC elaborates one machine per process), and reads what a run wrote.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
@@ -34,6 +36,26 @@ inline nlohmann::json statistics_without_host_timing(const std::string& path) {
   nlohmann::json stats = nlohmann::json::parse(std::ifstream(path))["statistics"];
   stats.erase("simulation");
   return stats;
+}
+
+// Runs `meshmp run ARGS FIRST` and `meshmp run ARGS SECOND` and expects both to exit with `status` (0:
+// verified) and to give the same statistics, host timing aside: the same machine simulated two ways.
+inline void expect_same_statistics(const std::string& args, const std::string& first, const std::string& second,
+                                   int status = 0) {
+  const std::string base = ::testing::TempDir() + "meshmp_same_" + std::to_string(getpid());
+  const Outcome a = meshmp("run " + args + " " + first + " -o " + base + "_first.json");
+  const Outcome b = meshmp("run " + args + " " + second + " -o " + base + "_second.json");
+  ASSERT_EQ(a.status, status) << a.output;
+  ASSERT_EQ(b.status, status) << b.output;
+  if (status == 0) {
+    EXPECT_NE(b.output.find("verified: all"), std::string::npos) << b.output;
+  }
+  const nlohmann::json one = statistics_without_host_timing(base + "_first.json");
+  const nlohmann::json two = statistics_without_host_timing(base + "_second.json");
+  EXPECT_EQ(two["completion_cycles"], one["completion_cycles"]);
+  EXPECT_EQ(two["network"], one["network"]) << "per-link flit counts and contention statistics";
+  EXPECT_EQ(two["messages"], one["messages"]);
+  EXPECT_EQ(two, one) << "every statistic";
 }
 
 }  // namespace meshmp_test

@@ -22,20 +22,8 @@ int run(const std::string& args, std::string& output) {
   return outcome.status;
 }
 
-using meshmp_test::statistics_without_host_timing;
-
 void expect_same_machine(const std::string& args) {
-  const std::string base = ::testing::TempDir() + "meshmp_rtl_" + std::to_string(getpid());
-  std::string cpp_output, rtl_output;
-  ASSERT_EQ(run(args + " --router-model cpp -o " + base + "_cpp.json", cpp_output), 0) << cpp_output;
-  ASSERT_EQ(run(args + " --router-model rtl -o " + base + "_rtl.json", rtl_output), 0) << rtl_output;
-  EXPECT_NE(rtl_output.find("verified: all"), std::string::npos) << rtl_output;
-  const nlohmann::json cpp = statistics_without_host_timing(base + "_cpp.json");
-  const nlohmann::json rtl = statistics_without_host_timing(base + "_rtl.json");
-  EXPECT_EQ(rtl["completion_cycles"], cpp["completion_cycles"]);
-  EXPECT_EQ(rtl["network"], cpp["network"]) << "per-link flit counts and contention statistics";
-  EXPECT_EQ(rtl["messages"], cpp["messages"]);
-  EXPECT_EQ(rtl, cpp) << "every statistic";
+  meshmp_test::expect_same_statistics(args, "--router-model cpp", "--router-model rtl");
 }
 
 TEST(RtlMachine, TorusDirect) { expect_same_machine("--topology torus:8x8 --algorithm direct"); }
