@@ -40,8 +40,9 @@ void RunOptions::add_network_options_to(CLI::App& c, bool with_packet_limit) {
   c.add_option("--routing", routing_, "routing function  [default dimension-order]");
   c.add_option("--port-model", port_model_, "one-port or all-port  [default one-port]");
   c.add_option("--watchdog-cycles", watchdog_cycles_, "deadlock watchdog: cycles without any flit moving  [default 20000]");
-  c.add_option("--host-threads", host_threads_, "host threads stepping the routers in parallel, 1..64 (speed only: "
-                                                "the simulated machine and every statistic are the same)  [default 1]");
+  c.add_option("--host-threads", host_threads_, "host threads stepping the routers in parallel, 1..64 and at most this "
+                                                "host's hardware threads (speed only: the simulated machine and every "
+                                                "statistic are the same; waveform runs use 1)  [default 1]");
 }
 
 void RunOptions::add_node_options_to(CLI::App& c) {
