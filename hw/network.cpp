@@ -103,11 +103,17 @@ void Network::inject(int node, int channel, const Flit& flit, std::uint64_t cycl
   ++flits_in_network_;
   last_progress_cycle_ = cycle;
   const std::uint64_t arrival = cycle + 1;
-  if (flit.head) packets_.at(flit.tag).head_arrival_cycle = arrival;
-  if (flit.tail) packets_.at(flit.tag).tail_arrival_cycle = arrival;
+  stamp_arrival(flit, arrival);
   flit_calendar_[calendar_index(arrival % calendar_slots_, node)].push_back(
       {node, topology_.num_ports() + channel, flit});
   ++pending_deliveries_;
+}
+
+void Network::stamp_arrival(const Flit& flit, std::uint64_t arrival) {
+  if (!flit.head && !flit.tail) return;
+  PacketRecord& packet = packets_.at(flit.tag);
+  if (flit.head) packet.head_arrival_cycle = arrival;
+  if (flit.tail) packet.tail_arrival_cycle = arrival;
 }
 
 void Network::return_ejection_credit(int node, int channel, int vc) {
@@ -142,10 +148,8 @@ void Network::send_flit(int router, int out_port, const Flit& flit) {
     }
     ++flit_hops_;
     ++flits_on_links_;
-    // Stamped here, on the simulation thread, rather than when a worker delivers it.
     const std::uint64_t arrival = now_cycle_ + params_.link_latency_cycles;
-    if (flit.head) packets_.at(flit.tag).head_arrival_cycle = arrival;
-    if (flit.tail) packets_.at(flit.tag).tail_arrival_cycle = arrival;
+    stamp_arrival(flit, arrival);
     ++link_arrivals_[arrival % calendar_slots_];
     flit_calendar_[calendar_index(arrival % calendar_slots_, next)].push_back(
         {next, topology_.reverse_port(out_port), flit});

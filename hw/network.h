@@ -190,6 +190,10 @@ class Network : public sc_core::sc_module, public RouterEnvironment {
   void settled() const { const_cast<Network*>(this)->settle(); }
   void step(std::uint64_t cycle);
   void activate_router(int node);
+  // Records when a head or tail flit will be written into the next router's buffer (header blocking is
+  // measured from there). Taken when the flit is sent, on the simulation thread: workers that deliver it
+  // never touch a packet record.
+  void stamp_arrival(const Flit& flit, std::uint64_t arrival);
   // The endpoints' deliveries and steps of this cycle (simulation thread).
   void step_endpoints(std::uint64_t cycle);
   // Chunk k's deliveries and router steps of this cycle (any thread): touches only its routers and lists.
