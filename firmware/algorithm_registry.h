@@ -35,6 +35,9 @@ struct Algorithm {
   // parameters (block size, workload options) and the given options. None by default.
   std::function<std::uint64_t(const Topology&, const ExchangeParameters&, const AlgorithmOptions&)> scratch_bytes =
       [](const Topology&, const ExchangeParameters&, const AlgorithmOptions&) -> std::uint64_t { return 0; };
+  // The most distinct peers one node sends to or receives from (the network interface keeps state per
+  // peer it talks to: the model's size); empty when it may be every node.
+  std::function<std::uint64_t(const Topology&)> peers_per_node;
 };
 
 // 000 §2: a contention-free wormhole step moving an m-byte block costs t_s + m t_c; with one flit of

@@ -3,15 +3,18 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "topology/config_error.h"
 #include "hw/input_unit.h"
 #include "hw/message_statistics.h"
+#include "hw/peer_table.h"
 
 namespace meshmp {
 
-ModelSize estimate_model_size(const Topology& topology, const MachineConfig& config, bool with_nodes) {
+ModelSize estimate_model_size(const Topology& topology, const MachineConfig& config,
+                              const std::optional<NodeFootprint>& nodes) {
   const std::uint64_t n = static_cast<std::uint64_t>(topology.num_nodes());
   const std::uint64_t net_ports = static_cast<std::uint64_t>(topology.num_ports());
   const std::uint64_t ports = net_ports + (config.port_model == PortModel::AllPort ? net_ports : 1);
@@ -20,11 +23,14 @@ ModelSize estimate_model_size(const Topology& topology, const MachineConfig& con
   // Per port and VC: the flit slots and the VC state; per port pair: allocator requests.
   size.router_bytes = n * ports * (vcs * (config.router.buffer_flits * sizeof(Flit) + sizeof(InputVirtualChannel)) +
                                    ports * 16 + 256);
-  if (with_nodes) {
-    size.memory_bytes = n * 2 * n * config.block_bytes;
-    // A processor's thread stack and modules, and per peer the message sequence numbers both ways and
-    // the head of the posted-receive list; with a per-message log, a record per message of the exchange.
-    size.node_bytes = n * (128 * 1024 + n * 12);
+  if (nodes) {
+    size.memory_bytes = n * nodes->memory_bytes;
+    // A processor's thread stack and modules; the network interface's table of peers (a pointer per 64
+    // nodes, and a page of 64 peers' sequence numbers and posted-receive heads for each peer talked to,
+    // at most every page); with a per-message log, a record per message of the exchange.
+    const std::uint64_t pages = (n + PeerTable::kPageEntries - 1) / PeerTable::kPageEntries;
+    const std::uint64_t peer_pages = std::min(pages, nodes->peers);
+    size.node_bytes = n * (128 * 1024 + pages * sizeof(void*) + peer_pages * PeerTable::kPageEntries * sizeof(PeerState));
     if (!config.messages_csv.empty()) size.node_bytes += n * (n - 1) * sizeof(ReceivedMessageRecord);
   }
   return size;
@@ -35,9 +41,10 @@ std::uint64_t physical_memory_bytes() {
   return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 0;
 }
 
-std::optional<std::string> check_model_fits(const Topology& topology, const MachineConfig& config, bool with_nodes) {
+std::optional<std::string> check_model_fits(const Topology& topology, const MachineConfig& config,
+                                            const std::optional<NodeFootprint>& nodes) {
   const std::uint64_t physical = physical_memory_bytes();
-  const ModelSize size = estimate_model_size(topology, config, with_nodes);
+  const ModelSize size = estimate_model_size(topology, config, nodes);
   if (physical == 0 || size.total() <= physical / 10 * 8) return std::nullopt;
   auto gib = [](std::uint64_t bytes) {
     char text[32];

@@ -18,11 +18,20 @@ struct ModelSize {
   std::uint64_t total() const { return router_bytes + memory_bytes + node_bytes; }
 };
 
-ModelSize estimate_model_size(const Topology& topology, const MachineConfig& config, bool with_nodes = true);
+// What each node of a machine with processors adds: its local memory (the workload's regions and the
+// algorithm's scratch) and the number of distinct peers it talks to.
+struct NodeFootprint {
+  std::uint64_t memory_bytes = 0;
+  std::uint64_t peers = 0;
+};
+
+// The model of `topology` under `config`; `nodes` empty for a bare network (traffic runs).
+ModelSize estimate_model_size(const Topology& topology, const MachineConfig& config,
+                              const std::optional<NodeFootprint>& nodes);
 std::uint64_t physical_memory_bytes();
 // Empty when the model fits in 80% of this machine's physical memory; otherwise the error (field
 // topology, the estimate and what it is made of, the memory it would exceed).
 std::optional<std::string> check_model_fits(const Topology& topology, const MachineConfig& config,
-                                            bool with_nodes = true);
+                                            const std::optional<NodeFootprint>& nodes);
 
 }  // namespace meshmp

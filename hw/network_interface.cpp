@@ -21,9 +21,7 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, int node, Netwo
       params_(network.params()),
       depacketizer_(network.num_injection_channels(), network.params().vcs, network.packets()),
       messages_(messages),
-      posted_head_(network.topology().num_nodes(), -1),
-      next_sequence_to_(network.topology().num_nodes(), 0),
-      next_sequence_from_(network.topology().num_nodes(), 0),
+      peers_(network.topology().num_nodes()),
       channel_startup_cycles_(channel_startup_cycles),
       buffer_limit_bytes_(unexpected_buffer_bytes),
       ejected_(network.num_injection_channels()),
@@ -155,7 +153,7 @@ bool NetworkInterface::start_send() {
   msg.src = node_;
   msg.dst = static_cast<int>(reg_peer_);
   msg.tag = reg_tag_;
-  msg.message_id = next_sequence_to_[msg.dst]++;
+  msg.message_id = peers_.at(msg.dst).next_sequence_to++;
   msg.created_cycle = cycle;
   msg.step = reg_step_mark_;
   msg.model_arrival = reg_model_arrival_;
@@ -196,7 +194,7 @@ bool NetworkInterface::start_receive() {
       free_posted_.pop_back();
       posted_pool_[slot] = receive;
     }
-    std::int32_t* link = &posted_head_[key.first];
+    std::int32_t* link = &peers_.at(key.first).posted_head;
     while (*link >= 0) link = &posted_pool_[*link].next;
     *link = slot;
     ++posted_count_;
@@ -213,7 +211,7 @@ bool NetworkInterface::start_receive() {
 }
 
 bool NetworkInterface::take_posted(int src, std::uint32_t tag, PostedReceive& receive) {
-  for (std::int32_t* link = &posted_head_[src]; *link >= 0; link = &posted_pool_[*link].next) {
+  for (std::int32_t* link = &peers_.at(src).posted_head; *link >= 0; link = &posted_pool_[*link].next) {
     const std::int32_t slot = *link;
     if (posted_pool_[slot].tag != tag) continue;
     receive = posted_pool_[slot];
@@ -226,7 +224,7 @@ bool NetworkInterface::take_posted(int src, std::uint32_t tag, PostedReceive& re
 }
 
 bool NetworkInterface::has_posted(int src, std::uint32_t tag) const {
-  for (std::int32_t slot = posted_head_[src]; slot >= 0; slot = posted_pool_[slot].next)
+  for (std::int32_t slot = peers_.get(static_cast<int>(src)).posted_head; slot >= 0; slot = posted_pool_[slot].next)
     if (posted_pool_[slot].tag == tag) return true;
   return false;
 }
@@ -278,7 +276,7 @@ bool NetworkInterface::consume(int channel, const Flit& flit, std::uint64_t cycl
     const SourceMessage message{p.src, p.message_id};
     const bool needs_buffer =
         !transfers_.count(message) && !buffered_.count(message) && !reservations_.count(message) &&
-        !(p.message_id == next_sequence_from_[p.src] && has_posted(p.src, p.message_tag));
+        !(p.message_id == peers_.get(p.src).next_sequence_from && has_posted(p.src, p.message_tag));
     if (needs_buffer) {
       if (buffered_bytes_ + reserved_bytes_ + p.message_bytes > buffer_limit_bytes_) return false;
       reservations_[message] = p.message_bytes;
@@ -321,12 +319,12 @@ void NetworkInterface::deliver(const PacketRecord& h, const std::vector<std::uin
     update_probe();
     return;
   }
-  if (h.message_id == next_sequence_from_[h.src] && buffered_.find(message) == buffered_.end()) {
+  if (h.message_id == peers_.get(h.src).next_sequence_from && buffered_.find(message) == buffered_.end()) {
     // The common case: the first packet of the next message in sending order, and its receive is
     // posted: match it at once and write straight to memory, without buffering.
     PostedReceive receive;
     if (take_posted(h.src, h.message_tag, receive)) {
-      ++next_sequence_from_[h.src];
+      ++peers_.at(h.src).next_sequence_from;
       if (!start_transfer(message, receive, h)) return;
       deliver(h, payload, cycle);  // now matched: written to memory
       admit_in_order(h.src, cycle);
@@ -343,7 +341,7 @@ void NetworkInterface::deliver(const PacketRecord& h, const std::vector<std::uin
     buffered.model_arrival = h.model_arrival;
     buffered_bytes_ += h.message_bytes;
     peak_buffered_bytes_ = std::max(peak_buffered_bytes_, buffered_bytes_);
-    if (h.message_id != next_sequence_from_[h.src]) ++out_of_order_count_;
+    if (h.message_id != peers_.get(h.src).next_sequence_from) ++out_of_order_count_;
   }
   if (n > 0) std::memcpy(buffered.bytes.data() + h.message_offset, payload.data(), n);
   buffered.bytes_received += n;
@@ -374,10 +372,10 @@ bool NetworkInterface::start_transfer(const SourceMessage& message, const Posted
 
 void NetworkInterface::admit_in_order(int src, std::uint64_t cycle) {
   for (;;) {
-    const SourceMessage next{src, next_sequence_from_[src]};
+    const SourceMessage next{src, peers_.get(src).next_sequence_from};
     auto found = buffered_.find(next);
     if (found == buffered_.end()) return;
-    ++next_sequence_from_[src];
+    ++peers_.at(src).next_sequence_from;
     const SourceTag key{src, found->second.tag};
     PostedReceive receive;
     if (!take_posted(src, key.second, receive)) {
@@ -452,8 +450,8 @@ std::vector<std::string> NetworkInterface::describe_pending() const {
       lines.push_back(me + "injection channel " + std::to_string(c) + " holds " + std::to_string(p.queued_messages()) +
                       " message(s), " + std::to_string(p.bytes_remaining()) + " bytes not yet injected");
   }
-  for (std::size_t src = 0; src < posted_head_.size(); ++src)
-    for (std::int32_t slot = posted_head_[src]; slot >= 0; slot = posted_pool_[slot].next)
+  for (std::size_t src = 0; src < static_cast<std::size_t>(peers_.size()); ++src)
+    for (std::int32_t slot = peers_.get(static_cast<int>(src)).posted_head; slot >= 0; slot = posted_pool_[slot].next)
       lines.push_back(me + "receive from node " + std::to_string(src) + " tag " + std::to_string(posted_pool_[slot].tag) +
                       " (" + std::to_string(posted_pool_[slot].length) + " bytes) has no message yet");
   for (std::size_t c = 0; c < ejected_.size(); ++c)
@@ -467,12 +465,12 @@ std::vector<std::string> NetworkInterface::describe_pending() const {
                       " bytes in use): it waits in the network");
     }
   for (const auto& [message, buffered] : buffered_) {
-    const bool admitted = message.second < next_sequence_from_[message.first];
+    const bool admitted = message.second < peers_.get(message.first).next_sequence_from;
     lines.push_back(me + "holds message " + std::to_string(message.second) + " from node " + std::to_string(message.first) +
                     " tag " + std::to_string(buffered.tag) + " (" + std::to_string(buffered.bytes_received) + " of " +
                     std::to_string(buffered.bytes.size()) + " bytes arrived): " +
                     (admitted ? "no receive of (source, tag) is posted for it"
-                              : "it waits for message " + std::to_string(next_sequence_from_[message.first]) +
+                              : "it waits for message " + std::to_string(peers_.get(message.first).next_sequence_from) +
                                     " from that node, sent earlier"));
   }
   for (const auto& [message, t] : transfers_)
@@ -489,8 +487,8 @@ std::string NetworkInterface::describe_descriptor(std::uint32_t id) const {
       if (m.descriptor == static_cast<int>(id))
         return "send to node " + std::to_string(m.dst) + " tag " + std::to_string(m.tag) + " (" +
                std::to_string(m.payload.size()) + " bytes)";
-  for (std::size_t src = 0; src < posted_head_.size(); ++src)
-    for (std::int32_t slot = posted_head_[src]; slot >= 0; slot = posted_pool_[slot].next)
+  for (std::size_t src = 0; src < static_cast<std::size_t>(peers_.size()); ++src)
+    for (std::int32_t slot = peers_.get(static_cast<int>(src)).posted_head; slot >= 0; slot = posted_pool_[slot].next)
       if (posted_pool_[slot].id == id)
         return "receive from node " + std::to_string(src) + " tag " + std::to_string(posted_pool_[slot].tag) + " (" +
                std::to_string(posted_pool_[slot].length) + " bytes)";

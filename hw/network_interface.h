@@ -32,6 +32,7 @@
 #include "hw/network.h"
 #include "hw/network_endpoint.h"
 #include "hw/packetizer.h"
+#include "hw/peer_table.h"
 
 namespace meshmp {
 
@@ -166,15 +167,14 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   std::vector<bool> done_;                      // per descriptor number: completed
   std::vector<PostedReceive> posted_pool_;      // posted receives, by slot
   std::vector<std::int32_t> free_posted_;       // free slots of posted_pool_
-  std::vector<std::int32_t> posted_head_;       // per source: its oldest posted receive (slot), -1 = none
   std::uint32_t posted_count_ = 0;
   std::map<SourceMessage, BufferedMessage> buffered_;             // arrived or arriving, not yet matched
   std::map<SourceTag, std::vector<std::uint32_t>> unmatched_;     // admitted buffered messages, in order
   std::map<SourceMessage, Transfer> transfers_;  // messages being written to their posted receive
-  // MPI's non-overtaking rule: messages from one source to one destination are numbered in sending order
-  // and matched in that order, whatever order their packets arrive in.
-  std::vector<std::uint32_t> next_sequence_to_;    // per destination: the next message's number
-  std::vector<std::uint32_t> next_sequence_from_;  // per source: the number of the next message to admit
+  // Per peer: the head of its posted-receive list, and (MPI's non-overtaking rule: messages from one
+  // source to one destination are numbered in sending order and matched in that order, whatever order
+  // their packets arrive in) the sequence numbers both ways.
+  PeerTable peers_;
   std::uint64_t unexpected_count_ = 0;
   std::uint64_t out_of_order_count_ = 0;
   std::uint64_t buffered_bytes_ = 0;

@@ -55,7 +55,9 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
         << "\n";
     return 2;
   }
-  if (auto error = check_model_fits(topology, config)) {
+  const std::uint64_t peers = algorithm->peers_per_node ? algorithm->peers_per_node(topology)
+                                                        : static_cast<std::uint64_t>(topology.num_nodes());
+  if (auto error = check_model_fits(topology, config, NodeFootprint{node_memory, peers})) {
     err << "meshmp: error: " << *error << "\n";
     return 2;
   }

@@ -73,7 +73,7 @@ int TrafficCommand::run_point(double rate, std::ostream& out, std::ostream& err)
     return 2;
   }
   const Topology topology = Topology::parse(config.topology);
-  if (auto error = check_model_fits(topology, config, /*with_nodes=*/false)) {
+  if (auto error = check_model_fits(topology, config, std::nullopt)) {
     err << "meshmp: error: " << *error << "\n";
     return 2;
   }

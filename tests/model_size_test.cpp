@@ -1,0 +1,57 @@
+// The host-memory estimate that refuses a machine before it is built (hw/model_size.*): every node's
+// whole local memory (the algorithm's scratch too) and the network interface's table of the peers it
+// talks to.
+#include <gtest/gtest.h>
+
+#include "hw/model_size.h"
+#include "hw/peer_table.h"
+
+namespace meshmp {
+namespace {
+
+MachineConfig config_of(const std::string& topology) {
+  MachineConfig config;
+  config.topology = topology;
+  config.block_bytes = 1;
+  return config;
+}
+
+// The scratch is part of a node's memory: tseng-c1 on 32x32x32 at 1-byte blocks needs 17 N bytes per
+// node (17.1 GiB in all), not just its 2 N bytes of send and receive buffers.
+TEST(ModelSize, NodeMemoriesIncludeTheScratch) {
+  const Topology topology = Topology::parse("torus:32x32x32");
+  const std::uint64_t n = 32768;
+  const ModelSize size = estimate_model_size(topology, config_of("torus:32x32x32"), NodeFootprint{17 * n, n});
+  EXPECT_EQ(size.memory_bytes, n * 17 * n);
+}
+
+// A node that talks to every node costs a flat table; one that talks to a few peers a few pages.
+TEST(ModelSize, PeerTableGrowsWithThePeersTalkedTo) {
+  const Topology topology = Topology::parse("torus:32x32x32");
+  const std::uint64_t n = 32768, pages = n / PeerTable::kPageEntries;
+  const std::uint64_t page_bytes = PeerTable::kPageEntries * sizeof(PeerState);
+  const MachineConfig config = config_of("torus:32x32x32");
+  const ModelSize everyone = estimate_model_size(topology, config, NodeFootprint{2 * n, n});
+  const ModelSize few = estimate_model_size(topology, config, NodeFootprint{2 * n, 30});
+  EXPECT_EQ(everyone.node_bytes - few.node_bytes, n * (pages - 30) * page_bytes);
+  EXPECT_GE(everyone.node_bytes, n * n * sizeof(PeerState));
+  EXPECT_EQ(estimate_model_size(topology, config, std::nullopt).node_bytes, 0u) << "a bare network has no nodes";
+}
+
+TEST(PeerTable, PagesAreAllocatedWhenFirstTouched) {
+  PeerTable table(32768);
+  EXPECT_EQ(table.pages_in_use(), 0u);
+  EXPECT_EQ(table.get(1000).posted_head, -1);
+  EXPECT_EQ(table.get(1000).next_sequence_to, 0u);
+  table.at(1000).next_sequence_to = 7;
+  table.at(1001).next_sequence_from = 3;
+  table.at(32767).posted_head = 5;
+  EXPECT_EQ(table.pages_in_use(), 2u);
+  EXPECT_EQ(table.get(1000).next_sequence_to, 7u);
+  EXPECT_EQ(table.get(1001).next_sequence_from, 3u);
+  EXPECT_EQ(table.get(32767).posted_head, 5);
+  EXPECT_EQ(table.get(999).next_sequence_to, 0u);
+}
+
+}  // namespace
+}  // namespace meshmp
