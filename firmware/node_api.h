@@ -34,6 +34,17 @@ class FirmwareError : public std::runtime_error {
 
 using Handle = int;
 
+// One strided local copy: `count` pieces of `length` bytes, piece i from `from + i * from_stride` to
+// `to + i * to_stride` (a DMA engine's strided descriptor; count 1 is a plain copy).
+struct LocalCopy {
+  std::uint32_t to = 0;
+  std::uint32_t from = 0;
+  std::uint32_t length = 0;
+  std::uint32_t count = 1;
+  std::uint32_t to_stride = 0;
+  std::uint32_t from_stride = 0;
+};
+
 // Tags at or above this value are reserved for the runtime (software barrier).
 constexpr std::uint32_t kReservedTagBase = 0x80000000u;
 
@@ -86,7 +97,10 @@ class NodeApi {
   }
 
   // Copies within local memory; charges rho cycles per byte.
-  virtual void local_copy(std::uint32_t to, std::uint32_t from, std::uint32_t length) = 0;
+  void local_copy(std::uint32_t to, std::uint32_t from, std::uint32_t length) { local_copies({{to, from, length}}); }
+  // Copies within local memory as one operation (a gather or scatter of many pieces), the pieces in
+  // order; charges rho cycles per byte of all of them (000 §3.3), rounded up once.
+  virtual void local_copies(const std::vector<LocalCopy>& copies) = 0;
   // Spends `cycles` cycles computing.
   virtual void compute(std::uint64_t cycles) = 0;
 

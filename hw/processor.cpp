@@ -191,21 +191,45 @@ void Processor::wait_all() {
   model_send_step_.clear();
 }
 
-void Processor::local_copy(std::uint32_t to, std::uint32_t from, std::uint32_t length) {
+void Processor::local_copies(const std::vector<LocalCopy>& copies) {
   const std::uint64_t memory_bytes = workload_.memory_bytes();
-  if (std::uint64_t{from} + length > memory_bytes || std::uint64_t{to} + length > memory_bytes)
-    throw FirmwareError("local copy of " + std::to_string(length) + " bytes from " + std::to_string(from) + " to " +
-                        std::to_string(to) + " leaves the local memory of " + std::to_string(memory_bytes) +
-                        " bytes");
-  if (length == 0) return;
-  std::vector<unsigned char> buffer(length);
-  if (transport(memory_port, tlm::TLM_READ_COMMAND, from, buffer.data(), length) != tlm::TLM_OK_RESPONSE ||
-      transport(memory_port, tlm::TLM_WRITE_COMMAND, to, buffer.data(), length) != tlm::TLM_OK_RESPONSE)
-    throw FirmwareError("local copy: memory access failed");
-  copied_bytes_ += length;
-  const auto copy_cycles = static_cast<std::uint64_t>(std::ceil(params_.copy_cycles_per_byte * length));
+  std::uint64_t total = 0;
+  for (std::size_t k = 0; k < copies.size(); ++k) {
+    const LocalCopy& c = copies[k];
+    if (c.count == 0 || c.length == 0) continue;
+    const std::uint64_t last = c.count - 1ull;
+    const std::uint64_t from = c.from + last * c.from_stride, to = c.to + last * c.to_stride;
+    if (from + c.length > memory_bytes || to + c.length > memory_bytes)
+      throw FirmwareError("local copy of " + std::to_string(c.length) + " bytes from " + std::to_string(from) + " to " +
+                          std::to_string(to) +
+                          (copies.size() > 1 || c.count > 1
+                               ? " (piece " + std::to_string(last) + " of copy " + std::to_string(k) + ")"
+                               : std::string()) +
+                          " leaves the local memory of " + std::to_string(memory_bytes) + " bytes");
+    total += std::uint64_t{c.length} * c.count;
+  }
+  if (total == 0) return;
+  unsigned char* memory = direct_memory();
+  for (const LocalCopy& c : copies)
+    for (std::uint64_t i = 0; i < c.count; ++i)
+      std::memmove(memory + c.to + i * c.to_stride, memory + c.from + i * c.from_stride, c.length);
+  copied_bytes_ += total;
+  const auto copy_cycles = static_cast<std::uint64_t>(std::ceil(params_.copy_cycles_per_byte * static_cast<double>(total)));
   model_cursor_ += copy_cycles;
   wait_cycles(copy_cycles);
+}
+
+unsigned char* Processor::direct_memory() {
+  if (memory_) return memory_;
+  tlm::tlm_generic_payload request;
+  request.set_command(tlm::TLM_READ_COMMAND);
+  request.set_address(0);
+  tlm::tlm_dmi dmi;
+  if (!memory_port->get_direct_mem_ptr(request, dmi) || !dmi.is_read_write_allowed() || dmi.get_start_address() != 0 ||
+      dmi.get_end_address() + 1 < workload_.memory_bytes())
+    throw FirmwareError("local copy: the local memory refused direct access");
+  memory_ = dmi.get_dmi_ptr();
+  return memory_;
 }
 
 void Processor::compute(std::uint64_t cycles) {

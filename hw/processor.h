@@ -68,7 +68,7 @@ class Processor : public sc_core::sc_module, public NodeApi {
   std::size_t wait_any(const std::vector<Handle>& handles) override;
   const AlgorithmOptions& options() const override { return options_; }
   ExchangeParameters cost_parameters() const override;
-  void local_copy(std::uint32_t to, std::uint32_t from, std::uint32_t length) override;
+  void local_copies(const std::vector<LocalCopy>& copies) override;
   void compute(std::uint64_t cycles) override;
   void hardware_barrier() override;
   void begin_step(int step) override;
@@ -92,6 +92,8 @@ class Processor : public sc_core::sc_module, public NodeApi {
   Handle issue(std::uint32_t command, int peer, std::uint32_t address, std::uint32_t length, std::uint32_t tag,
                const std::vector<int>& route);
   void wait_cycles(std::uint64_t cycles);
+  // The local memory's bytes by direct memory interface (asked for once); FirmwareError if refused.
+  unsigned char* direct_memory();
   // Hands the current step's counts and zero-load cost to the step statistics.
   void end_step();
   // Zero-load model of this node's part of the current step (cycles from the step's start): start-ups,
@@ -131,6 +133,7 @@ class Processor : public sc_core::sc_module, public NodeApi {
   std::string error_;
   std::uint64_t startups_ = 0;
   std::uint64_t copied_bytes_ = 0;
+  unsigned char* memory_ = nullptr;  // the local memory through TLM-2.0 direct memory access, once granted
   int current_step_ = 0;
   StepCount step_count_;
   std::uint64_t step_begin_cycle_ = 0;

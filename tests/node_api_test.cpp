@@ -212,6 +212,51 @@ TEST(NodeApi, TestAndWaitAny) {
   EXPECT_EQ(first, 1u) << "the neighbour's message arrives first";
 }
 
+// A gather and a scatter as one local operation: strided pieces land where the descriptors say, in
+// order, and the operation costs rho per byte of all pieces, rounded up once (0.25 x 6 = 1.5 -> 2 cycles,
+// where six one-byte copies would cost 6).
+TEST(NodeApi, StridedLocalCopiesGatherAndScatterAsOneOperation) {
+  MachineConfig config;
+  config.topology = "mesh:2";
+  config.block_bytes = 64;
+  config.processor.copy_cycles_per_byte = 0.25;
+  static std::uint64_t cycles = 0;
+  Machine machine("machine", config, [](NodeApi& api) {
+    if (api.id() != 0) return;
+    const std::uint64_t start = api.now_cycles();
+    api.local_copies({{200, 10, 1, 3, 1, 4},      // gather bytes 10, 14, 18 to 200..202
+                      {230, 200, 1, 3, 2, 1}});   // scatter 200..202 to 230, 232, 234
+    cycles = api.now_cycles() - start;
+  });
+  for (int b = 0; b < 32; ++b) machine.node(0).memory.bytes()[b] = static_cast<std::uint8_t>(b);
+  const RunResult result = machine.run();
+  ASSERT_EQ(result.status, RunStatus::Completed) << result.message;
+  const auto& bytes = machine.node(0).memory.bytes();
+  EXPECT_EQ(bytes[200], 10);
+  EXPECT_EQ(bytes[201], 14);
+  EXPECT_EQ(bytes[202], 18);
+  EXPECT_EQ(bytes[230], 10);
+  EXPECT_EQ(bytes[232], 14);
+  EXPECT_EQ(bytes[234], 18);
+  EXPECT_EQ(bytes[231], 0);
+  EXPECT_EQ(cycles, 2u);
+  EXPECT_EQ(machine.node(0).cpu.copied_bytes(), 6u);
+}
+
+TEST(NodeApi, StridedLocalCopyOutsideTheMemoryNamesThePiece) {
+  MachineConfig config;
+  config.topology = "mesh:2";
+  config.block_bytes = 64;
+  Machine machine("machine", config, [](NodeApi& api) {
+    if (api.id() == 0) api.local_copies({{0, 64, 8, 2, 8, 8}, {0, 0, 8, 100, 0, 8}});
+  });
+  const RunResult result = machine.run();
+  EXPECT_EQ(result.status, RunStatus::FirmwareError);
+  EXPECT_NE(result.message.find("local copy of 8 bytes from 792 to 0 (piece 99 of copy 1) leaves the local memory of 256 bytes"),
+            std::string::npos)
+      << result.message;
+}
+
 // An algorithm's options reach its firmware; bad ones are refused naming the option and the rule.
 TEST(AlgorithmOptions, CheckedAgainstTheDeclarations) {
   const Algorithm& direct = find_algorithm("direct");
