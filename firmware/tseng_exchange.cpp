@@ -13,7 +13,8 @@
 //    (n/2) x (n/2) tori of dilation 2 at once (see tseng_t4 below); non-square sides, both even and
 //    >= 16, dimension by dimension (§5).
 //  - tseng-c1: a 3-D torus, sides >= 8 (§4): ring stages along x, y, z with a plane's blocks per item.
-//    (C64 needs d >= 5, 32,768 nodes: not built.)
+//  - tseng-c64: an n x n x n torus, n a multiple of 4, n >= 32 (§4): nine preparation phases, then C1 on
+//    64 logical (n/4)^3 tori of dilation 4, four groups of them in the stage slots of Table 2.
 // Option sync (§7): none; barrier (the hardware barrier before every phase that is not self-synchronised,
 // 2d - 5 of them, §7.1); signals (§7.2 local synchronisation by null messages: before a node sends in a
 // phase, it waits for a signal from the receiver of every message of the previous phase that shares a
@@ -24,6 +25,7 @@
 #include <map>
 
 #include "firmware/algorithm_registry.h"
+#include "firmware/c64_preparation.h"
 #include "firmware/ring_exchange_plan.h"
 #include "topology/config_error.h"
 
@@ -162,7 +164,8 @@ struct RingStage {
   int dimension;
   int dilation;
   int first_step;             // the step mark of its first phase
-  std::uint32_t item_blocks;  // blocks per item
+  std::uint32_t item_blocks;  // units per item
+  std::uint32_t unit_bytes;   // bytes per unit: a block, or C64's 64 blocks
 };
 
 // Scratch of a node: the outgoing message when its blocks must be gathered, then the received messages
@@ -179,7 +182,7 @@ HeldItems run_ring_stage(NodeApi& api, const RingStage& stage, HeldItems held, T
   const int n = topology.dimension(stage.dimension).size / stage.dilation;
   const int me = api.coordinate(stage.dimension) / stage.dilation;
   const int offset = api.coordinate(stage.dimension) % stage.dilation;
-  const std::uint32_t m = api.layout().block_bytes;
+  const std::uint32_t m = stage.unit_bytes;
   const RingExchangePlan& plan = ring_exchange_plan(n);
   const std::string& sync = api.options().text("sync");
   const int plus = topology.port_of(stage.dimension, +1);
@@ -211,8 +214,8 @@ HeldItems run_ring_stage(NodeApi& api, const RingStage& stage, HeldItems held, T
       scratch.next_free += bytes;
     }
     if (out) {
-      // The message's blocks in order: sent in place when they already lie so, else gathered (each run of
-      // consecutive blocks copied whole, at rho per byte).
+      // The message's units in order: sent in place when they already lie so, else gathered (one local
+      // operation, a piece per run of consecutive units, at rho per byte).
       std::vector<std::uint32_t> blocks;
       for (const RingBlock& item : out->blocks)
         for (std::uint32_t a : held.at(item)) blocks.push_back(a);
@@ -221,12 +224,14 @@ HeldItems run_ring_stage(NodeApi& api, const RingStage& stage, HeldItems held, T
       for (std::size_t k = 0; k < blocks.size(); ++k)
         in_order = in_order && blocks[k] == from + static_cast<std::uint32_t>(k) * m;
       if (!in_order) {
+        std::vector<LocalCopy> gather;
         for (std::size_t k = 0; k < blocks.size();) {
           std::size_t run = 1;
           while (k + run < blocks.size() && blocks[k + run] == blocks[k] + static_cast<std::uint32_t>(run) * m) ++run;
-          api.local_copy(scratch.packed + static_cast<std::uint32_t>(k) * m, blocks[k], static_cast<std::uint32_t>(run) * m);
+          gather.push_back({scratch.packed + static_cast<std::uint32_t>(k) * m, blocks[k], static_cast<std::uint32_t>(run) * m});
           k += run;
         }
+        api.local_copies(gather);
         from = scratch.packed;
       }
       const std::vector<int> route(static_cast<std::size_t>(out->hops * stage.dilation), out->direction > 0 ? plus : minus);
@@ -265,12 +270,23 @@ struct Unit {
 // of every source that agrees with it along dims[i..]. An item of stage i (all of it for one position t
 // along dims[i]) lists them by destination along dims[i+1..], then source along dims[0..i-1] (both in
 // lexicographic order, the earlier dimension first), then unit: sender and receiver derive the same order.
-// `stage_barriers` (tseng-t4 on a non-square torus under sync=barrier, else 0): logical tori that run
-// stages of different lengths at once pad each stage to this many barriers and meet at one more barrier
-// before the next stage, so that no torus starts a stage while another still runs the previous one.
+// `unit_bytes`: the size of a unit (a block; C64's 64 blocks). `slots` fits the exchange to the logical
+// tori running beside it:
+//  - stage_barriers (tseng-t4 on a non-square torus and tseng-c64 under sync=barrier, else 0): logical
+//    tori that run stages of different lengths, or idle, at once pad each stage to this many barriers and
+//    meet at one more barrier before the next stage, so that no torus starts a stage while another still
+//    runs the previous one;
+//  - idle_slot (tseng-c64, 001 Table 2): the stage slot, 0..dims.size(), in which this torus idles while
+//    the other groups run theirs (its step marks pass, its barriers are taken; no message).
+struct StageSlots {
+  int stage_barriers = 0;
+  int idle_slot = -1;
+};
+
 template <class UnitsFor>
 std::vector<Unit> logical_torus_exchange(NodeApi& api, const std::vector<int>& dims, int dilation, int first_step,
-                                         int k, UnitsFor&& units, TsengScratch& scratch, int stage_barriers = 0) {
+                                         int k, std::uint32_t unit_bytes, UnitsFor&& units, TsengScratch& scratch,
+                                         const StageSlots& slots = {}) {
   const Topology& topology = api.topology();
   const int D = static_cast<int>(dims.size());
   std::vector<int> L(D);  // logical ring length of each stage
@@ -308,26 +324,37 @@ std::vector<Unit> logical_torus_exchange(NodeApi& api, const std::vector<int>& d
       for (const Unit& u : units(node_at(dst))) blocks.push_back(u.address);
     }
   }
+  const bool barrier = api.options().text("sync") == "barrier";
+  const int slot_count = D + (slots.idle_slot >= 0 ? 1 : 0);
   int step = first_step;
-  for (int i = 0;; ++i) {
-    const auto item_units = static_cast<std::uint32_t>(positions(0, D) / L[i] * k);
-    held = run_ring_stage(api, {dims[i], dilation, step, item_units}, std::move(held), scratch);
-    step += static_cast<int>(ring_exchange_plan(L[i]).phases.size());
-    if (stage_barriers > 0) {  // (every node takes the same number of barriers)
-      for (int b = barriers_of(ring_exchange_plan(L[i])); b < stage_barriers; ++b) api.hardware_barrier();
-      if (i < D - 1) api.hardware_barrier();
+  for (int slot = 0, i = 0; slot < slot_count; ++slot) {
+    const bool idle = slot == slots.idle_slot;
+    const RingExchangePlan& plan = ring_exchange_plan(L[idle ? 0 : i]);
+    if (idle) {
+      for (std::size_t p = 0; p < plan.phases.size(); ++p) {
+        api.begin_step(step + static_cast<int>(p));
+        if (barrier && barrier_before(plan, p)) api.hardware_barrier();
+      }
+    } else {
+      const auto item_units = static_cast<std::uint32_t>(positions(0, D) / L[i] * k);
+      held = run_ring_stage(api, {dims[i], dilation, step, item_units, unit_bytes}, std::move(held), scratch);
     }
-    if (i == D - 1) break;
-    // Stage i+1's item (me, t): by destination along dims[i+2..], then source along dims[0..i], then unit,
-    // taken from the stage-i item of the source's position along dims[i].
+    step += static_cast<int>(plan.phases.size());
+    if (slots.stage_barriers > 0) {  // (every node takes the same number of barriers)
+      for (int b = barriers_of(plan); b < slots.stage_barriers; ++b) api.hardware_barrier();
+      if (slot < slot_count - 1) api.hardware_barrier();
+    }
+    if (idle || i++ == D - 1) continue;
+    // Stage i's item (me, t) (i now the next stage): by destination along dims[i+1..], then source along
+    // dims[0..i-1], then unit, taken from the previous stage's item of the source's position along dims[i-1].
     HeldItems next;
-    const int rest_count = positions(i + 2, D), prefix_count = positions(0, i);
-    for (int t = 0; t < L[i + 1]; ++t) {
-      ItemBlocks& blocks = next[{me[i + 1], t}];
+    const int rest_count = positions(i + 1, D), prefix_count = positions(0, i - 1);
+    for (int t = 0; t < L[i]; ++t) {
+      ItemBlocks& blocks = next[{me[i], t}];
       for (int rest = 0; rest < rest_count; ++rest)
         for (int prefix = 0; prefix < prefix_count; ++prefix)
-          for (int s = 0; s < L[i]; ++s) {
-            const ItemBlocks& from = held.at({s, me[i]});
+          for (int s = 0; s < L[i - 1]; ++s) {
+            const ItemBlocks& from = held.at({s, me[i - 1]});
             const int index = ((t * rest_count + rest) * prefix_count + prefix) * k;
             for (int u = 0; u < k; ++u) blocks.push_back(from[static_cast<std::size_t>(index + u)]);
           }
@@ -383,7 +410,7 @@ void tseng_dimension_by_dimension(NodeApi& api) {
   TsengScratch scratch{l.scratch_base(), l.scratch_base() + static_cast<std::uint32_t>(need.packed) * l.block_bytes};
   std::vector<int> dims(static_cast<std::size_t>(topology.num_dimensions()));
   for (int dim = 0; dim < topology.num_dimensions(); ++dim) dims[static_cast<std::size_t>(dim)] = dim;
-  for (const Unit& u : logical_torus_exchange(api, dims, 1, 1, 1, OwnBlocks{l, api.id()}, scratch))
+  for (const Unit& u : logical_torus_exchange(api, dims, 1, 1, 1, l.block_bytes, OwnBlocks{l, api.id()}, scratch))
     api.local_copy(l.receive_block(u.source), u.address, l.block_bytes);
 }
 
@@ -506,8 +533,88 @@ void tseng_t4(NodeApi& api) {
   // them at once meet between the stages.
   const int stage_barriers =
       barrier && nx != ny ? std::max(barriers_of(ring_exchange_plan(nx / 2)), barriers_of(ring_exchange_plan(ny / 2))) : 0;
-  for (const Unit& u : logical_torus_exchange(api, dims, 2, 3, 4, units, scratch, stage_barriers))
+  for (const Unit& u : logical_torus_exchange(api, dims, 2, 3, 4, m, units, scratch, {stage_barriers}))
     api.local_copy(l.receive_block(u.source), u.address, m);
+}
+
+// tseng-c64 (001 §4): the nine preparation phases (firmware/c64_preparation.*), then C1 on the 64
+// logical (n/4)^3 tori C_ijk = {(x, y, z): x mod 4 = i, y mod 4 = j, z mod 4 = k} of dilation 4 at once,
+// the tori of group G_s (s = (i + j + k) mod 4) running in stage slot q the axis (s - q) mod 4 of
+// Table 2 (3: idle). A unit is the 64 blocks a node holds for one node of its logical torus.
+std::optional<std::string> supports_c64(const Topology& topology, const ExchangeParameters&) {
+  if (auto error = supports_torus(topology, 3, "tseng-c64")) return error;
+  const int n = topology.dimension(0).size;
+  if (topology.dimension(1).size != n || topology.dimension(2).size != n || n % 4 != 0 || n < 32)
+    return ConfigError("topology", topology.spec(), "tseng-c64 needs an n x n x n torus, n a multiple of 4 and "
+                       ">= 32 (001 §4: 64 cubic logical tori of side n/4, whose rings need 8 or more nodes; "
+                       "Theorem 3: d >= 5)").what();
+  return std::nullopt;
+}
+
+// C64's node memory beyond the send and receive buffers: the units, then a work area for the
+// preparation's messages, reused by the ring stages' once the units are filled.
+struct C64Sizes {
+  std::uint64_t units = 0, packed = 0, work = 0;  // blocks
+  explicit C64Sizes(const Topology& topology) {
+    const int n = topology.dimension(0).size;
+    const RingExchangePlan& plan = ring_exchange_plan(n / 4);
+    const std::uint64_t item = static_cast<std::uint64_t>(n / 4) * (n / 4) * 64;  // blocks per ring item
+    units = static_cast<std::uint64_t>(topology.num_nodes());
+    packed = largest_message_items(plan) * item;
+    const C64Memory memory{n, 1, 0, 0, 0};
+    work = std::max(memory.preparation_work_blocks(), packed + 3 * most_received_items(plan) * item);
+  }
+};
+
+struct C64Units {
+  const Topology& topology;
+  std::uint32_t units, unit_bytes;
+  std::vector<Unit> operator()(int dst) const {
+    return {{units + static_cast<std::uint32_t>(logical_index(topology, dst)) * unit_bytes, dst}};
+  }
+  std::vector<int> sources_at(int node) const { return {node}; }
+};
+
+void tseng_c64(NodeApi& api) {
+  const ExchangeLayout& l = api.layout();
+  const Topology& topology = api.topology();
+  const std::uint32_t m = l.block_bytes;
+  const int n = topology.dimension(0).size;
+  const C64Sizes sizes(topology);
+  const C64Memory memory{n, m, l.receive_base(), l.scratch_base(),
+                         l.scratch_base() + static_cast<std::uint32_t>(sizes.units) * m};
+  const bool barrier = api.options().text("sync") == "barrier";
+  c64_preparation(api, memory, 1, barrier);
+
+  // Table 2: group s runs in slot q the axis (s - q) mod 4; axis 3 is the idle slot.
+  const int group = (api.coordinate(0) + api.coordinate(1) + api.coordinate(2)) % 4;
+  std::vector<int> dims;
+  StageSlots slots;
+  for (int q = 0; q < 4; ++q) {
+    const int axis = ((group - q) % 4 + 4) % 4;
+    if (axis == 3) slots.idle_slot = q;
+    else dims.push_back(axis);
+  }
+  if (barrier) slots.stage_barriers = barriers_of(ring_exchange_plan(n / 4));
+  TsengScratch scratch{memory.work, memory.work + static_cast<std::uint32_t>(sizes.packed) * m};
+  const std::vector<Unit> arrived =
+      logical_torus_exchange(api, dims, 4, 10, 1, 64 * m, C64Units{topology, memory.units, 64 * m}, scratch, slots);
+
+  // Every unit's 64 blocks to their places in the receive buffer: block j of the unit held at w came
+  // from w - offset(j). A local operation per few units.
+  std::vector<LocalCopy> copies;
+  for (std::size_t u = 0; u < arrived.size(); ++u) {
+    const std::vector<int> holder = topology.coordinates(arrived[u].source);
+    for (int j = 0; j < 64; ++j) {
+      const SourceOffset o = unit_block_offset(j);
+      const int source = topology.node_at({(holder[0] + n - o.x) % n, (holder[1] + n - o.y) % n, (holder[2] + n - o.z) % n});
+      copies.push_back({l.receive_block(source), arrived[u].address + static_cast<std::uint32_t>(j) * m, m});
+    }
+    if (copies.size() >= 512 || u + 1 == arrived.size()) {
+      api.local_copies(copies);
+      copies.clear();
+    }
+  }
 }
 
 // Lemma 7 / §4 for any sides: each dimension's stage costs T_1D(d_i, (N / n_i) m).
@@ -591,7 +698,30 @@ std::vector<Algorithm> tseng_exchange_algorithms() {
   c1.estimate_formula = "001 §4: sum over the dimensions of T_1D(d_i, N/n_i m) by Theorem 1 (3 T_1D(d, n^2 m) on n^3)";
   c1.options = {sync};
   c1.scratch_bytes = dimension_by_dimension_scratch;
-  return {ring, t1, t4, c1};
+  Algorithm c64;
+  c64.name = "tseng-c64";
+  c64.summary = "nine preparation phases, then C1 on 64 logical (n/4)^3 tori of dilation 4, four groups in turn";
+  c64.source = "001 §4 (Table 2, Theorem 3), §7 (sync)";
+  c64.supports = supports_c64;
+  c64.firmware = tseng_c64;
+  c64.estimate_cycles = [](const Topology& topology, const ExchangeParameters& p) {
+    const int n = topology.dimension(0).size;
+    return 9.0 * static_cast<double>(p.startup_cycles) +
+           4.5 * topology.num_nodes() * p.block_bytes / p.flit_bytes +
+           4 * ring_theorem1_cycles(log2_of(n / 4), 4.0 * n * n * p.block_bytes, p);
+  };
+  c64.estimate_formula = "001 Theorem 3: 9 t_s + 9 2^(3d-1) m t_c + 4 T_1D(d-2, 64 2^(2(d-2)) m)";
+  c64.options = {sync};
+  c64.scratch_bytes = [](const Topology& topology, const ExchangeParameters& parameters, const AlgorithmOptions&) -> std::uint64_t {
+    if (supports_c64(topology, {})) return 0;  // not a torus it supports
+    const C64Sizes sizes(topology);
+    return (sizes.units + sizes.work) * parameters.block_bytes;
+  };
+  // A neighbour each way per axis, and per ring phase at most a receiver, a sender and a signal partner.
+  c64.peers_per_node = [](const Topology& topology) -> std::uint64_t {
+    return 6 + 9 * ring_exchange_plan(std::max(8, topology.dimension(0).size / 4)).phases.size();
+  };
+  return {ring, t1, t4, c1, c64};
 }
 
 }  // namespace meshmp

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
 
 #include "topology/config_error.h"
 #include "hw/input_unit.h"
@@ -41,8 +42,24 @@ std::uint64_t physical_memory_bytes() {
   return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 0;
 }
 
+std::uint64_t memory_map_limit() {
+  std::ifstream file("/proc/sys/vm/max_map_count");
+  std::uint64_t limit = 0;
+  return file >> limit ? limit : 0;
+}
+
 std::optional<std::string> check_model_fits(const Topology& topology, const MachineConfig& config,
                                             const std::optional<NodeFootprint>& nodes) {
+  // Every processor's SystemC thread has its own stack and guard page: two memory mappings each.
+  const std::uint64_t limit = memory_map_limit();
+  const std::uint64_t mappings = 2ull * static_cast<std::uint64_t>(topology.num_nodes()) + kOtherMemoryMappings;
+  if (nodes && limit > 0 && mappings > limit)
+    return std::string(ConfigError("topology", topology.spec(),
+                                   "its " + std::to_string(topology.num_nodes()) + " processors' thread stacks need about " +
+                                       std::to_string(mappings) + " memory mappings, more than this host's vm.max_map_count of " +
+                                       std::to_string(limit) + " (raise it: sysctl -w vm.max_map_count=" +
+                                       std::to_string(std::max<std::uint64_t>(262144, 2 * mappings)) + ")")
+                           .what());
   const std::uint64_t physical = physical_memory_bytes();
   const ModelSize size = estimate_model_size(topology, config, nodes);
   if (physical == 0 || size.total() <= physical / 10 * 8) return std::nullopt;

@@ -29,8 +29,13 @@ struct NodeFootprint {
 ModelSize estimate_model_size(const Topology& topology, const MachineConfig& config,
                               const std::optional<NodeFootprint>& nodes);
 std::uint64_t physical_memory_bytes();
-// Empty when the model fits in 80% of this machine's physical memory; otherwise the error (field
-// topology, the estimate and what it is made of, the memory it would exceed).
+// This host's limit on a process's memory mappings (vm.max_map_count); 0 when unknown.
+std::uint64_t memory_map_limit();
+// Mappings a run needs besides its processors' stacks (libraries, heap arenas, the node memories).
+inline constexpr std::uint64_t kOtherMemoryMappings = 4096;
+// Empty when the model fits in 80% of this machine's physical memory and its processors' thread stacks
+// within the host's memory-mapping limit; otherwise the error (field topology, the estimate and what it
+// is made of, the limit it would exceed).
 std::optional<std::string> check_model_fits(const Topology& topology, const MachineConfig& config,
                                             const std::optional<NodeFootprint>& nodes);
 

@@ -124,7 +124,7 @@ EXAMPLE
       "paper", "Regenerate a paper's table rows from runs of the machine, beside the paper's formulas.");
   std::string paper_png;
   paper->add_option("table", paper_table,
-                    "000-table1, 001-theorem1, 001-table3, 002-a1, 002-a2, 003-paths, 003-exchange, 003-ports or 003-gray")
+                    "000-table1, 001-theorem1, 001-table3, 001-table4, 002-a1, 002-a2, 003-paths, 003-exchange, 003-ports or 003-gray")
       ->required();
   paper->add_option("--plot", paper_png, "003-paths: also write the table as CSV beside PNG and plot T / bound against B");
 

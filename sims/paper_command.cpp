@@ -6,6 +6,8 @@
 //   001-theorem1: tseng-ring (001 Theorem 1): 2d - 2 start-ups and Lemma 6's blocks plus 3 (d = 3) or 2.
 //   001-table3: tseng-t4 (001 Table 3, Theorem 2): 4d - 6 start-ups and the table's transmission term;
 //     and tseng-t1 against Lemma 7.
+//   001-table4: tseng-c64 on 32 x 32 x 32 (001 Table 4, Theorem 3), 1-byte blocks: 32,768 nodes, about
+//     11 GB of host memory and vm.max_map_count above 70,000.
 //   002-a1, 002-a2: dima-a1 / dima-a2 in 002's model (store-and-forward, a barrier per step; single-port
 //     / all-port): steps against Corollary 3 / Corollary 4 and against the bounds of §3, AS(G) and the
 //     cut bound.
@@ -35,6 +37,7 @@ struct PaperRow {
   std::string formula_note;        // where the formula comes from
   std::string run_options;         // more options for the run
   bool against_bounds = false;     // 002: print the steps against AS(G) and the cut bound, not blocks
+  int block_bytes = 8;             // m
 };
 
 // 002 Corollary 3 (single-port A1) and Corollary 4 (multiport A2) from the dimensions' own schedules.
@@ -104,13 +107,23 @@ std::vector<PaperRow> rows_of(const std::string& table) {
                       d == 4 ? "Table 3 (d = 4, with 8/3 for the printed 1/3)" : "Table 3 (5 <= d <= 6)", "", false});
       rows.push_back({spec, "tseng-t1", "barrier", 4.0 * d - 4, 2 * n * theorem1_blocks(d), "Lemma 7: 2 T_1D(d, 2^d b)", "", false});
     }
+  } else if (table == "001-table4") {
+    // C64 on 2^5 x 2^5 x 2^5 (32,768 nodes; 1-byte blocks so that the memories fit): Theorem 3's start-ups
+    // 9 + 4 (2 (d - 2) - 2) = 8d - 15 (Table 4 prints 8d - 25: README) and Table 4's d = 5 transmission,
+    // which equals Theorem 3's 9 2^(3d-1) + 4 T_1D(3, 64 2^(2(d-2))) blocks.
+    const int d = 5;
+    const double blocks = std::ldexp(31.0 / 96.0, 4 * d - 1) + 5 * std::ldexp(1.0, 3 * d) + std::ldexp(1.0 / 3, 2 * d + 7);
+    rows.push_back({"torus:32x32x32", "tseng-c64", "barrier", 8.0 * d - 15, blocks,
+                    "Theorem 3 (start-ups), Table 4 (d = 5)", "", false, 1});
   }
   return rows;
 }
 
 }  // namespace
 
-std::vector<std::string> paper_tables() { return {"000-table1", "001-theorem1", "001-table3", "002-a1", "002-a2"}; }
+std::vector<std::string> paper_tables() {
+  return {"000-table1", "001-theorem1", "001-table3", "001-table4", "002-a1", "002-a2"};
+}
 
 int run_paper_table(const std::string& self_path, const std::string& table, std::ostream& out, std::ostream& err) {
   const std::vector<PaperRow> rows = rows_of(table);
@@ -124,7 +137,8 @@ int run_paper_table(const std::string& self_path, const std::string& table, std:
   const bool bounds = rows.front().against_bounds;
   std::size_t topology_width = 14;
   for (const PaperRow& row : rows) topology_width = std::max(topology_width, row.topology.size() + 2);
-  out << "meshmp paper " << table << " (t_s = 100 cycles, 8-byte blocks; counts measured by the machine)\n";
+  out << "meshmp paper " << table << " (t_s = 100 cycles, " << rows.front().block_bytes
+      << "-byte blocks; counts measured by the machine)\n";
   out << std::left << std::setw(static_cast<int>(topology_width)) << "topology" << std::setw(12) << "algorithm"
       << std::right << std::setw(9) << "steps" << std::setw(9) << "formula" << std::setw(8) << "ratio";
   if (bounds)
@@ -136,7 +150,8 @@ int run_paper_table(const std::string& self_path, const std::string& table, std:
   for (const PaperRow& row : rows) {
     std::string command;
     const auto run = run_child(self_path,
-                               "--topology " + row.topology + " --algorithm " + row.algorithm + " -m 8" + row.run_options +
+                               "--topology " + row.topology + " --algorithm " + row.algorithm + " -m " +
+                                   std::to_string(row.block_bytes) + row.run_options +
                                    (row.sync.empty() ? "" : " --algorithm-option sync=" + row.sync),
                                command);
     if (!run) {

@@ -349,7 +349,7 @@ TEST(CommandLine, PaperTableRowsFromRunsOfTheMachine) {
       << line;
   const Outcome unknown = meshmp("paper 002-table9");
   EXPECT_EQ(unknown.status, 2);
-  EXPECT_NE(unknown.output.find("table = '002-table9': unknown table; known: 000-table1 001-theorem1 001-table3 "
+  EXPECT_NE(unknown.output.find("table = '002-table9': unknown table; known: 000-table1 001-theorem1 001-table3 001-table4 "
                                 "002-a1 002-a2 003-paths 003-exchange 003-ports 003-gray"),
             std::string::npos)
       << unknown.output;
