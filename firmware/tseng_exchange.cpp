@@ -698,6 +698,7 @@ std::vector<Algorithm> tseng_exchange_algorithms() {
   c1.estimate_formula = "001 §4: sum over the dimensions of T_1D(d_i, N/n_i m) by Theorem 1 (3 T_1D(d, n^2 m) on n^3)";
   c1.options = {sync};
   c1.scratch_bytes = dimension_by_dimension_scratch;
+
   Algorithm c64;
   c64.name = "tseng-c64";
   c64.summary = "nine preparation phases, then C1 on 64 logical (n/4)^3 tori of dilation 4, four groups in turn";

@@ -5,6 +5,7 @@
 
 #include "hw/model_size.h"
 #include "hw/peer_table.h"
+#include "meshmp_process.h"
 
 namespace meshmp {
 namespace {
@@ -51,6 +52,20 @@ TEST(PeerTable, PagesAreAllocatedWhenFirstTouched) {
   EXPECT_EQ(table.get(1001).next_sequence_from, 3u);
   EXPECT_EQ(table.get(32767).posted_head, 5);
   EXPECT_EQ(table.get(999).next_sequence_to, 0u);
+}
+
+// 32,768 processors need a stack and a guard page each: past the host's vm.max_map_count the run is
+// refused naming the sysctl, instead of failing with bad_alloc once the machine is half built.
+TEST(ModelSize, ThreadStacksBeyondTheHostsMappingLimitAreRefused) {
+  const std::uint64_t needed = 2 * 32768 + kOtherMemoryMappings;
+  if (memory_map_limit() == 0 || memory_map_limit() >= needed)
+    GTEST_SKIP() << "this host allows " << memory_map_limit() << " memory mappings";
+  const meshmp_test::Outcome o = meshmp_test::meshmp("run --topology torus:32x32x32 --algorithm tseng-c64 -m 1 -o \"\"");
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find("topology = 'torus:32x32x32': its 32768 processors' thread stacks need about 69632 memory "
+                          "mappings, more than this host's vm.max_map_count"),
+            std::string::npos)
+      << o.output;
 }
 
 }  // namespace
