@@ -224,7 +224,7 @@ bool NetworkInterface::take_posted(int src, std::uint32_t tag, PostedReceive& re
 }
 
 bool NetworkInterface::has_posted(int src, std::uint32_t tag) const {
-  for (std::int32_t slot = peers_.get(static_cast<int>(src)).posted_head; slot >= 0; slot = posted_pool_[slot].next)
+  for (std::int32_t slot = peers_.get(src).posted_head; slot >= 0; slot = posted_pool_[slot].next)
     if (posted_pool_[slot].tag == tag) return true;
   return false;
 }
@@ -450,8 +450,8 @@ std::vector<std::string> NetworkInterface::describe_pending() const {
       lines.push_back(me + "injection channel " + std::to_string(c) + " holds " + std::to_string(p.queued_messages()) +
                       " message(s), " + std::to_string(p.bytes_remaining()) + " bytes not yet injected");
   }
-  for (std::size_t src = 0; src < static_cast<std::size_t>(peers_.size()); ++src)
-    for (std::int32_t slot = peers_.get(static_cast<int>(src)).posted_head; slot >= 0; slot = posted_pool_[slot].next)
+  for (int src = 0; src < peers_.size(); ++src)
+    for (std::int32_t slot = peers_.get(src).posted_head; slot >= 0; slot = posted_pool_[slot].next)
       lines.push_back(me + "receive from node " + std::to_string(src) + " tag " + std::to_string(posted_pool_[slot].tag) +
                       " (" + std::to_string(posted_pool_[slot].length) + " bytes) has no message yet");
   for (std::size_t c = 0; c < ejected_.size(); ++c)
@@ -487,8 +487,8 @@ std::string NetworkInterface::describe_descriptor(std::uint32_t id) const {
       if (m.descriptor == static_cast<int>(id))
         return "send to node " + std::to_string(m.dst) + " tag " + std::to_string(m.tag) + " (" +
                std::to_string(m.payload.size()) + " bytes)";
-  for (std::size_t src = 0; src < static_cast<std::size_t>(peers_.size()); ++src)
-    for (std::int32_t slot = peers_.get(static_cast<int>(src)).posted_head; slot >= 0; slot = posted_pool_[slot].next)
+  for (int src = 0; src < peers_.size(); ++src)
+    for (std::int32_t slot = peers_.get(src).posted_head; slot >= 0; slot = posted_pool_[slot].next)
       if (posted_pool_[slot].id == id)
         return "receive from node " + std::to_string(src) + " tag " + std::to_string(posted_pool_[slot].tag) + " (" +
                std::to_string(posted_pool_[slot].length) + " bytes)";

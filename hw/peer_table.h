@@ -36,7 +36,7 @@ class PeerTable {
     static const PeerState untouched;
     return page ? page->entries[peer % kPageEntries] : untouched;
   }
-  // Peers whose page was touched (the others are in their initial state).
+  // Pages allocated so far (the peers of the others are in their initial state).
   std::size_t pages_in_use() const {
     std::size_t used = 0;
     for (const auto& page : pages_) used += page ? 1 : 0;
