@@ -61,16 +61,27 @@ std::uint64_t get_bits(const T& field, int first, int width) {
   }
 }
 
-// Copies a flit's wire bits into / out of a wide port at bit `first`, 64 bits at a time.
+// Copies a flit's wire bits into / out of a wide port whose flit starts on a 32-bit word (`first` is a
+// multiple of kFlitStride): whole words, the last one masked to the flit's bits.
+constexpr int kFlitWords32 = (kFlitBits + 31) / 32;
+constexpr std::uint32_t kLastWordMask =
+    kFlitBits % 32 == 0 ? ~0u : static_cast<std::uint32_t>((1ull << (kFlitBits % 32)) - 1);
+
 template <class Wide>
 void put_flit(Wide& port, int first, const wire::WireFlit& bits) {
-  for (int k = 0; k < kFlitBits; k += 64) put_bits(port, first + k, std::min(64, kFlitBits - k), bits[k / 64]);
+  std::uint32_t* word = &port[first / 32];
+  for (int k = 0; k < kFlitWords32; ++k) word[k] = static_cast<std::uint32_t>(bits[k / 2] >> (32 * (k % 2)));
+  word[kFlitWords32 - 1] &= kLastWordMask;
 }
 
 template <class Wide>
 wire::WireFlit get_flit(const Wide& port, int first) {
   wire::WireFlit bits{};
-  for (int k = 0; k < kFlitBits; k += 64) bits[k / 64] = get_bits(port, first + k, std::min(64, kFlitBits - k));
+  const std::uint32_t* word = &port[first / 32];
+  for (int k = 0; k < kFlitWords32; ++k) {
+    const std::uint32_t w = k == kFlitWords32 - 1 ? word[k] & kLastWordMask : word[k];
+    bits[k / 2] |= static_cast<std::uint64_t>(w) << (32 * (k % 2));
+  }
   return bits;
 }
 
@@ -87,7 +98,7 @@ class RtlModelPort {
   virtual ~RtlModelPort() = default;
   struct Straps {
     int pipeline_depth, switching, buffer_flits, test_fault;
-    bool dateline, all_port, exclusive_ejection;
+    bool dateline, all_port, exclusive_ejection, trace_decisions;
     std::vector<int> port_dimension;
     std::vector<bool> port_ring, port_dateline;
   };
@@ -112,8 +123,8 @@ template <class Model, int kPorts, int kVcs>
 class VerilatedRouter final : public RtlModelPort {
  public:
   explicit VerilatedRouter(const std::string& name) : model_(&verilator_context(), name.c_str()) {
-    // The clock rests high between cycles: a cycle is a falling edge (returned credits are taken) and a
-    // rising edge (everything else).
+    // The clock rests high between cycles: a cycle is a falling edge (returned credits are taken, the
+    // allocators decide) and a rising edge (everything else).
     model_.clk = 1;
     model_.rst = 1;
     model_.eval();
@@ -127,6 +138,7 @@ class VerilatedRouter final : public RtlModelPort {
     model_.cfg_dateline = s.dateline;
     model_.cfg_all_port = s.all_port;
     model_.cfg_exclusive_ejection = s.exclusive_ejection;
+    model_.cfg_trace_decisions = s.trace_decisions;
     model_.test_fault = static_cast<CData>(s.test_fault);
     for (std::size_t p = 0; p < s.port_dimension.size(); ++p) {
       put_bits(model_.cfg_port_dimension, static_cast<int>(p) * 5, 5, static_cast<std::uint64_t>(s.port_dimension[p]));
@@ -262,6 +274,7 @@ RtlRouter::RtlRouter(int node, const Topology& topology, const RouterParams& par
   straps.dateline = params.dateline;
   straps.all_port = port_model == PortModel::AllPort;
   straps.exclusive_ejection = params.exclusive_ejection;
+  straps.trace_decisions = RtlWaveform::enabled();
   for (int p = 0; p < net_ports_; ++p) {
     const int dim = topology.port(p).dimension;
     straps.port_dimension.push_back(dim);
@@ -338,7 +351,17 @@ std::unique_ptr<VerilatedFstC>& waveform_file() {
 }
 }  // namespace
 
+namespace {
+bool& waveform_enabled() {
+  static bool enabled = false;
+  return enabled;
+}
+}  // namespace
+
+bool RtlWaveform::enabled() { return waveform_enabled(); }
+
 void RtlWaveform::enable() {
+  waveform_enabled() = true;
   Verilated::traceEverOn(true);
   verilator_context().traceEverOn(true);
 }

@@ -79,10 +79,13 @@ class RtlRouter final : public RouterModel {
 
 // The FST waveform of the traced RTL routers' internals (--trace-rtl): FIFO occupancy, write histories,
 // VC states, allocator decisions, credits, one sample per cycle (time in cycles of 1 ns). enable() must
-// come before any RTL router is built; the traced routers must be stepped every cycle.
+// come before any RTL router is built (the routers then keep their allocators on in both halves of the
+// cycle, so that the samples taken after the rising edge show them); the traced routers must be stepped
+// every cycle.
 class RtlWaveform {
  public:
   static void enable();
+  static bool enabled();
   static void open(const std::string& path, const std::vector<RtlRouter*>& routers);
   static void dump(std::uint64_t cycle);
   static void close();

@@ -18,7 +18,10 @@
 // Run-time facts are straps, sampled during reset: pipeline depth, switching mode, buffer depth,
 // dateline, port model, and per network port its dimension, whether that dimension is a ring and whether
 // the port is this router's wrap-around link. Returned credits are taken at the falling edge before the
-// rising edge that counts them (meshmp_output_unit), so every stage decides from registers only.
+// rising edge that counts them (meshmp_output_unit), so every stage decides from registers only. The
+// allocators decide in the second half of the cycle, once the credits are in: in the first half their
+// requests are held off, so a simulator evaluates them once per cycle instead of after each edge (a
+// waveform sampled after the rising edge would then show no requests: cfg_trace_decisions keeps them on).
 //
 // Ports [0, NET_PORTS) are network ports, [NET_PORTS, PORTS) local (injection = ejection) ports. A
 // machine whose routers have fewer network ports leaves the extra ones unused: arbitration keeps the same
@@ -42,6 +45,7 @@ module meshmp_router #(
   input  logic [NET_PORTS*5-1:0] cfg_port_dimension,
   input  logic [NET_PORTS-1:0]   cfg_port_ring,
   input  logic [NET_PORTS-1:0]   cfg_port_dateline,
+  input  logic       cfg_trace_decisions,          // allocate in both halves of the cycle (waveforms)
   // Test only (0 in a real router): 1 drops every credit of input port 0 VC 0, 2 lets the last requesting
   // input win switch allocation at an output instead of the first from the pointer. The co-verification
   // tests must catch both.
@@ -78,6 +82,7 @@ module meshmp_router #(
   logic [NET_PORTS*5-1:0] port_dimension_q;
   logic [NET_PORTS-1:0]   port_ring_q, port_dateline_q;
   logic [1:0] test_fault_q;
+  logic       trace_decisions_q;
   always_ff @(posedge clk)
     if (rst) begin
       depth_q <= cfg_pipeline_depth;
@@ -90,7 +95,18 @@ module meshmp_router #(
       port_ring_q <= cfg_port_ring;
       port_dateline_q <= cfg_port_dateline;
       test_fault_q <= test_fault;
+      trace_decisions_q <= cfg_trace_decisions;
     end
+
+  // The half of the cycle: the rising edge toggles a flag that the falling edge copies, so they differ
+  // in the first half (from the rising edge) and agree in the second (from the falling edge, which brings
+  // the returned credits). The allocators decide in the second half only, unless a waveform is to show
+  // their decisions after the rising edge (cfg_trace_decisions).
+  logic half_rise_q, half_fall_q;
+  always_ff @(posedge clk) half_rise_q <= rst ? 1'b0 : !half_rise_q;
+  always_ff @(negedge clk) half_fall_q <= rst ? 1'b0 : half_rise_q;
+  logic allocate;
+  assign allocate = half_rise_q == half_fall_q || trace_decisions_q;
 
   // Input units to route computation and the allocators (per input VC, index port*VCS + vc).
   logic [IVCS-1:0]    front_vc_class, front_source_routed;
@@ -192,12 +208,12 @@ module meshmp_router #(
 
   meshmp_vc_allocator #(.PORTS(PORTS), .NET_PORTS(NET_PORTS), .VCS(VCS)) vc_allocator (
     .clk, .rst, .cfg_switching(switching_q), .cfg_exclusive_ejection(exclusive_ejection_q),
-    .request(va_request), .request_port(route_port), .request_vc_begin(route_vc_begin),
+    .request(va_request & {IVCS{allocate}}), .request_port(route_port), .request_vc_begin(route_vc_begin),
     .request_vc_end(route_vc_end), .request_packet_flits(front_packet_flits),
     .granted(va_granted), .granted_vc(va_vc), .owned, .credits, .claim);
 
   meshmp_switch_allocator #(.PORTS(PORTS), .VCS(VCS)) switch_allocator (
-    .clk, .rst, .test_fault(test_fault_q), .request(sa_request), .request_port(route_port), .request_out_vc(out_vc),
+    .clk, .rst, .test_fault(test_fault_q), .request(sa_request & {IVCS{allocate}}), .request_port(route_port), .request_out_vc(out_vc),
     .has_credit, .pop_valid, .pop_vc, .grant, .grant_input);
 
   meshmp_crossbar #(.PORTS(PORTS)) crossbar (

@@ -4,7 +4,7 @@
 // its own pointer. Both pointers move past the winner.
 module meshmp_switch_allocator #(
   parameter int PORTS = 5,
-  parameter int VCS = 4
+  parameter int VCS = 4           // a power of two
 ) (
   input  logic clk,
   input  logic rst,
@@ -24,62 +24,79 @@ module meshmp_switch_allocator #(
   output logic [PORTS-1:0]       grant,
   output logic [PORTS*8-1:0]     grant_input
 );
+  localparam int VC_INDEX_BITS = $clog2(VCS);
+  localparam int PORT_INDEX_BITS = $clog2(PORTS);
+
   logic [PORTS*4-1:0] input_pointer_q;    // per input port: VC
   logic [PORTS*8-1:0] output_pointer_q;   // per output port: input port
-  logic [PORTS-1:0] input_valid;
-  logic [3:0] input_vc [PORTS];
-  logic [7:0] input_port_wanted [PORTS];
+  logic [PORTS-1:0]   input_valid;        // per input port: it picked a VC ...
+  logic [PORTS*4-1:0] input_vc;           // ... this one ...
+  logic [PORTS*8-1:0] input_port_wanted;  // ... which goes to this output port
 
-  // Round robin as "the eligible candidate nearest after the pointer" (loops over candidates with
-  // constant indices: what a simulator and a synthesizer both handle best).
+  // Round robin as "the first candidate in the request mask rotated to start at the pointer" (shifts and
+  // loops with constant indices: what a simulator and a synthesizer both handle best). Every stage is
+  // guarded by "any request": most ports have none in most cycles.
 
   // Input stage.
-  always_comb
+  always_comb begin
+    logic [VCS-1:0] candidates;
+    logic [2*VCS-1:0] rotated;
+    int first;
+    int v;
+    input_valid = '0;
+    input_vc = '0;
+    input_port_wanted = '0;
     for (int p = 0; p < PORTS; p++) begin
-      int best;
-      best = VCS;
-      input_vc[p] = 4'd0;
-      input_port_wanted[p] = 8'd0;
-      for (int v = 0; v < VCS; v++) begin
-        int i;
-        int distance;
-        i = p*VCS + v;
-        distance = v - 32'(input_pointer_q[p*4 +: 4]);
-        if (distance < 0) distance += VCS;
-        if (request[i] && distance < best &&
-            has_credit[32'(request_port[i*8 +: 8]) * VCS + 32'(request_out_vc[i*4 +: 4])]) begin
-          best = distance;
-          input_vc[p] = 4'(v);
-          input_port_wanted[p] = request_port[i*8 +: 8];
+      candidates = '0;
+      rotated = '0;
+      first = VCS;
+      v = 0;
+      if (request[p*VCS +: VCS] != '0) begin
+        for (int c = 0; c < VCS; c++)
+          candidates[c] = request[p*VCS + c] &&
+              has_credit[32'(request_port[(p*VCS + c)*8 +: 8]) * VCS + 32'(request_out_vc[(p*VCS + c)*4 +: 4])];
+        rotated = {candidates, candidates} >> input_pointer_q[p*4 +: VC_INDEX_BITS];
+        for (int k = VCS - 1; k >= 0; k--)
+          if (rotated[k]) first = k;
+        if (first < VCS) begin
+          v = (32'(input_pointer_q[p*4 +: 4]) + first) % VCS;
+          input_valid[p] = 1'b1;
+          input_vc[p*4 +: 4] = 4'(v);
+          input_port_wanted[p*8 +: 8] = request_port[(p*VCS + v)*8 +: 8];
         end
       end
-      input_valid[p] = best < VCS;
     end
+  end
 
   // Output stage.
   always_comb begin
+    logic [PORTS-1:0] wanting;
+    logic [2*PORTS-1:0] rotated;
+    int chosen;
+    int winner;
     pop_valid = '0;
     pop_vc = '0;
+    grant = '0;
+    grant_input = '0;
     for (int o = 0; o < PORTS; o++) begin
-      int best;
-      best = -1;
-      grant_input[o*8 +: 8] = 8'd0;
-      for (int p = 0; p < PORTS; p++) begin
-        int distance;
-        distance = p - 32'(output_pointer_q[o*8 +: 8]);
-        if (distance < 0) distance += PORTS;
-        if (input_valid[p] && 32'(input_port_wanted[p]) == o &&
-            (best < 0 || (test_fault == 2'd2 ? distance > best : distance < best))) begin
-          best = distance;
-          grant_input[o*8 +: 8] = 8'(p);
+      wanting = '0;
+      rotated = '0;
+      chosen = PORTS;
+      winner = 0;
+      if (input_valid != '0) begin
+        for (int p = 0; p < PORTS; p++) wanting[p] = input_valid[p] && 32'(input_port_wanted[p*8 +: 8]) == o;
+        if (wanting != '0) begin
+          rotated = {wanting, wanting} >> output_pointer_q[o*8 +: PORT_INDEX_BITS];
+          for (int k = PORTS - 1; k >= 0; k--)
+            if (rotated[k] && (test_fault != 2'd2 || chosen == PORTS)) chosen = k;
+          winner = 32'(output_pointer_q[o*8 +: 8]) + chosen;
+          if (winner >= PORTS) winner -= PORTS;
+          grant[o] = 1'b1;
+          grant_input[o*8 +: 8] = 8'(winner);
+          pop_valid[winner] = 1'b1;
+          pop_vc[winner*4 +: 4] = input_vc[winner*4 +: 4];
         end
       end
-      grant[o] = best >= 0;
-      for (int p = 0; p < PORTS; p++)
-        if (grant[o] && 32'(grant_input[o*8 +: 8]) == p) begin
-          pop_valid[p] = 1'b1;
-          pop_vc[p*4 +: 4] = input_vc[p];
-        end
     end
   end
 
@@ -89,7 +106,7 @@ module meshmp_switch_allocator #(
       output_pointer_q <= '0;
     end else
       for (int p = 0; p < PORTS; p++) begin
-        if (pop_valid[p]) input_pointer_q[p*4 +: 4] <= 32'(input_vc[p]) + 1 == VCS ? 4'd0 : input_vc[p] + 4'd1;
+        if (pop_valid[p]) input_pointer_q[p*4 +: 4] <= 32'(input_vc[p*4 +: 4]) + 1 == VCS ? 4'd0 : input_vc[p*4 +: 4] + 4'd1;
         if (grant[p])
           output_pointer_q[p*8 +: 8] <= 32'(grant_input[p*8 +: 8]) + 1 == PORTS ? 8'd0 : grant_input[p*8 +: 8] + 8'd1;
       end
