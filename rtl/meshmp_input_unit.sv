@@ -13,6 +13,7 @@ module meshmp_input_unit #(
   input  logic [2:0] cfg_pipeline_depth,
   input  logic [1:0] cfg_switching,
   input  logic [7:0] cfg_buffer_flits,
+  input  logic       allocate,             // the allocators decide (meshmp_router): requests are on
   // The flit arriving on this port this cycle (written with age 0 at the edge).
   input  logic [meshmp_flit_pkg::FLIT_BITS-1:0] flit_in,
   // Each VC's front flit, as route computation and the allocators see it.
@@ -22,7 +23,9 @@ module meshmp_input_unit #(
   output logic [VCS-1:0]    front_source_routed,
   output logic [VCS*8-1:0]  front_route_entry,    // the next source-route entry, 8'hff past the last
   output logic [VCS*13-1:0] front_packet_flits,
-  // Route computation's decision for each VC's front head (taken when the VC is idle).
+  // Route computation's decision for the VCs whose front head is routed this cycle (an idle VC's ready
+  // head).
+  output logic [VCS-1:0]    routing,
   input  logic [VCS*8-1:0]  rc_port,
   input  logic [VCS*4-1:0]  rc_vc_begin,
   input  logic [VCS*4-1:0]  rc_vc_end,
@@ -133,24 +136,28 @@ module meshmp_input_unit #(
 
   // ---- VC state: route computation taken, VC allocation requested ----
   logic [VCS-1:0] routed_now;   // an idle VC's ready head is routed this cycle
+  assign routing = routed_now;
   always_comb begin
     body_at_idle_front = 1'b0;
     for (int v = 0; v < VCS; v++) begin
       routed_now[v] = state_q[v*2 +: 2] == IDLE && front_ready[v] && front_head[v];
       if (state_q[v*2 +: 2] == IDLE && front_ready[v] && !front_head[v]) body_at_idle_front = 1'b1;
+    end
+  end
+  always_comb
+    for (int v = 0; v < VCS; v++) begin
       route_port[v*8 +: 8] = routed_now[v] ? rc_port[v*8 +: 8] : route_port_q[v*8 +: 8];
       route_vc_begin[v*4 +: 4] = routed_now[v] ? rc_vc_begin[v*4 +: 4] : route_vc_begin_q[v*4 +: 4];
       route_vc_end[v*4 +: 4] = routed_now[v] ? rc_vc_end[v*4 +: 4] : route_vc_end_q[v*4 +: 4];
-      va_request[v] = (routed_now[v] || (state_q[v*2 +: 2] == WAITING && front_ready[v])) &&
+      va_request[v] = allocate && (routed_now[v] || (state_q[v*2 +: 2] == WAITING && front_ready[v])) &&
                       (cfg_switching != 2'(STORE_AND_FORWARD) || tail_ready[v]);
     end
-  end
 
   // ---- VC state after allocation: switch requests ----
   always_comb
     for (int v = 0; v < VCS; v++) begin
       out_vc[v*4 +: 4] = va_granted[v] ? va_vc[v*4 +: 4] : out_vc_q[v*4 +: 4];
-      sa_request[v] = (state_q[v*2 +: 2] == ACTIVE || va_granted[v]) && front_ready[v];
+      sa_request[v] = allocate && (state_q[v*2 +: 2] == ACTIVE || va_granted[v]) && front_ready[v];
     end
 
   // ---- The read port: the flit the switch takes ----
@@ -159,8 +166,9 @@ module meshmp_input_unit #(
 
   always_comb begin
     stalled_bodies = 8'd0;
-    for (int v = 0; v < VCS; v++)
-      if (sa_request[v] && !front_head[v] && !(pop_valid && 32'(pop_vc) == v)) stalled_bodies = stalled_bodies + 8'd1;
+    if (sa_request != '0)  // (no requests in the first half of the cycle: sampled at the edge)
+      for (int v = 0; v < VCS; v++)
+        if (sa_request[v] && !front_head[v] && !(pop_valid && 32'(pop_vc) == v)) stalled_bodies = stalled_bodies + 8'd1;
   end
 
   // ---- Update ----

@@ -15,7 +15,7 @@ module meshmp_output_unit #(
                                               // from the falling edge; in a waveform read credits_q)
   output logic [VCS-1:0]   has_credit,        // at least one credit available this cycle
   output logic [VCS-1:0]   owned,             // held by a packet (at the edge)
-  output logic             credit_overflow,   // more credits than the downstream buffer has
+  output logic             credit_overflow,   // more credits than the downstream buffer has (sticky)
   input  logic [VCS-1:0]   claim,             // VC allocation gives these VCs to packets
   input  logic             send,              // a flit crosses the switch to this port ...
   input  logic [3:0]       send_vc,           // ... on this VC ...
@@ -29,24 +29,23 @@ module meshmp_output_unit #(
   always_ff @(negedge clk) returned_q <= rst ? '0 : credit_in;
 
   assign owned = owned_q;
-  always_comb begin
-    credit_overflow = 1'b0;
+  always_comb
     for (int v = 0; v < VCS; v++) begin
       credits[v*8 +: 8] = credits_q[v*8 +: 8] + {4'd0, returned_q[v*4 +: 4]};
       has_credit[v] = credits[v*8 +: 8] != 8'd0;
-      if (credits[v*8 +: 8] > buffer_flits_q) credit_overflow = 1'b1;
     end
-  end
 
   always_ff @(posedge clk)
     if (rst) begin
       credits_q <= {VCS{cfg_buffer_flits}};
       buffer_flits_q <= cfg_buffer_flits;
       owned_q <= '0;
+      credit_overflow <= 1'b0;
     end else
       for (int v = 0; v < VCS; v++) begin
         logic sent;
         sent = send && 32'(send_vc) == v;
+        if (credits[v*8 +: 8] > buffer_flits_q) credit_overflow <= 1'b1;
         credits_q[v*8 +: 8] <= credits[v*8 +: 8] - 8'(sent);
         owned_q[v] <= (owned_q[v] || claim[v]) && !(sent && send_tail);
       end

@@ -14,7 +14,9 @@ module meshmp_route_compute #(
   input  logic [NET_PORTS*5-1:0] cfg_port_dimension,
   input  logic [NET_PORTS-1:0]   cfg_port_ring,
   input  logic [NET_PORTS-1:0]   cfg_port_dateline,
-  // Each VC's front head (meshmp_input_unit).
+  // The VCs whose front head is routed this cycle (the others' results are not used: a simulator skips
+  // them), and each VC's front head (meshmp_input_unit).
+  input  logic [VCS-1:0]    routing,
   input  logic [VCS*16-1:0] front_destination,
   input  logic [VCS-1:0]    front_vc_class,
   input  logic [VCS*5-1:0]  front_ring_dimension,
@@ -33,33 +35,41 @@ module meshmp_route_compute #(
   localparam int NO_RING_DIMENSION = meshmp_flit_pkg::NO_RING_DIMENSION;
   localparam logic [7:0] EJECT_PORT = 8'(NET_PORTS + (IN_PORT < NET_PORTS ? IN_PORT : 0));
 
-  always_comb
+  always_comb begin
+    logic [7:0] port;
+    logic [4:0] dimension;
+    logic upper;
+    int network_port;   // the port as an index of the network-port straps
     for (int v = 0; v < VCS; v++) begin
-      logic [7:0] port;
-      logic [4:0] dimension;
-      logic upper;
-      int network_port;   // the port as an index of the network-port straps
+      port = 8'hff;
+      dimension = '0;
       upper = 1'b0;
+      network_port = 0;
       table_address[v*TABLE_BITS +: TABLE_BITS] = front_destination[v*16 +: TABLE_BITS];
-      port = front_source_routed[v] ? front_route_entry[v*8 +: 8] : table_port[v*8 +: 8];
-      network_port = 32'(port) < NET_PORTS ? 32'(port) : 0;
-      dimension = cfg_port_dimension[network_port*5 +: 5];
+      rc_port[v*8 +: 8] = '0;
+      rc_dimension[v*5 +: 5] = '0;
       rc_class[v] = 1'b0;
       rc_vc_begin[v*4 +: 4] = 4'd0;
       rc_vc_end[v*4 +: 4] = 4'(VCS);
-      if (port == 8'hff) begin
-        rc_port[v*8 +: 8] = cfg_all_port ? EJECT_PORT : 8'(NET_PORTS);
-        rc_dimension[v*5 +: 5] = 5'(NO_RING_DIMENSION);
-      end else begin
-        rc_port[v*8 +: 8] = port;
-        rc_dimension[v*5 +: 5] = dimension;
-        if (cfg_dateline && cfg_port_ring[network_port]) begin
-          upper = (front_ring_dimension[v*5 +: 5] == dimension && front_vc_class[v]) ||
-                  cfg_port_dateline[network_port];
-          rc_class[v] = upper;
-          rc_vc_begin[v*4 +: 4] = upper ? 4'(VCS / 2) : 4'd0;
-          rc_vc_end[v*4 +: 4] = upper ? 4'(VCS) : 4'(VCS / 2);
+      if (routing[v]) begin
+        port = front_source_routed[v] ? front_route_entry[v*8 +: 8] : table_port[v*8 +: 8];
+        network_port = 32'(port) < NET_PORTS ? 32'(port) : 0;
+        dimension = cfg_port_dimension[network_port*5 +: 5];
+        if (port == 8'hff) begin
+          rc_port[v*8 +: 8] = cfg_all_port ? EJECT_PORT : 8'(NET_PORTS);
+          rc_dimension[v*5 +: 5] = 5'(NO_RING_DIMENSION);
+        end else begin
+          rc_port[v*8 +: 8] = port;
+          rc_dimension[v*5 +: 5] = dimension;
+          if (cfg_dateline && cfg_port_ring[network_port]) begin
+            upper = (front_ring_dimension[v*5 +: 5] == dimension && front_vc_class[v]) ||
+                    cfg_port_dateline[network_port];
+            rc_class[v] = upper;
+            rc_vc_begin[v*4 +: 4] = upper ? 4'(VCS / 2) : 4'd0;
+            rc_vc_end[v*4 +: 4] = upper ? 4'(VCS) : 4'(VCS / 2);
+          end
         end
       end
     end
+  end
 endmodule

@@ -9,6 +9,7 @@ module meshmp_route_table #(
   input  logic write,
   input  logic [TABLE_BITS-1:0] write_address,
   input  logic [7:0]            write_port,
+  input  logic [READ_PORTS-1:0]            read_enable,   // (a simulator skips the other reads)
   input  logic [READ_PORTS*TABLE_BITS-1:0] read_address,
   output logic [READ_PORTS*8-1:0]          read_port
 );
@@ -18,5 +19,6 @@ module meshmp_route_table #(
     if (write) entries[write_address] <= write_port;
 
   always_comb
-    for (int r = 0; r < READ_PORTS; r++) read_port[r*8 +: 8] = entries[read_address[r*TABLE_BITS +: TABLE_BITS]];
+    for (int r = 0; r < READ_PORTS; r++)
+      read_port[r*8 +: 8] = read_enable[r] ? entries[read_address[r*TABLE_BITS +: TABLE_BITS]] : 8'hff;
 endmodule

@@ -114,6 +114,7 @@ module meshmp_router #(
   logic [IVCS*5-1:0]  front_ring_dimension;
   logic [IVCS*8-1:0]  front_route_entry;
   logic [IVCS*13-1:0] front_packet_flits;
+  logic [IVCS-1:0]    routing;         // an idle VC's ready head is routed this cycle
   logic [IVCS*TABLE_BITS-1:0] lookup_address;  // route computation reads the table
   logic [IVCS*8-1:0]  lookup_port;
   logic [IVCS*8-1:0]  rc_port;
@@ -142,6 +143,7 @@ module meshmp_router #(
   for (genvar p = 0; p < PORTS; p++) begin : g_port
     meshmp_input_unit #(.NET_PORTS(NET_PORTS), .VCS(VCS), .MAX_BUFFER(MAX_BUFFER)) input_unit (
       .clk, .rst, .cfg_pipeline_depth(depth_q), .cfg_switching(switching_q), .cfg_buffer_flits(buffer_flits_q),
+      .allocate,
       .flit_in(flit_in[p*FLIT_STRIDE +: FLIT_BITS]),
       .front_destination(front_destination[p*VCS*16 +: VCS*16]),
       .front_vc_class(front_vc_class[p*VCS +: VCS]),
@@ -149,6 +151,7 @@ module meshmp_router #(
       .front_source_routed(front_source_routed[p*VCS +: VCS]),
       .front_route_entry(front_route_entry[p*VCS*8 +: VCS*8]),
       .front_packet_flits(front_packet_flits[p*VCS*13 +: VCS*13]),
+      .routing(routing[p*VCS +: VCS]),
       .rc_port(rc_port[p*VCS*8 +: VCS*8]),
       .rc_vc_begin(rc_vc_begin[p*VCS*4 +: VCS*4]),
       .rc_vc_end(rc_vc_end[p*VCS*4 +: VCS*4]),
@@ -176,6 +179,7 @@ module meshmp_router #(
     meshmp_route_compute #(.IN_PORT(p), .NET_PORTS(NET_PORTS), .VCS(VCS), .TABLE_BITS(TABLE_BITS)) route_compute (
       .cfg_dateline(dateline_q), .cfg_all_port(all_port_q), .cfg_port_dimension(port_dimension_q),
       .cfg_port_ring(port_ring_q), .cfg_port_dateline(port_dateline_q),
+      .routing(routing[p*VCS +: VCS]),
       .front_destination(front_destination[p*VCS*16 +: VCS*16]),
       .front_vc_class(front_vc_class[p*VCS +: VCS]),
       .front_ring_dimension(front_ring_dimension[p*VCS*5 +: VCS*5]),
@@ -204,16 +208,16 @@ module meshmp_router #(
 
   meshmp_route_table #(.READ_PORTS(IVCS), .TABLE_BITS(TABLE_BITS)) route_table (
     .clk, .write(rst && table_write), .write_address(table_address), .write_port(table_port),
-    .read_address(lookup_address), .read_port(lookup_port));
+    .read_enable(routing), .read_address(lookup_address), .read_port(lookup_port));
 
   meshmp_vc_allocator #(.PORTS(PORTS), .NET_PORTS(NET_PORTS), .VCS(VCS)) vc_allocator (
     .clk, .rst, .cfg_switching(switching_q), .cfg_exclusive_ejection(exclusive_ejection_q),
-    .request(va_request & {IVCS{allocate}}), .request_port(route_port), .request_vc_begin(route_vc_begin),
+    .request(va_request), .request_port(route_port), .request_vc_begin(route_vc_begin),
     .request_vc_end(route_vc_end), .request_packet_flits(front_packet_flits),
     .granted(va_granted), .granted_vc(va_vc), .owned, .credits, .claim);
 
   meshmp_switch_allocator #(.PORTS(PORTS), .VCS(VCS)) switch_allocator (
-    .clk, .rst, .test_fault(test_fault_q), .request(sa_request & {IVCS{allocate}}), .request_port(route_port), .request_out_vc(out_vc),
+    .clk, .rst, .test_fault(test_fault_q), .request(sa_request), .request_port(route_port), .request_out_vc(out_vc),
     .has_credit, .pop_valid, .pop_vc, .grant, .grant_input);
 
   meshmp_crossbar #(.PORTS(PORTS)) crossbar (
@@ -222,8 +226,8 @@ module meshmp_router #(
     .send, .send_vc, .send_tail, .flit_out, .credit_out_valid, .credit_out_vc);
 
   // Statistics and sticky protocol errors (the input units keep their buffer overflows themselves).
-  logic [1:0] error_q;
-  assign error = {error_q, |buffer_overflow};
+  logic error_q;
+  assign error = {error_q, |credit_overflow, |buffer_overflow};
   always_ff @(posedge clk)
     if (rst) begin
       body_stall_cycles <= '0;
@@ -233,6 +237,6 @@ module meshmp_router #(
       stalls = '0;
       for (int p = 0; p < PORTS; p++) stalls = stalls + 64'(stalled_bodies[p*8 +: 8]);
       body_stall_cycles <= body_stall_cycles + stalls;
-      error_q <= error_q | {|body_at_idle_front, |credit_overflow};
+      error_q <= error_q | |body_at_idle_front;
     end
 endmodule

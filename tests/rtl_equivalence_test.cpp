@@ -225,6 +225,34 @@ TEST(RtlLockstep, CatchesASwappedArbitrationPriority) {
   EXPECT_NE(difference.find(": SystemC port"), std::string::npos) << difference;
 }
 
+// The RTL's sticky protocol-error flags reach the machine at the edge that sets them: a credit returned
+// to a VC whose downstream buffer is already all credited, and a flit arriving at a full VC.
+TEST(RtlRouter, ReportsProtocolErrors) {
+  const Topology topology = Topology::parse("mesh:3x3");
+  RouterParams params;
+  params.buffer_flits = 2;
+  {
+    Recorder out;
+    RtlRouter rtl(4, topology, params, PortModel::OnePort, &dimension_order_port, &out);
+    rtl.receive_credit(dimension_order_port(topology, 4, 5), 1);
+    rtl.step(0);
+    ASSERT_EQ(out.errors.size(), 1u);
+    EXPECT_NE(out.errors[0].find("credit returned beyond the buffer depth"), std::string::npos) << out.errors[0];
+  }
+  {
+    Recorder out;
+    RtlRouter rtl(4, topology, params, PortModel::OnePort, &dimension_order_port, &out);
+    for (int k = 0; k < 3; ++k) {  // three body flits on VC 0 of a 2-flit buffer, one per cycle
+      Flit body;
+      body.vc = 0;
+      rtl.receive_flit(0, body, k);
+      rtl.step(k);
+    }
+    ASSERT_FALSE(out.errors.empty());
+    EXPECT_NE(out.errors[0].find("buffer overflow"), std::string::npos) << out.errors[0];
+  }
+}
+
 // The `dual` model stops at the first difference, naming cycle, router, port and both values: two heads
 // from inputs 0 and 1 want the same output in the same cycle; the faulty RTL lets input 1 win.
 TEST(DualRouter, ReportsTheFirstDifference) {
