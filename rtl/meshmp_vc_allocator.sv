@@ -2,7 +2,7 @@
 // round-robin order from the port's pointer, each winner taking the lowest free output VC of its class
 // range with the credits it needs (wormhole: one; cut-through and store-and-forward: its whole packet).
 // An ejection port under the exclusive rule gives its VCs to one packet at a time. The pointer moves past
-// the last winner.
+// the last winner. Loops with constant indices, no rotated vectors (a simulator's fast path).
 module meshmp_vc_allocator #(
   parameter int PORTS = 5,
   parameter int NET_PORTS = 4,
@@ -31,76 +31,70 @@ module meshmp_vc_allocator #(
   logic [PORTS*8-1:0] pointer_q;      // per output port: input VC
   logic [PORTS*8-1:0] pointer_next;
 
-  logic [PORTS-1:0] wanted;   // some input VC asks this output port for a VC
+  // Per output port, the input VCs asking it for a VC (bit i: input VC i), and per input VC the output
+  // VCs of its class range and the credits it needs (wormhole: one; otherwise its whole packet).
+  logic [PORTS*IVCS-1:0] asking;
+  logic [IVCS*VCS-1:0]   in_range;
+  logic [IVCS*13-1:0]    needs;
   always_comb begin
-    wanted = '0;
-    if (request != '0)
+    asking = '0;
+    in_range = '0;
+    needs = '0;
+    if (request != '0)  // "any request" guard: most cycles have none
       for (int i = 0; i < IVCS; i++)
-        for (int o = 0; o < PORTS; o++)
-          if (request[i] && 32'(request_port[i*8 +: 8]) == o) wanted[o] = 1'b1;
+        if (request[i]) begin
+          if (32'(request_port[i*8 +: 8]) < PORTS) asking[32'(request_port[i*8 +: 8]) * IVCS + i] = 1'b1;
+          for (int v = 0; v < VCS; v++)
+            in_range[i*VCS + v] = v >= 32'(request_vc_begin[i*4 +: 4]) && v < 32'(request_vc_end[i*4 +: 4]);
+          needs[i*13 +: 13] = cfg_switching == 2'(WORMHOLE) ? 13'd1 : request_packet_flits[i*13 +: 13];
+        end
   end
 
-  // Per output port: the input VCs in round-robin order are the request masks rotated so that the
-  // pointer's VC comes first (one shifter per output port); the winners claim in that order with constant
-  // indices, and the grants rotate back.
+  // Per output port: the asking input VCs in round-robin order from the port's pointer (those at or after
+  // it, then those before it: two passes with constant indices), each taking the lowest output VC of its
+  // range that is free, not yet taken this cycle, and has the credits it needs.
   always_comb begin
+    logic [VCS-1:0] taken;
+    logic [VCS-1:0] available;
+    logic exclusive;
+    logic busy;
+    logic found;
+    int pointer;
+    int last;
     granted = '0;
     granted_vc = '0;
     claim = '0;
     pointer_next = pointer_q;
     for (int o = 0; o < PORTS; o++) begin
-      logic [IVCS*VCS-1:0] eligible;          // per input VC: the output VCs it may take
-      logic [IVCS*VCS-1:0] rotated;
-      logic [IVCS-1:0] won;                   // in round-robin order
-      logic [IVCS*4-1:0] won_vc;
-      logic [VCS-1:0] taken;
-      logic exclusive;
-      logic busy;
-      logic done;
-      int last;
-      int pointer;
-      int next;
-      rotated = '0;
-      done = 1'b0;
-      next = 0;
+      taken = '0;
+      available = '0;
+      found = 1'b0;
+      last = -1;
       pointer = 32'(pointer_q[o*8 +: 8]) < IVCS ? 32'(pointer_q[o*8 +: 8]) : 0;
       exclusive = o >= NET_PORTS && cfg_exclusive_ejection;
       busy = exclusive && owned[o*VCS +: VCS] != '0;
-      eligible = '0;
-      if (wanted[o])  // "any request" guard: most outputs have none in most cycles
-        for (int i = 0; i < IVCS; i++)
-          for (int v = 0; v < VCS; v++)
-            eligible[i*VCS + v] = request[i] && 32'(request_port[i*8 +: 8]) == o &&
-                v >= 32'(request_vc_begin[i*4 +: 4]) && v < 32'(request_vc_end[i*4 +: 4]) && !owned[o*VCS + v] &&
-                13'(credits[(o*VCS + v)*8 +: 8]) >=
-                    (cfg_switching == 2'(WORMHOLE) ? 13'd1 : request_packet_flits[i*13 +: 13]);
-      won = '0;
-      won_vc = '0;
-      taken = '0;
-      last = -1;
-      if (eligible != '0) begin
-        rotated = (IVCS*VCS)'({eligible, eligible} >> (pointer * VCS));
-        for (int k = 0; k < IVCS; k++) begin
-          done = busy;
-          for (int v = 0; v < VCS; v++)
-            if (!done && rotated[k*VCS + v] && !taken[v]) begin
-              taken[v] = 1'b1;
-              won[k] = 1'b1;
-              won_vc[k*4 +: 4] = 4'(v);
-              last = k;
-              done = 1'b1;
-              if (exclusive) busy = 1'b1;
+      if (asking[o*IVCS +: IVCS] != '0) begin
+        for (int pass = 0; pass < 2; pass++)
+          for (int i = 0; i < IVCS; i++)
+            if (asking[o*IVCS + i] && (i >= pointer) == (pass == 0) && !busy) begin
+              for (int v = 0; v < VCS; v++)
+                available[v] = in_range[i*VCS + v] && !owned[o*VCS + v] && !taken[v] &&
+                               13'(credits[(o*VCS + v)*8 +: 8]) >= needs[i*13 +: 13];
+              found = 1'b0;
+              for (int v = 0; v < VCS; v++)
+                if (available[v] && !found) begin
+                  found = 1'b1;
+                  taken[v] = 1'b1;
+                  granted[i] = 1'b1;
+                  granted_vc[i*4 +: 4] = 4'(v);
+                end
+              if (found) begin
+                last = i;
+                busy = exclusive;
+              end
             end
-        end
-        // Rotate back: round-robin position k is input VC (pointer + k) mod IVCS.
-        granted = granted | IVCS'({won, won} >> (IVCS - pointer));
-        granted_vc = granted_vc | (IVCS*4)'({won_vc, won_vc} >> ((IVCS - pointer) * 4));
-        for (int v = 0; v < VCS; v++) claim[o*VCS + v] = taken[v];
-        if (last >= 0) begin
-          next = pointer + last + 1;
-          if (next >= IVCS) next -= IVCS;
-          pointer_next[o*8 +: 8] = 8'(next);
-        end
+        claim[o*VCS +: VCS] = taken;
+        if (last >= 0) pointer_next[o*8 +: 8] = last + 1 == IVCS ? 8'd0 : 8'(last + 1);
       end
     end
   end
