@@ -16,7 +16,8 @@ module meshmp_input_unit #(
   input  logic       allocate,             // the allocators decide (meshmp_router): requests are on
   // The flit arriving on this port this cycle (written with age 0 at the edge).
   input  logic [meshmp_flit_pkg::FLIT_BITS-1:0] flit_in,
-  // Each VC's front flit, as route computation and the allocators see it.
+  // Each VC's front flit as route computation and the allocators see it: a head's header fields (zero when
+  // the front is a body flit, which neither reads).
   output logic [VCS*16-1:0] front_destination,
   output logic [VCS-1:0]    front_vc_class,
   output logic [VCS*5-1:0]  front_ring_dimension,
@@ -97,7 +98,8 @@ module meshmp_input_unit #(
   logic [VCS-1:0] front_ready;  // through its pipeline (a head: depth cycles; a body flit: up to 2)
   logic [VCS-1:0] front_head;
   logic [VCS-1:0] front_tail;
-  logic [VCS-1:0] tail_ready;   // store-and-forward: the front packet's tail is held and through its pipeline
+  logic [VCS-1:0] tail_ready;   // store-and-forward: the front head's packet's tail is held and through its
+                                // pipeline
   always_comb
     for (int v = 0; v < VCS; v++) begin
       logic [$clog2(VCS*MAX_BUFFER)-1:0] slot;
@@ -117,20 +119,23 @@ module meshmp_input_unit #(
       if (count_q[v*8 +: 8] != 0) begin  // an empty VC has no front (and costs a simulator nothing)
         front_head[v] = memory[slot][HEAD];
         front_tail[v] = memory[slot][TAIL];
-        front_destination[v*16 +: 16] = memory[slot][DST +: 16];
-        front_vc_class[v] = memory[slot][VC_CLASS];
-        front_ring_dimension[v*5 +: 5] = memory[slot][RING_DIMENSION +: RING_DIMENSION_BITS];
-        front_source_routed[v] = memory[slot][ROUTE_LENGTH +: ROUTE_LENGTH_BITS] != 0;
-        position = 32'(memory[slot][ROUTE_POSITION +: ROUTE_POSITION_BITS]);
-        if (position < 32'(memory[slot][ROUTE_LENGTH +: ROUTE_LENGTH_BITS]))
-          front_route_entry[v*8 +: 8] = memory[slot][ROUTE + 8*position +: 8];
-        front_packet_flits[v*13 +: 13] = memory[slot][PACKET_FLITS +: PACKET_FLITS_BITS];
+        if (front_head[v]) begin  // what route computation and VC allocation read of a head
+          front_destination[v*16 +: 16] = memory[slot][DST +: 16];
+          front_vc_class[v] = memory[slot][VC_CLASS];
+          front_ring_dimension[v*5 +: 5] = memory[slot][RING_DIMENSION +: RING_DIMENSION_BITS];
+          front_source_routed[v] = memory[slot][ROUTE_LENGTH +: ROUTE_LENGTH_BITS] != 0;
+          position = 32'(memory[slot][ROUTE_POSITION +: ROUTE_POSITION_BITS]);
+          if (position < 32'(memory[slot][ROUTE_LENGTH +: ROUTE_LENGTH_BITS]))
+            front_route_entry[v*8 +: 8] = memory[slot][ROUTE + 8*position +: 8];
+          front_packet_flits[v*13 +: 13] = memory[slot][PACKET_FLITS +: PACKET_FLITS_BITS];
+        end
         front_ready[v] =
             meshmp_router_pkg::age_of(history_q[v*AGE_SATURATION +: AGE_SATURATION], 32'(count_q[v*8 +: 8]), 0) >=
             (front_head[v] ? 32'(cfg_pipeline_depth) : (cfg_pipeline_depth > 3'd2 ? 2 : 32'(cfg_pipeline_depth)));
-        tail_ready[v] = tails_q[v*8 +: 8] != 0 &&
-            meshmp_router_pkg::age_of(history_q[v*AGE_SATURATION +: AGE_SATURATION], 32'(count_q[v*8 +: 8]),
-                                      32'(front_packet_flits[v*13 +: 13]) - 1) >= 32'(cfg_pipeline_depth);
+        if (cfg_switching == 2'(STORE_AND_FORWARD) && front_head[v] && tails_q[v*8 +: 8] != 0)
+          tail_ready[v] =
+              meshmp_router_pkg::age_of(history_q[v*AGE_SATURATION +: AGE_SATURATION], 32'(count_q[v*8 +: 8]),
+                                        32'(front_packet_flits[v*13 +: 13]) - 1) >= 32'(cfg_pipeline_depth);
       end
     end
 
