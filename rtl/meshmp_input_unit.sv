@@ -13,7 +13,7 @@ module meshmp_input_unit #(
   input  logic [2:0] cfg_pipeline_depth,
   input  logic [1:0] cfg_switching,
   input  logic [7:0] cfg_buffer_flits,
-  input  logic       allocate,             // the allocators decide (meshmp_router): requests are on
+  input  logic       allocate,             // the allocators decide (meshmp_router): switch requests are on
   // The flit arriving on this port this cycle (written with age 0 at the edge).
   input  logic [meshmp_flit_pkg::FLIT_BITS-1:0] flit_in,
   // Each VC's front flit as route computation and the allocators see it: a head's header fields (zero when
@@ -154,7 +154,7 @@ module meshmp_input_unit #(
       route_port[v*8 +: 8] = routed_now[v] ? rc_port[v*8 +: 8] : route_port_q[v*8 +: 8];
       route_vc_begin[v*4 +: 4] = routed_now[v] ? rc_vc_begin[v*4 +: 4] : route_vc_begin_q[v*4 +: 4];
       route_vc_end[v*4 +: 4] = routed_now[v] ? rc_vc_end[v*4 +: 4] : route_vc_end_q[v*4 +: 4];
-      va_request[v] = allocate && (routed_now[v] || (state_q[v*2 +: 2] == WAITING && front_ready[v])) &&
+      va_request[v] = (routed_now[v] || (state_q[v*2 +: 2] == WAITING && front_ready[v])) &&
                       (cfg_switching != 2'(STORE_AND_FORWARD) || tail_ready[v]);
     end
 

@@ -212,7 +212,7 @@ module meshmp_router #(
 
   meshmp_vc_allocator #(.PORTS(PORTS), .NET_PORTS(NET_PORTS), .VCS(VCS)) vc_allocator (
     .clk, .rst, .cfg_switching(switching_q), .cfg_exclusive_ejection(exclusive_ejection_q),
-    .request(va_request), .request_port(route_port), .request_vc_begin(route_vc_begin),
+    .request(va_request & {IVCS{allocate}}), .request_port(route_port), .request_vc_begin(route_vc_begin),
     .request_vc_end(route_vc_end), .request_packet_flits(front_packet_flits),
     .granted(va_granted), .granted_vc(va_vc), .owned, .credits, .claim);
 
