@@ -10,9 +10,10 @@ module meshmp_output_unit #(
   input  logic clk,
   input  logic rst,
   input  logic [7:0] cfg_buffer_flits,        // credits per VC (a strap, sampled during reset)
+  input  logic       allocate,                // the allocators decide (meshmp_router): credits are read
   input  logic [VCS*4-1:0] credit_in,         // credits returned this cycle, per VC (a count), by the falling edge
   output logic [VCS*8-1:0] credits,           // available this cycle, the returned ones included (valid
-                                              // from the falling edge; in a waveform read credits_q)
+                                              // while allocating; in a waveform read credits_q)
   output logic [VCS-1:0]   has_credit,        // at least one credit available this cycle
   output logic [VCS-1:0]   owned,             // held by a packet (at the edge)
   output logic             credit_overflow,   // more credits than the downstream buffer has (sticky)
@@ -29,11 +30,15 @@ module meshmp_output_unit #(
   always_ff @(negedge clk) returned_q <= rst ? '0 : credit_in;
 
   assign owned = owned_q;
-  always_comb
-    for (int v = 0; v < VCS; v++) begin
-      credits[v*8 +: 8] = credits_q[v*8 +: 8] + {4'd0, returned_q[v*4 +: 4]};
-      has_credit[v] = credits[v*8 +: 8] != 8'd0;
-    end
+  always_comb begin
+    credits = '0;
+    has_credit = '0;
+    if (allocate)  // (the only time they are read: a simulator skips them otherwise)
+      for (int v = 0; v < VCS; v++) begin
+        credits[v*8 +: 8] = credits_q[v*8 +: 8] + {4'd0, returned_q[v*4 +: 4]};
+        has_credit[v] = credits[v*8 +: 8] != 8'd0;
+      end
+  end
 
   always_ff @(posedge clk)
     if (rst) begin

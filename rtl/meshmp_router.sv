@@ -194,7 +194,7 @@ module meshmp_router #(
       .rc_dimension(rc_dimension[p*VCS*5 +: VCS*5]));
 
     meshmp_output_unit #(.VCS(VCS)) output_unit (
-      .clk, .rst, .cfg_buffer_flits,
+      .clk, .rst, .cfg_buffer_flits, .allocate,
       .credit_in(credit_in[p*VCS*4 +: VCS*4]),
       .credits(credits[p*VCS*8 +: VCS*8]),
       .has_credit(has_credit[p*VCS +: VCS]),
