@@ -22,6 +22,7 @@ inline constexpr IntegerLimit kPipelineDepth{"router.pipeline_depth", 1, 5};
 inline constexpr IntegerLimit kLinkLatency{"router.link_latency_cycles", 1, 64};
 inline constexpr IntegerLimit kFlitBytes{"router.flit_bytes", 1, 32};
 inline constexpr IntegerLimit kMaxPacketPayloadFlits{"router.max_packet_payload_flits", 1, 4096};
+inline constexpr IntegerLimit kRtlPowerOnSeed{"router.rtl_power_on_seed", 0, 0x7fffffff};
 inline constexpr IntegerLimit kBlockBytes{"block_bytes", 1, 0xffffffffull};
 inline constexpr IntegerLimit kStartupCycles{"node.startup_cycles", 0, 100000000};
 inline constexpr IntegerLimit kBarrierLatency{"node.barrier_latency_cycles", 0, 100000000};

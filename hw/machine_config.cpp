@@ -116,8 +116,11 @@ void MachineConfig::apply_json(const nlohmann::json& json) {
   if (json.contains("router")) {
     const auto& r = json["router"];
     check_keys(r, "router", {"vcs", "buffer_flits", "pipeline_depth", "link_latency_cycles", "flit_bytes",
-                             "max_packet_payload_flits", "switching", "dateline", "routing", "model"});
+                             "max_packet_payload_flits", "switching", "dateline", "routing", "model",
+                             "rtl_power_on_seed"});
     if (r.contains("model")) router.model = get<std::string>(r["model"], "router.model", "a string");
+    if (r.contains("rtl_power_on_seed"))
+      router.rtl_power_on_seed = static_cast<std::uint32_t>(whole(r["rtl_power_on_seed"], limits::kRtlPowerOnSeed));
     if (r.contains("vcs")) router.vcs = static_cast<int>(whole(r["vcs"], limits::kVcs));
     if (r.contains("buffer_flits")) router.buffer_flits = static_cast<int>(whole(r["buffer_flits"], limits::kBufferFlits));
     if (r.contains("pipeline_depth")) router.pipeline_depth = static_cast<int>(whole(r["pipeline_depth"], limits::kPipelineDepth));
@@ -185,6 +188,7 @@ nlohmann::json MachineConfig::to_json() const {
       {"block_bytes", block_bytes},
       {"router",
        {{"model", router.model},
+        {"rtl_power_on_seed", router.rtl_power_on_seed},
         {"vcs", router.vcs},
         {"buffer_flits", router.buffer_flits},
         {"pipeline_depth", router.pipeline_depth},

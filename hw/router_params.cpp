@@ -55,6 +55,12 @@ std::optional<std::string> RouterParams::validate(const Topology& topology) cons
                                      std::pair{max_packet_payload_flits, &limits::kMaxPacketPayloadFlits}})
     if (value < 0 || static_cast<std::uint64_t>(value) < limit->min || static_cast<std::uint64_t>(value) > limit->max)
       return bad(limit->field, value, limit->rule());
+  if (rtl_power_on_seed > limits::kRtlPowerOnSeed.max)
+    return std::string(ConfigError(limits::kRtlPowerOnSeed.field, std::to_string(rtl_power_on_seed),
+                                   limits::kRtlPowerOnSeed.rule()).what());
+  if (rtl_power_on_seed != 0 && model != "rtl" && model != "dual")
+    return std::string(ConfigError(limits::kRtlPowerOnSeed.field, std::to_string(rtl_power_on_seed),
+                                   "sets the power-on state of RTL routers: needs router.model rtl or dual, not " + model).what());
   if (dateline && topology.has_rings() && vcs < 2)
     return bad("router.vcs", vcs,
                "a topology with rings needs at least 2 virtual channels for the dateline classes");

@@ -2,6 +2,7 @@
 // the packet-switched model = store-and-forward). Plain data with validate().
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -19,6 +20,10 @@ std::string to_string(PortModel model);
 
 struct RouterParams {
   std::string model = "cpp";         // which router model the network builds (hw/router_model.h)
+  // The RTL routers' power-on state (models rtl and dual): 0, every register and memory starts at 0;
+  // N > 0, at values drawn at random from seed N (and the router's node), as real flip-flops and SRAMs
+  // power up, before the reset. A router whose reset is complete behaves the same from any of them.
+  std::uint32_t rtl_power_on_seed = 0;
   int vcs = 4;                       // virtual channels per input port
   int buffer_flits = 8;              // buffer depth per virtual channel
   // Cycles a flit spends in an idle router, from its buffer write to leaving on the output link (1..5):

@@ -123,6 +123,11 @@ template <class Model, int kPorts, int kVcs>
 class VerilatedRouter final : public RtlModelPort {
  public:
   explicit VerilatedRouter(const std::string& name) : model_(&verilator_context(), name.c_str()) {
+    // The inputs are driven by the machine, not powered up: nothing arrives until it sends something.
+    clear(model_.flit_in);
+    clear(model_.credit_in);
+    model_.table_write = 0;
+    model_.test_fault = 0;
     // The clock rests high between cycles: a cycle is a falling edge (returned credits are taken, the
     // allocators decide) and a rising edge (everything else).
     model_.clk = 1;
@@ -265,6 +270,14 @@ RtlRouter::RtlRouter(int node, const Topology& topology, const RouterParams& par
   if (auto why = unsupported(topology, params, port_model)) throw ConfigError("router.model", "rtl", *why);
   const BuiltConfiguration& c = *find_configuration(topology, params, port_model);
   model_net_ports_ = c.net_ports;
+  // The power-on state: Verilator draws every register and memory (--x-initial unique) when the model is
+  // built, all 0 or at random from a seed of this router's own.
+  VerilatedContext& context = verilator_context();
+  Verilated::threadContextp(&context);
+  context.randReset(params.rtl_power_on_seed == 0 ? 0 : 2);
+  if (params.rtl_power_on_seed != 0)
+    context.randSeed(static_cast<int>(
+        ((params.rtl_power_on_seed * 2654435761ull + static_cast<std::uint64_t>(node) * 40503ull) & 0x7ffffffe) | 1));
   model_ = c.make("router" + std::to_string(node));
   RtlModelPort::Straps straps;
   straps.pipeline_depth = params.pipeline_depth;

@@ -25,7 +25,9 @@ class RtlModelPort;  // the verilated model behind a uniform interface (rtl_rout
 class RtlRouter final : public RouterModel {
  public:
   // `test_fault` (tests only): 0 none; 1 the RTL drops every credit of input port 0 VC 0; 2 the last
-  // requesting input wins switch allocation (the co-verification tests must catch both).
+  // requesting input wins switch allocation; 3 the switch allocator's pointers are left out of the reset
+  // (seen only from a random power-on state, params.rtl_power_on_seed). The co-verification tests must
+  // catch all three.
   RtlRouter(int node, const Topology& topology, const RouterParams& params, PortModel port_model,
             RoutingFunction routing, RouterEnvironment* environment, int test_fault = 0);
   ~RtlRouter() override;

@@ -47,8 +47,8 @@ module meshmp_router #(
   input  logic [NET_PORTS-1:0]   cfg_port_dateline,
   input  logic       cfg_trace_decisions,          // allocate in both halves of the cycle (waveforms)
   // Test only (0 in a real router): 1 drops every credit of input port 0 VC 0, 2 lets the last requesting
-  // input win switch allocation at an output instead of the first from the pointer. The co-verification
-  // tests must catch both.
+  // input win switch allocation at an output instead of the first from the pointer, 3 leaves the switch
+  // allocator's pointers out of the reset. The co-verification tests must catch all three.
   input  logic [1:0] test_fault,
   // Routing table write port (used during reset).
   input  logic                  table_write,
@@ -97,6 +97,9 @@ module meshmp_router #(
       test_fault_q <= test_fault;
       trace_decisions_q <= cfg_trace_decisions;
     end
+  // The fault strap acts from the first reset edge on (the sampled copy holds its power-on value there).
+  logic [1:0] test_fault_now;
+  assign test_fault_now = rst ? test_fault : test_fault_q;
 
   // The half of the cycle: the rising edge toggles a flag that the falling edge copies, so they differ
   // in the first half (from the rising edge) and agree in the second (from the falling edge, which brings
@@ -217,11 +220,11 @@ module meshmp_router #(
     .granted(va_granted), .granted_vc(va_vc), .owned, .credits, .claim);
 
   meshmp_switch_allocator #(.PORTS(PORTS), .VCS(VCS)) switch_allocator (
-    .clk, .rst, .test_fault(test_fault_q), .request(sa_request), .request_port(route_port), .request_out_vc(out_vc),
+    .clk, .rst, .test_fault(test_fault_now), .request(sa_request), .request_port(route_port), .request_out_vc(out_vc),
     .has_credit, .pop_valid, .pop_vc, .grant, .grant_input);
 
   meshmp_crossbar #(.PORTS(PORTS)) crossbar (
-    .clk, .rst, .test_fault(test_fault_q), .grant, .grant_input, .pop_valid, .pop_vc, .departing_vc, .departing_tail,
+    .clk, .rst, .test_fault(test_fault_now), .grant, .grant_input, .pop_valid, .pop_vc, .departing_vc, .departing_tail,
     .departed_flit,
     .send, .send_vc, .send_tail, .flit_out, .credit_out_valid, .credit_out_vc);
 

@@ -9,7 +9,8 @@ module meshmp_switch_allocator #(
   input  logic clk,
   input  logic rst,
   // Test only (0 in a real router): 2 lets the last requesting input win at an output instead of the
-  // first from the pointer (the co-verification tests must catch it).
+  // first from the pointer; 3 leaves the round-robin pointers at their power-on values through reset (the
+  // co-verification tests must catch both, the second only from a random power-on state).
   input  logic [1:0] test_fault,
   // Per input VC (index port*VCS + vc).
   input  logic [PORTS*VCS-1:0]   request,
@@ -102,8 +103,10 @@ module meshmp_switch_allocator #(
 
   always_ff @(posedge clk)
     if (rst) begin
-      input_pointer_q <= '0;
-      output_pointer_q <= '0;
+      if (test_fault != 2'd3) begin
+        input_pointer_q <= '0;
+        output_pointer_q <= '0;
+      end
     end else
       for (int p = 0; p < PORTS; p++) begin
         if (pop_valid[p]) input_pointer_q[p*4 +: 4] <= 32'(input_vc[p*4 +: 4]) + 1 == VCS ? 4'd0 : input_vc[p*4 +: 4] + 4'd1;

@@ -26,7 +26,8 @@ void RunOptions::add_network_options_to(CLI::App& c, bool with_packet_limit) {
   c.add_option("-t,--topology", topology_,
                "mesh:RxC[x...], torus:AxB[x...], ring:N, hypercube:N, ghc:AxB[x...], or "
                "product:path4xring6xcomplete3  [default torus:8x8]");
-  c.add_option("--router-model", router_model_, "router model: cpp (the cycle-level SystemC router), rtl (the verilated RTL router of rtl/), dual (both in lockstep, stopping at the first cycle they differ)  [default cpp]");
+  c.add_option("--router,--router-model", router_model_, "router model: cpp (the cycle-level SystemC router), rtl (the verilated RTL router of rtl/), dual (both in lockstep, stopping at the first cycle they differ)  [default cpp]");
+  c.add_option("--rtl-power-on-seed", rtl_power_on_seed_, "the RTL routers' registers and memories power up at random values drawn from this seed (1..2147483647) instead of 0, before the reset (router model rtl or dual)  [default 0]");
   c.add_option("--vcs", vcs_, "virtual channels per input port  [default 4]");
   c.add_option("--buffer-flits", buffer_flits_, "buffer depth per virtual channel  [default 8]");
   c.add_option("--pipeline-depth", pipeline_depth_, "cycles a flit spends in an idle router, 1..5 (4 = route, VC allocation, switch allocation, traversal)  [default 2]");
@@ -93,6 +94,7 @@ MachineConfig RunOptions::resolve() const {
   integer(link_latency_, limits::kLinkLatency, config.router.link_latency_cycles);
   integer(flit_bytes_, limits::kFlitBytes, config.router.flit_bytes);
   integer(packet_flits_, limits::kMaxPacketPayloadFlits, config.router.max_packet_payload_flits);
+  integer(rtl_power_on_seed_, limits::kRtlPowerOnSeed, config.router.rtl_power_on_seed);
   if (switching_) config.router.switching = parse_switching(*switching_, "router.switching");
   if (no_dateline_) config.router.dateline = false;
   if (routing_) config.routing = *routing_;

@@ -3,7 +3,9 @@
 // drives both, and every cycle their outputs must be the same (same flits, bit for bit on the wire, on the
 // same ports, the same credits upstream). The first difference fails the test naming the cycle, port and
 // both values. A third, verilated router evaluated only in the cycles the network would step it (it holds
-// flits, or a flit or a credit arrives) must match the one evaluated every cycle: skipping is safe.
+// flits, or a flit or a credit arrives) must match the one evaluated every cycle: skipping is safe. Each
+// configuration runs three stimulus seeds, the verilated routers powering up at 0 for the first and at
+// random values (a different state for each of the two) for the others: the reset must be complete.
 // MESHMP_LOCKSTEP_TRACE=1 prints every cycle's inputs, the SystemC router's VC states and both outputs.
 #include <gtest/gtest.h>
 
@@ -49,6 +51,9 @@ struct Case {
   PortModel port_model;
   std::uint64_t seed;
   int test_fault = 0;  // a bug injected into the RTL (RtlRouter's test_fault)
+  // The verilated routers' power-on state (RouterParams::rtl_power_on_seed): 0 all zero; otherwise the
+  // router evaluated every cycle powers up from this seed and the one evaluated lazily from the next.
+  std::uint32_t power_on_seed = 0;
 };
 
 // Runs the stimulus through both routers; returns the first difference ("cycle N: ..."), or "" when they
@@ -64,9 +69,12 @@ std::string run_lockstep(const Case& c) {
   if (auto error = params.validate(topology)) return "bad case: " + *error;
   Recorder cpp_out, rtl_out, lazy_out;
   Router cpp(c.node, topology, params, c.port_model, &dimension_order_port, &cpp_out);
-  RtlRouter rtl(c.node, topology, params, c.port_model, &dimension_order_port, &rtl_out, c.test_fault);
+  RouterParams rtl_params = params, lazy_params = params;
+  rtl_params.rtl_power_on_seed = c.power_on_seed;
+  lazy_params.rtl_power_on_seed = c.power_on_seed == 0 ? 0 : c.power_on_seed + 1;
+  RtlRouter rtl(c.node, topology, rtl_params, c.port_model, &dimension_order_port, &rtl_out, c.test_fault);
   // Evaluated only in cycles where it holds flits or receives a flit or a credit, as the network steps it.
-  RtlRouter lazy(c.node, topology, params, c.port_model, &dimension_order_port, &lazy_out, c.test_fault);
+  RtlRouter lazy(c.node, topology, lazy_params, c.port_model, &dimension_order_port, &lazy_out, c.test_fault);
   const int ports = cpp.num_ports();
   const int net_ports = topology.num_ports();
   std::mt19937_64 rng(c.seed);
@@ -201,15 +209,30 @@ std::string run_lockstep(const Case& c) {
   return "";
 }
 
-TEST(RtlLockstep, MeshInteriorWormhole) { EXPECT_EQ(run_lockstep({"mesh:4x4", 5, SwitchingMode::Wormhole, 2, 4, PortModel::OnePort, 1}), ""); }
-TEST(RtlLockstep, MeshCornerFourStages) { EXPECT_EQ(run_lockstep({"mesh:4x4", 0, SwitchingMode::Wormhole, 4, 4, PortModel::OnePort, 2}), ""); }
-TEST(RtlLockstep, TorusDatelineOneStage) { EXPECT_EQ(run_lockstep({"torus:4x4", 3, SwitchingMode::Wormhole, 1, 4, PortModel::OnePort, 3}), ""); }
-TEST(RtlLockstep, TorusTwoVcs) { EXPECT_EQ(run_lockstep({"torus:5x3", 4, SwitchingMode::Wormhole, 3, 2, PortModel::OnePort, 4}), ""); }
-TEST(RtlLockstep, StoreAndForward) { EXPECT_EQ(run_lockstep({"torus:4x4", 6, SwitchingMode::StoreAndForward, 2, 4, PortModel::OnePort, 5}), ""); }
-TEST(RtlLockstep, CutThrough) { EXPECT_EQ(run_lockstep({"mesh:3x3", 4, SwitchingMode::VirtualCutThrough, 3, 4, PortModel::OnePort, 6}), ""); }
-TEST(RtlLockstep, Hypercube) { EXPECT_EQ(run_lockstep({"hypercube:6", 9, SwitchingMode::Wormhole, 2, 4, PortModel::OnePort, 7}), ""); }
-TEST(RtlLockstep, TorusThreeDimensions) { EXPECT_EQ(run_lockstep({"torus:3x3x3", 13, SwitchingMode::Wormhole, 2, 4, PortModel::OnePort, 8}), ""); }
-TEST(RtlLockstep, AllPort) { EXPECT_EQ(run_lockstep({"torus:4x4", 5, SwitchingMode::Wormhole, 2, 4, PortModel::AllPort, 9}), ""); }
+// Three stimulus seeds from c.seed: the first with the verilated routers powered up at 0, the others at
+// random. Returns the first difference, naming the seed and the power-on state.
+std::string run_lockstep_seeds(Case c) {
+  const std::uint64_t first_seed = c.seed;
+  for (int k = 0; k < 3; ++k) {
+    c.seed = first_seed + 1000 * k;
+    c.power_on_seed = k == 0 ? 0 : static_cast<std::uint32_t>(c.seed);
+    if (std::string difference = run_lockstep(c); !difference.empty())
+      return "stimulus seed " + std::to_string(c.seed) + ", power-on " +
+             (c.power_on_seed == 0 ? std::string("zero") : "seed " + std::to_string(c.power_on_seed)) + ": " +
+             difference;
+  }
+  return "";
+}
+
+TEST(RtlLockstep, MeshInteriorWormhole) { EXPECT_EQ(run_lockstep_seeds({"mesh:4x4", 5, SwitchingMode::Wormhole, 2, 4, PortModel::OnePort, 1}), ""); }
+TEST(RtlLockstep, MeshCornerFourStages) { EXPECT_EQ(run_lockstep_seeds({"mesh:4x4", 0, SwitchingMode::Wormhole, 4, 4, PortModel::OnePort, 2}), ""); }
+TEST(RtlLockstep, TorusDatelineOneStage) { EXPECT_EQ(run_lockstep_seeds({"torus:4x4", 3, SwitchingMode::Wormhole, 1, 4, PortModel::OnePort, 3}), ""); }
+TEST(RtlLockstep, TorusTwoVcs) { EXPECT_EQ(run_lockstep_seeds({"torus:5x3", 4, SwitchingMode::Wormhole, 3, 2, PortModel::OnePort, 4}), ""); }
+TEST(RtlLockstep, StoreAndForward) { EXPECT_EQ(run_lockstep_seeds({"torus:4x4", 6, SwitchingMode::StoreAndForward, 2, 4, PortModel::OnePort, 5}), ""); }
+TEST(RtlLockstep, CutThrough) { EXPECT_EQ(run_lockstep_seeds({"mesh:3x3", 4, SwitchingMode::VirtualCutThrough, 3, 4, PortModel::OnePort, 6}), ""); }
+TEST(RtlLockstep, Hypercube) { EXPECT_EQ(run_lockstep_seeds({"hypercube:6", 9, SwitchingMode::Wormhole, 2, 4, PortModel::OnePort, 7}), ""); }
+TEST(RtlLockstep, TorusThreeDimensions) { EXPECT_EQ(run_lockstep_seeds({"torus:3x3x3", 13, SwitchingMode::Wormhole, 2, 4, PortModel::OnePort, 8}), ""); }
+TEST(RtlLockstep, AllPort) { EXPECT_EQ(run_lockstep_seeds({"torus:4x4", 5, SwitchingMode::Wormhole, 2, 4, PortModel::AllPort, 9}), ""); }
 
 // The comparison can fail: a bug injected into the RTL is caught, naming the cycle.
 TEST(RtlLockstep, CatchesADroppedCredit) {
@@ -223,6 +246,15 @@ TEST(RtlLockstep, CatchesASwappedArbitrationPriority) {
       run_lockstep({"mesh:4x4", 5, SwitchingMode::Wormhole, 2, 4, PortModel::OnePort, 1, /*test_fault=*/2});
   EXPECT_EQ(difference.rfind("cycle ", 0), 0u) << difference;
   EXPECT_NE(difference.find(": SystemC port"), std::string::npos) << difference;
+}
+// Registers left out of the reset (here the switch allocator's round-robin pointers) hide behind a
+// power-on state of zeros, their reset value; from a random power-on state they are caught.
+TEST(RtlLockstep, CatchesRegistersLeftOutOfTheResetOnlyFromARandomPowerOnState) {
+  Case c{"mesh:4x4", 5, SwitchingMode::Wormhole, 2, 4, PortModel::OnePort, 1, /*test_fault=*/3};
+  EXPECT_EQ(run_lockstep(c), "") << "powered up at zero, the missing reset is invisible";
+  c.power_on_seed = 77;
+  const std::string difference = run_lockstep(c);
+  EXPECT_EQ(difference.rfind("cycle ", 0), 0u) << difference;
 }
 
 // The RTL's sticky protocol-error flags reach the machine at the edge that sets them: a credit returned
