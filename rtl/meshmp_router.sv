@@ -97,9 +97,6 @@ module meshmp_router #(
       test_fault_q <= test_fault;
       trace_decisions_q <= cfg_trace_decisions;
     end
-  // The fault strap acts from the first reset edge on (the sampled copy holds its power-on value there).
-  logic [1:0] test_fault_now;
-  assign test_fault_now = rst ? test_fault : test_fault_q;
 
   // The half of the cycle: the rising edge toggles a flag that the falling edge copies, so they differ
   // in the first half (from the rising edge) and agree in the second (from the falling edge, which brings
@@ -220,11 +217,11 @@ module meshmp_router #(
     .granted(va_granted), .granted_vc(va_vc), .owned, .credits, .claim);
 
   meshmp_switch_allocator #(.PORTS(PORTS), .VCS(VCS)) switch_allocator (
-    .clk, .rst, .test_fault(test_fault_now), .request(sa_request), .request_port(route_port), .request_out_vc(out_vc),
+    .clk, .rst, .test_fault(test_fault_q), .keep_pointers_through_reset(test_fault == 2'd3), .request(sa_request), .request_port(route_port), .request_out_vc(out_vc),
     .has_credit, .pop_valid, .pop_vc, .grant, .grant_input);
 
   meshmp_crossbar #(.PORTS(PORTS)) crossbar (
-    .clk, .rst, .test_fault(test_fault_now), .grant, .grant_input, .pop_valid, .pop_vc, .departing_vc, .departing_tail,
+    .clk, .rst, .test_fault(test_fault_q), .grant, .grant_input, .pop_valid, .pop_vc, .departing_vc, .departing_tail,
     .departed_flit,
     .send, .send_vc, .send_tail, .flit_out, .credit_out_valid, .credit_out_vc);
 

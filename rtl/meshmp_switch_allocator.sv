@@ -9,9 +9,12 @@ module meshmp_switch_allocator #(
   input  logic clk,
   input  logic rst,
   // Test only (0 in a real router): 2 lets the last requesting input win at an output instead of the
-  // first from the pointer; 3 leaves the round-robin pointers at their power-on values through reset (the
-  // co-verification tests must catch both, the second only from a random power-on state).
+  // first from the pointer; keep_pointers_through_reset leaves the round-robin pointers at their power-on
+  // values (the co-verification tests must catch both, the second only from a random power-on state). The
+  // latter is the raw strap, read only at the reset edges (the sampled copy is itself at its power-on
+  // value at the first one).
   input  logic [1:0] test_fault,
+  input  logic       keep_pointers_through_reset,
   // Per input VC (index port*VCS + vc).
   input  logic [PORTS*VCS-1:0]   request,
   input  logic [PORTS*VCS*8-1:0] request_port,
@@ -103,7 +106,7 @@ module meshmp_switch_allocator #(
 
   always_ff @(posedge clk)
     if (rst) begin
-      if (test_fault != 2'd3) begin
+      if (!keep_pointers_through_reset) begin
         input_pointer_q <= '0;
         output_pointer_q <= '0;
       end

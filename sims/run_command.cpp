@@ -126,10 +126,16 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
   const nlohmann::json stats = collect_statistics(machine, result);
 
   const std::uint32_t unit_bytes = machine.workload().unit_bytes();
+  const std::string power_on = config.router.rtl_power_on_seed == 0
+                                   ? ""
+                                   : ", powered up at random (seed " + std::to_string(config.router.rtl_power_on_seed) + ")";
+  const std::string router_model = config.router.model == "rtl"    ? "verilated RTL routers" + power_on + ", "
+                                   : config.router.model == "dual" ? "SystemC and RTL routers in lockstep" + power_on + ", "
+                                                                   : "";
   out << "meshmp: " << topology.spec() << " (" << topology.num_nodes() << " nodes), algorithm " << algorithm->name
       << " [" << algorithm->source << "]\n"
       << "  workload: " << machine.workload().describe() << "\n"
-      << "  router: " << to_string(config.router.switching) << ", " << config.router.vcs << " VCs x "
+      << "  router: " << router_model << to_string(config.router.switching) << ", " << config.router.vcs << " VCs x "
       << config.router.buffer_flits << " flits, " << config.router.pipeline_depth << "-cycle routers, "
       << config.router.flit_bytes << "-byte flits, link latency " << config.router.link_latency_cycles
       << "; nodes: " << to_string(config.port_model) << ", t_s = " << config.processor.startup_cycles

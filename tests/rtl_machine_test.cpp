@@ -72,6 +72,16 @@ TEST(RtlMachine, DualRunsCleanOnTheBaselines) {
                                       "--router dual --rtl-power-on-seed 5");
 }
 
+// The summary says which routers ran.
+TEST(RtlMachine, SummaryNamesTheRouterModel) {
+  std::string output;
+  ASSERT_EQ(run("--topology torus:4x4 --router rtl --rtl-power-on-seed 3 -o \"\"", output), 0) << output;
+  EXPECT_NE(output.find("router: verilated RTL routers, powered up at random (seed 3), wormhole"), std::string::npos)
+      << output;
+  ASSERT_EQ(run("--topology torus:4x4 --router dual -o \"\"", output), 0) << output;
+  EXPECT_NE(output.find("router: SystemC and RTL routers in lockstep, wormhole"), std::string::npos) << output;
+}
+
 // The RTL waveform: an FST file whose blocks tile it (header, hierarchy, value changes), with time in
 // cycles of 1 ns up to the end of the run, and the traced routers' internals (over 500 variables each).
 TEST(RtlMachine, FstWaveformOfTheRouterInternals) {
