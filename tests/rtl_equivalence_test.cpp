@@ -86,7 +86,7 @@ std::string run_lockstep(const Case& c) {
   std::uint64_t offered = 0;
   for (int in = 0; in < ports; ++in)
     for (int v = 0; v < params.vcs; ++v)
-      for (int k = 0; k < 30; ++k) {
+      for (int k = 0; k < 60; ++k) {
         int dst;
         do dst = static_cast<int>(rng() % topology.num_nodes());
         while (in >= net_ports && dst == c.node);
