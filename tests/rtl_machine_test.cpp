@@ -1,13 +1,14 @@
-// The whole machine with every router from the RTL (`--router-model rtl`) against the SystemC routers
+// The whole machine with every router from the RTL (`--router rtl`) against the SystemC routers
 // (`cpp`): the baseline exchanges on mesh, torus and hypercube, one-port and all-port, wormhole and
-// store-and-forward, must give the same verified memories and the same completion cycle, per-link flit
-// counts, contention statistics and message statistics. Each machine runs in its own process (the
-// meshmp binary); only the host's timing may differ.
+// store-and-forward, and the papers' algorithms, must give the same verified memories and the same
+// completion cycle, per-link flit counts, contention statistics and message statistics. Each machine runs
+// in its own process (the meshmp binary); only the host's timing may differ.
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <ostream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -51,6 +52,36 @@ TEST(RtlMachine, TorusSplitTiesSmallBuffers) {
   expect_same_machine("--topology torus:4x4 --algorithm direct --routing dimension-order-split-ties --buffer-flits 2 "
                       "--startup-cycles 0 -m 32");
 }
+
+// The papers' algorithms, one machine each, under both router models: the same verified memories,
+// completion cycle, per-link counts, contention and schedule statistics.
+struct PaperRun {
+  const char* name;
+  const char* args;
+};
+void PrintTo(const PaperRun& run, std::ostream* out) { *out << run.args; }
+class RtlMachinePapers : public ::testing::TestWithParam<PaperRun> {};
+TEST_P(RtlMachinePapers, SameMachineUnderBothRouterModels) { expect_same_machine(GetParam().args); }
+INSTANTIATE_TEST_SUITE_P(
+    Algorithms, RtlMachinePapers,
+    ::testing::Values(
+        PaperRun{"tseng_t4", "--topology torus:16x16 --algorithm tseng-t4 -m 8"},
+        PaperRun{"tseng_t4_signals", "--topology torus:16x16 --algorithm tseng-t4 -m 8 --algorithm-option sync=signals"},
+        PaperRun{"tseng_t1", "--topology torus:8x8 --algorithm tseng-t1 -m 8"},
+        PaperRun{"tseng_ring", "--topology ring:16 --algorithm tseng-ring -m 8"},
+        PaperRun{"tseng_c1", "--topology torus:8x8x8 --algorithm tseng-c1 -m 1"},
+        PaperRun{"suh_mesh", "--topology mesh:8x6 --algorithm suh-mesh -m 16"},
+        PaperRun{"dima_a1", "--topology hypercube:4 --algorithm dima-a1 -m 8"},
+        PaperRun{"dima_a2_all_port", "--topology torus:4x4 --algorithm dima-a2 --port-model all-port -m 8"},
+        PaperRun{"bruck", "--topology hypercube:6 --algorithm bruck -m 8"},
+        PaperRun{"jh_exchange", "--topology hypercube:6 --algorithm jh-exchange -m 8 --workload-option rows=128"},
+        PaperRun{"jh_sbnt_all_port", "--topology hypercube:4 --algorithm jh-sbnt --port-model all-port -m 8"},
+        PaperRun{"jh_mpt_all_port",
+                 "--topology hypercube:4 --algorithm jh-mpt --port-model all-port --startup-on channel "
+                 "--workload-option partitioning=2d-consecutive --workload-option rows=64 --workload-option columns=64"},
+        PaperRun{"jh_gray_transpose", "--topology hypercube:6 --algorithm jh-gray-transpose "
+                                      "--workload-option partitioning=2d-cyclic --workload-option column_encoding=gray"}),
+    [](const ::testing::TestParamInfo<PaperRun>& info) { return std::string(info.param.name); });
 
 // Every router powering up at random values: the reset leaves nothing of them (the same machine).
 TEST(RtlMachine, RandomPowerOnState) {
