@@ -72,6 +72,13 @@ TEST(CommandLine, ConfigFileGivesTheSameSettings) {
   EXPECT_NE(o.output.find("hypercube:3 (8 nodes), algorithm pairwise"), std::string::npos) << o.output;
   EXPECT_NE(o.output.find("cut-through, 2 VCs x 17 flits"), std::string::npos) << o.output;
   EXPECT_NE(o.output.find("all-port, t_s = 30 cycles"), std::string::npos) << o.output;
+
+  const std::string rtl = temp_path("rtl.json");
+  std::ofstream(rtl) << R"({"topology": "torus:4x4", "router": {"model": "rtl", "rtl_power_on_seed": 7}})";
+  const Outcome r = meshmp("run -o \"\" --config " + rtl);
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("router: verilated RTL routers, powered up at random (seed 7)"), std::string::npos)
+      << r.output;
 }
 
 struct BadInput {
@@ -175,6 +182,13 @@ TEST(CommandLine, MalformedAndMistypedConfigFiles) {
   o = meshmp("run --config " + too_big);
   EXPECT_EQ(o.status, 2);
   EXPECT_NE(o.output.find("router.vcs = '40': must be 1..16"), std::string::npos) << o.output;
+
+  const std::string negative_seed = temp_path("negative_seed.json");
+  std::ofstream(negative_seed) << R"({"router": {"model": "rtl", "rtl_power_on_seed": -1}})";
+  o = meshmp("run --config " + negative_seed);
+  EXPECT_EQ(o.status, 2);
+  EXPECT_NE(o.output.find("router.rtl_power_on_seed = '-1': "), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("must be 0..2147483647"), std::string::npos) << o.output;
 }
 
 TEST(CommandLine, DeadlockIsReportedWithBlockedChannels) {
