@@ -73,4 +73,12 @@ std::vector<int> route_ports(const Topology& topology, RoutingFunction routing, 
   return ports;
 }
 
+std::string port_name(const Topology& topology, int port) {
+  if (port >= topology.num_ports()) return "local" + std::to_string(port - topology.num_ports());
+  const Port& p = topology.port(port);
+  if (topology.dimension(p.dimension).kind == DimensionKind::Complete)
+    return "d" + std::to_string(p.dimension) + "+" + std::to_string(p.offset);
+  return "d" + std::to_string(p.dimension) + (p.offset > 0 ? "+" : "-");
+}
+
 }  // namespace meshmp

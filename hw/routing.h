@@ -28,4 +28,8 @@ std::vector<std::string> routing_function_names();
 // The ports a packet takes from src to dst under `routing` (empty when src == dst).
 std::vector<int> route_ports(const Topology& topology, RoutingFunction routing, int src, int dst);
 
+// A router port's name in reports: d0+ / d0- along a path or ring, d1+2 in a complete dimension, local0..
+// for the injection and ejection channels (ports from topology.num_ports() on).
+std::string port_name(const Topology& topology, int port);
+
 }  // namespace meshmp

@@ -263,6 +263,7 @@ RtlRouter::RtlRouter(int node, const Topology& topology, const RouterParams& par
                      RoutingFunction routing, RouterEnvironment* environment, int test_fault)
     : node_(node),
       topology_(topology),
+      routing_(routing),
       env_(environment),
       net_ports_(topology.num_ports()),
       local_ports_(port_model == PortModel::AllPort ? topology.num_ports() : 1),
@@ -301,6 +302,10 @@ RtlRouter::RtlRouter(int node, const Topology& topology, const RouterParams& par
     model_->reset_edge(dst, port < 0 ? 0xff : port);
   }
   buffered_per_vc_.assign(static_cast<std::size_t>(num_ports()) * vcs_, 0);
+  held_.resize(static_cast<std::size_t>(num_ports()) * vcs_ * kHeldRing);
+  held_front_.assign(static_cast<std::size_t>(num_ports()) * vcs_, 0);
+  held_count_.assign(static_cast<std::size_t>(num_ports()) * vcs_, 0);
+  output_owner_.assign(static_cast<std::size_t>(num_ports()) * vcs_, -1);
   flits_sent_.assign(num_ports(), 0);
   credits_.assign(static_cast<std::size_t>(num_ports()) * vcs_, params.buffer_flits);
   probes_.resize(num_ports());
@@ -311,7 +316,11 @@ RtlRouter::~RtlRouter() = default;
 void RtlRouter::receive_flit(int in_port, const Flit& flit, std::uint64_t) {
   model_->put_flit(model_port(in_port), wire::pack(flit));
   ++buffered_flits_;
-  ++buffered_per_vc_[static_cast<std::size_t>(in_port) * vcs_ + flit.vc];
+  const std::size_t vc = static_cast<std::size_t>(in_port) * vcs_ + flit.vc;
+  ++buffered_per_vc_[vc];
+  if (flit.head && held_count_[vc] < kHeldRing)  // (beyond, the RTL reports a buffer overflow)
+    held_[vc * kHeldRing + (held_front_[vc] + held_count_[vc]++) % kHeldRing] = {
+        flit.tag, flit.dst, flit.route_position < flit.route_length ? flit.route[flit.route_position] : kNoPort};
 }
 
 void RtlRouter::receive_credit(int out_port, int vc) {
@@ -333,6 +342,17 @@ void RtlRouter::step(std::uint64_t) {
     const int out = machine_port(mp);
     ++flits_sent_[out];
     --credits_[static_cast<std::size_t>(out) * vcs_ + flit.vc];
+    if (flit.head) output_owner_[static_cast<std::size_t>(out) * vcs_ + flit.vc] = flit.tag;
+    if (flit.tail) {
+      output_owner_[static_cast<std::size_t>(out) * vcs_ + flit.vc] = -1;
+      // The packet has left its input VC: the one whose oldest packet it is.
+      for (std::size_t vc = 0; vc < held_count_.size(); ++vc)
+        if (held_count_[vc] > 0 && held_[vc * kHeldRing + held_front_[vc]].tag == flit.tag) {
+          held_front_[vc] = static_cast<std::uint8_t>((held_front_[vc] + 1) % kHeldRing);
+          --held_count_[vc];
+          break;
+        }
+    }
     if (probes_enabled_) probes_[out].show(flit, env_->packet_source(flit.tag));
     env_->send_flit(node_, out, flit);
   }
@@ -399,13 +419,52 @@ void RtlWaveform::close() {
   }
 }
 
+// From the model's ports alone: the front packet of each occupied input VC (what the machine put in),
+// the output VC it holds (its head left on it, its tail not yet) with the credits there, or, for a packet
+// whose head is still waiting, the port it heads for and the packets holding that port's VCs.
 std::vector<std::string> RtlRouter::describe_blocked(std::uint64_t) const {
   std::vector<std::string> lines;
+  auto packet = [&](std::int64_t tag) {
+    return "packet tag " + std::to_string(tag) + " from node " +
+           std::to_string(env_->packet_source(static_cast<std::uint32_t>(tag)));
+  };
   for (int in = 0; in < num_ports(); ++in)
-    for (int v = 0; v < vcs_; ++v)
-      if (const int n = buffered_per_vc_[static_cast<std::size_t>(in) * vcs_ + v]; n > 0)
-        lines.push_back("RTL router " + std::to_string(node_) + " " + topology_.coordinates_text(node_) + " in port " +
-                        std::to_string(in) + " vc " + std::to_string(v) + ": " + std::to_string(n) + " flit(s)");
+    for (int v = 0; v < vcs_; ++v) {
+      const std::size_t vc = static_cast<std::size_t>(in) * vcs_ + v;
+      const int n = buffered_per_vc_[vc];
+      if (n == 0) continue;
+      std::string line = "RTL router " + std::to_string(node_) + " " + topology_.coordinates_text(node_) + " in " +
+                         port_name(topology_, in) + " vc " + std::to_string(v) + ": " + std::to_string(n) + " flit(s)";
+      if (held_count_[vc] == 0) {  // (only after a protocol error: body flits without their head)
+        lines.push_back(line);
+        continue;
+      }
+      const HeldPacket& front = held_[vc * kHeldRing + held_front_[vc]];
+      std::size_t held = output_owner_.size();
+      for (std::size_t k = 0; k < output_owner_.size(); ++k)
+        if (output_owner_[k] == front.tag) held = k;
+      line += " of " + packet(front.tag) + (held < output_owner_.size() ? "" : " to node " + std::to_string(front.dst));
+      if (held < output_owner_.size()) {
+        line += (credits_[held] == 0 ? " waits for a credit on out " : " holds out ") +
+                port_name(topology_, static_cast<int>(held) / vcs_) + " vc " + std::to_string(held % vcs_) +
+                " (credits " + std::to_string(credits_[held]) + ")";
+      } else {
+        const int out = front.next_route_entry != kNoPort ? front.next_route_entry
+                        : front.dst == node_             ? -1
+                                                         : routing_(topology_, node_, front.dst);
+        if (out < 0) {
+          line += ", to be ejected";
+        } else {
+          line += ", head for out " + port_name(topology_, out) + " (its VCs:";
+          for (int w = 0; w < vcs_; ++w) {
+            const std::int64_t owner = output_owner_[static_cast<std::size_t>(out) * vcs_ + w];
+            line += owner < 0 ? " free" : " held by " + packet(owner);
+            line += w + 1 < vcs_ ? "," : ")";
+          }
+        }
+      }
+      lines.push_back(line);
+    }
   return lines;
 }
 

@@ -62,8 +62,19 @@ class RtlRouter final : public RouterModel {
     return model_p < model_net_ports_ ? model_p : net_ports_ + (model_p - model_net_ports_);
   }
 
+  // The packets whose flits are in each input VC, oldest first, from a head's arrival to its tail's
+  // departure (packets follow one another in a VC): the blocked-channel report names the front packet
+  // and where it heads. Kept per packet, not per flit, so that the bookkeeping costs little.
+  struct HeldPacket {
+    std::uint32_t tag;
+    std::int32_t dst;
+    std::uint8_t next_route_entry;    // the next output port of a source route, kNoPort if none
+  };
+  static constexpr int kHeldRing = 8;  // per input VC: at most one packet per buffered flit
+
   int node_;
   const Topology& topology_;
+  RoutingFunction routing_;
   RouterEnvironment* env_;
   int net_ports_;
   int local_ports_;
@@ -72,6 +83,10 @@ class RtlRouter final : public RouterModel {
   std::unique_ptr<RtlModelPort> model_;
   int buffered_flits_ = 0;
   std::vector<int> buffered_per_vc_;      // per (input port, VC): flits held (stall reports)
+  std::vector<HeldPacket> held_;          // per (input port, VC): a ring of kHeldRing ...
+  std::vector<std::uint8_t> held_front_;  // ... where its oldest packet is ...
+  std::vector<std::uint8_t> held_count_;  // ... and how many
+  std::vector<std::int64_t> output_owner_;  // per (output port, VC): the tag of the packet holding it, -1
   std::vector<std::uint64_t> flits_sent_;
   std::vector<int> credits_;              // per (output port, VC): a shadow of the RTL's counters (waveforms)
   std::vector<OutputPortProbe> probes_;

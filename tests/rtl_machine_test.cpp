@@ -103,6 +103,28 @@ TEST(RtlMachine, DualRunsCleanOnTheBaselines) {
                                       "--router dual --rtl-power-on-seed 5");
 }
 
+// A deadlock under RTL routers is reported with the blocked channels as under the SystemC ones: per
+// occupied input VC the front packet, the output VC it holds and its credits, or the port a waiting head
+// wants and who holds that port's VCs (ring:8 without dateline classes: the channel cycle closes).
+TEST(RtlMachine, DeadlockReportNamesPacketsAndWhatTheyWaitFor) {
+  const std::string args = "--topology ring:8 --no-dateline --vcs 2 --buffer-flits 1 -m 2048 --startup-cycles 0 "
+                           "--watchdog-cycles 200 -o \"\" --router ";
+  std::string cpp, rtl;
+  ASSERT_EQ(run(args + "cpp", cpp), 1) << cpp;
+  ASSERT_EQ(run(args + "rtl", rtl), 1) << rtl;
+  EXPECT_NE(rtl.find("FAILED (network failure): deadlock: 24 flits in the network and none moved for 200 cycles"),
+            std::string::npos)
+      << rtl;
+  const std::string holds = "router 0 (0) in d0- vc 0: 1 flit(s) of packet tag 7 from node 7 waits for a credit on "
+                            "out d0+ vc 1 (credits 0)";
+  EXPECT_NE(cpp.find("    " + holds), std::string::npos) << cpp;
+  EXPECT_NE(rtl.find("    RTL " + holds), std::string::npos) << rtl;
+  EXPECT_NE(rtl.find("RTL router 0 (0) in d0- vc 1: 1 flit(s) of packet tag 6 from node 6 to node 1, head for out "
+                     "d0+ (its VCs: held by packet tag 0 from node 0, held by packet tag 7 from node 7)"),
+            std::string::npos)
+      << rtl;
+}
+
 // The summary says which routers ran.
 TEST(RtlMachine, SummaryNamesTheRouterModel) {
   std::string output;
