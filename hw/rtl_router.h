@@ -5,7 +5,9 @@
 // the routing table is loaded from the routing function during reset, one destination per edge.
 //
 // The RTL is built for a small matrix of (ports, VCs) configurations (rtl/CMakeLists.txt); a machine the
-// matrix does not cover is refused with a ConfigError that lists the built ones.
+// matrix does not cover is refused with a ConfigError that lists the built ones. The registers power up
+// at 0 or at random (RouterParams::rtl_power_on_seed). For deadlock reports the adapter keeps, from the
+// model's ports, which packets are in each input VC and which packet holds each output VC.
 #pragma once
 
 #include <cstdint>
