@@ -1,6 +1,7 @@
 // The `rtl` router model: the verilated RTL router behind the router seam. See rtl_router.h.
 #include "hw/rtl_router.h"
 
+#include <algorithm>
 #include <cstring>
 #include <type_traits>
 
@@ -440,15 +441,15 @@ std::vector<std::string> RtlRouter::describe_blocked(std::uint64_t) const {
         continue;
       }
       const HeldPacket& front = held_[vc * kHeldRing + held_front_[vc]];
-      std::size_t held = output_owner_.size();
-      for (std::size_t k = 0; k < output_owner_.size(); ++k)
-        if (output_owner_[k] == front.tag) held = k;
-      line += " of " + packet(front.tag) + (held < output_owner_.size() ? "" : " to node " + std::to_string(front.dst));
-      if (held < output_owner_.size()) {
-        line += (credits_[held] == 0 ? " waits for a credit on out " : " holds out ") +
-                port_name(topology_, static_cast<int>(held) / vcs_) + " vc " + std::to_string(held % vcs_) +
-                " (credits " + std::to_string(credits_[held]) + ")";
+      line += " of " + packet(front.tag);
+      const auto held = std::find(output_owner_.begin(), output_owner_.end(), front.tag);
+      if (held != output_owner_.end()) {
+        const std::size_t k = static_cast<std::size_t>(held - output_owner_.begin());
+        line += (credits_[k] == 0 ? " waits for a credit on out " : " holds out ") +
+                port_name(topology_, static_cast<int>(k) / vcs_) + " vc " + std::to_string(k % vcs_) +
+                " (credits " + std::to_string(credits_[k]) + ")";
       } else {
+        line += " to node " + std::to_string(front.dst);
         const int out = front.next_route_entry != kNoPort ? front.next_route_entry
                         : front.dst == node_             ? -1
                                                          : routing_(topology_, node_, front.dst);
