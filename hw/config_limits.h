@@ -30,6 +30,12 @@ inline constexpr IntegerLimit kUnexpectedBufferBytes{"node.unexpected_buffer_byt
 inline constexpr IntegerLimit kWatchdogCycles{"run.watchdog_cycles", 10, 1ull << 62};
 inline constexpr IntegerLimit kMaxCycles{"run.max_cycles", 1, 1ull << 62};
 inline constexpr IntegerLimit kHostThreads{"run.host_threads", 1, 64};
+// meshmp traffic: packets and the measurement's windows.
+inline constexpr IntegerLimit kTrafficPacketFlits{"traffic.packet_flits", 1, 4097};
+inline constexpr IntegerLimit kTrafficWarmupCycles{"traffic.warmup_cycles", 0, 1000000000};
+inline constexpr IntegerLimit kTrafficMeasureCycles{"traffic.measure_cycles", 1, 1000000000};
+inline constexpr IntegerLimit kTrafficDrainCycles{"traffic.drain_cycles", 0, 1000000000};
+inline constexpr IntegerLimit kTrafficSeed{"traffic.seed", 0, 0x7fffffffffffffffull};
 }  // namespace limits
 
 // Parses a whole number written in decimal; throws ConfigError(limit.field, text, rule) when the text is

@@ -7,6 +7,7 @@
 #include "hw/dual_router.h"
 #include "hw/routing.h"
 #include "hw/rtl_router.h"
+#include "hw/stop_request.h"
 #include "topology/config_error.h"
 
 namespace meshmp {
@@ -36,6 +37,7 @@ std::string to_string(RunStatus status) {
     case RunStatus::FirmwareError: return "firmware error";
     case RunStatus::Stalled: return "stalled";
     case RunStatus::Timeout: return "cycle limit reached";
+    case RunStatus::Interrupted: return "interrupted";
   }
   return "?";
 }
@@ -90,8 +92,11 @@ VerificationReport Machine::verify() const {
   return workload_->verify([this](int n) -> const std::vector<std::uint8_t>& { return nodes_[n]->memory.bytes(); });
 }
 
-Machine::~Machine() {
+Machine::~Machine() { close_waveforms(); }
+
+void Machine::close_waveforms() {
   if (waveform_) sc_core::sc_close_vcd_trace_file(waveform_);
+  waveform_ = nullptr;
   if (!config_.trace_rtl.empty()) RtlWaveform::close();
 }
 
@@ -160,6 +165,13 @@ RunResult Machine::run() {
   result.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   for (const auto& node : nodes_) result.completion_cycles = std::max(result.completion_cycles, node->cpu.finish_cycle());
 
+  if (const int signal = stop_signal()) {
+    result.completion_cycles = network_->current_cycle();  // the cycle at which the run stopped
+    result.status = RunStatus::Interrupted;
+    result.message = std::string("stopped by ") + signal_name(signal) + " at simulated cycle " +
+                     std::to_string(result.completion_cycles);
+    return result;
+  }
   if (network_->failed()) {
     result.completion_cycles = network_->failure_cycle();  // the cycle at which the run stopped
     result.status = RunStatus::NetworkFailure;

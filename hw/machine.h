@@ -39,7 +39,7 @@ class Node : public sc_core::sc_module {
        const AlgorithmOptions& options, std::function<void()> on_finish);
 };
 
-enum class RunStatus { Completed, NetworkFailure, FirmwareError, Stalled, Timeout };
+enum class RunStatus { Completed, NetworkFailure, FirmwareError, Stalled, Timeout, Interrupted };
 std::string to_string(RunStatus status);
 
 struct RunResult {
@@ -89,6 +89,8 @@ class Machine : public sc_core::sc_module {
   // Opens the FST waveform of the traced nodes' RTL routers (router model rtl or dual; the machine was
   // built with config.trace_rtl set, before run()).
   void open_rtl_waveform(const std::string& path, const std::vector<int>& nodes);
+  // Closes the waveforms (both written completely): after the run, before their files are put in place.
+  void close_waveforms();
   // Runs the SystemC kernel until the firmware on every node finished or the run failed.
   RunResult run();
 

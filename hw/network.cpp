@@ -1,6 +1,8 @@
 // The cycle-level interconnect: link calendar, clock process and deadlock watchdog. See network.h.
 #include "hw/network.h"
 
+#include "hw/stop_request.h"
+
 #include <algorithm>
 #include <utility>
 
@@ -192,6 +194,10 @@ bool Network::busy() const {
 
 void Network::clock_edge() {
   tick_scheduled_ = false;
+  if (stop_signal() != 0) {  // SIGINT / SIGTERM: the run ends at this edge
+    sc_core::sc_stop();
+    return;
+  }
   step(current_cycle());
   if (!failure_.empty()) return;
   // Exact before the routers' step is settled: routers send only while they hold flits, and then

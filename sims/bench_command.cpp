@@ -21,6 +21,9 @@
 #include "hw/routing.h"
 #include "hw/run_statistics.h"
 #include "hw/traffic_generator.h"
+#include "sims/child_process.h"
+#include "sims/output_file.h"
+#include "sims/stop_signals.h"
 
 namespace meshmp {
 namespace {
@@ -164,20 +167,17 @@ int run_benchmarks(const std::string& self_path, const std::string& json_path, b
   nlohmann::json results = nlohmann::json::array();
   std::vector<std::string> names{"kernel", "uniform", "direct", "uniform-rtl", "direct-rtl"};
   if (with_scale) names.push_back("scale");
+  OutputFile json_file;  // checked before the first case runs
+  if (!json_path.empty()) json_file = OutputFile("--json", json_path);
   for (const std::string& name : names) {
-    const std::string command = "'" + self_path + "' bench-case " + name + " --host-threads " + std::to_string(host_threads);
-    std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
-    if (!pipe) {
-      err << "meshmp: error: cannot start " << command << "\n";
-      return 1;
-    }
-    std::string text;
-    char buffer[4096];
-    while (std::fgets(buffer, sizeof buffer, pipe.get())) text += buffer;
+    throw_if_stop_requested();
+    const ChildOutcome outcome =
+        run_child_process({self_path, "bench-case", name, "--host-threads", std::to_string(host_threads)});
+    throw_if_stop_requested();
     try {
-      results.push_back(nlohmann::json::parse(text));
+      results.push_back(nlohmann::json::parse(outcome.out));
     } catch (const nlohmann::json::exception&) {
-      err << "meshmp: error: bench case " << name << " printed no result: " << text << "\n";
+      err << "meshmp: error: bench case " << name << " printed no result (" << outcome.describe() << ")\n";
       return 1;
     }
   }
@@ -211,9 +211,9 @@ int run_benchmarks(const std::string& self_path, const std::string& json_path, b
           out << "    " << std::setprecision(2) << base["cycles_per_second"].get<double>() / cps
               << "x slower than the SystemC routers on the same workload\n";
   }
-  if (!json_path.empty()) {
-    std::ofstream file(json_path);
-    file << results.dump(1) << "\n";
+  if (json_file.is_open()) {
+    json_file.stream() << results.dump(1) << "\n";
+    json_file.commit();
     out << "  results: " << json_path << "\n";
   }
   return 0;

@@ -7,21 +7,32 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "sims/child_process.h"
+#include "sims/stop_signals.h"
+
 namespace meshmp {
 
-std::optional<nlohmann::json> run_child(const std::string& self_path, const std::string& arguments, std::string& command) {
-  char path[] = "/tmp/meshmp-paper-XXXXXX";
-  const int fd = mkstemp(path);
+std::optional<nlohmann::json> run_child(const std::string& self_path, const std::string& arguments, std::string& failure) {
+  throw_if_stop_requested();
+  const char* tmp = std::getenv("TMPDIR");
+  std::string path = std::string(tmp && *tmp ? tmp : "/tmp") + "/meshmp-run-XXXXXX.json";
+  const int fd = mkstemps(path.data(), 5);
   if (fd >= 0) close(fd);
-  command = "'" + self_path + "' run " + arguments + " --stats-json " + path + " > /dev/null 2>&1";
-  const int code = std::system(command.c_str());
+  std::vector<std::string> argv{self_path, "run"};
+  for (std::string& word : split_arguments("arguments", arguments)) argv.push_back(std::move(word));
+  argv.insert(argv.end(), {"--stats-json", path});
+  const ChildOutcome outcome = run_child_process(argv);
   nlohmann::json stats;
   try {
     stats = nlohmann::json::parse(std::ifstream(path));
   } catch (const nlohmann::json::exception&) {
   }
-  std::remove(path);
-  if (code != 0 || !stats.contains("statistics")) return std::nullopt;
+  std::remove(path.c_str());
+  throw_if_stop_requested();
+  if (outcome.exit_status != 0 || !stats.contains("statistics")) {
+    failure = command_line(argv) + ": " + outcome.describe();
+    return std::nullopt;
+  }
   return stats;
 }
 

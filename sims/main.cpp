@@ -6,7 +6,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <thread>
 
@@ -14,11 +17,14 @@
 #include "firmware/workload.h"
 #include "topology/config_error.h"
 #include "hw/routing.h"
+#include "hw/stop_request.h"
 #include "sims/bench_command.h"
 #include "sims/cli_options.h"
 #include "sims/paper_003.h"
+#include "sims/output_file.h"
 #include "sims/paper_command.h"
 #include "sims/run_command.h"
+#include "sims/stop_signals.h"
 #include "sims/sweep_command.h"
 #include "sims/traffic_command.h"
 
@@ -136,6 +142,7 @@ EXAMPLE
       ->check(CLI::Range(1, host_cores));
   bench_case_cmd->group("");
 
+  meshmp::install_stop_handlers();
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -168,6 +175,8 @@ EXAMPLE
     if (app.got_subcommand("bench")) return meshmp::run_benchmarks(self_path(argv[0]), bench_json, bench_scale, bench_threads, std::cout, std::cerr);
     if (app.got_subcommand("sweep")) return sweep_command.run(self_path(argv[0]), std::cout, std::cerr);
     if (app.got_subcommand("paper")) {
+      if (!paper_png.empty() && paper_table != "003-paths")
+        throw meshmp::ConfigError("--plot", paper_png, "only the table 003-paths draws a plot (" + paper_table + " has none)");
       const auto tables_003 = meshmp::paper_003_tables();
       if (std::find(tables_003.begin(), tables_003.end(), paper_table) != tables_003.end())
         return meshmp::run_paper_003(self_path(argv[0]), paper_table, paper_png, std::cout, std::cerr);
@@ -182,12 +191,29 @@ EXAMPLE
   } catch (const meshmp::ConfigError& e) {
     std::cerr << "meshmp: error: " << e.what() << "\n";
     return 2;
+  } catch (const meshmp::OutputError& e) {
+    std::cerr << "meshmp: error: " << e.what() << "\n";
+    return 1;
+  } catch (const meshmp::StopRequested&) {
+    std::cerr << "meshmp: stopped by " << meshmp::signal_name(meshmp::stop_signal())
+              << "; what finished is written above\n";
+    return meshmp::stopped_exit_status();
   }
 }
 
 // The program's entry: SystemC's library would print its copyright banner before sc_main; the tool
 // silences it (for itself and the child processes of bench and traffic sweeps) and then starts SystemC.
+// What it printed must have reached its standard output: a failed write there (a full disk, a closed
+// pipe) is an error too.
 int main(int argc, char* argv[]) {
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
-  return sc_core::sc_elab_and_sim(argc, argv);
+  int status = sc_core::sc_elab_and_sim(argc, argv);
+  errno = 0;
+  std::cout.flush();
+  if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::cerr << "meshmp: error: writing the standard output failed: "
+              << (errno != 0 ? std::strerror(errno) : "the write failed") << "\n";
+    if (status == 0) status = 1;
+  }
+  return status;
 }

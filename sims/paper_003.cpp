@@ -38,7 +38,7 @@ Measured measure(const std::string& self_path, const std::string& arguments, std
   const auto stats = run_child(self_path, arguments, command);
   Measured m;
   if (!stats || !(*stats)["verification"]["ok"].get<bool>()) {
-    err << "meshmp: error: run failed or not verified (" << command << ")\n";
+    err << "meshmp: error: " << (stats ? "the run was not verified" : "the run failed") << " (" << command << ")\n";
     status = 1;
     return m;
   }
@@ -58,11 +58,12 @@ std::string matrix(int p, int q, const std::string& partitioning) {
 int paths_table(const std::string& self_path, const std::string& png, std::ostream& out, std::ostream& err) {
   const int n = 6, side = 8;                             // hypercube:6, 256 x 256
   const double data = std::ldexp(1.0, 2 * side - n);     // PQ/N = 1024 elements
-  std::string csv_path = png.empty() ? "" : png.substr(0, png.rfind('.')) + ".csv";
-  std::ofstream csv;
-  if (!csv_path.empty()) {
-    csv.open(csv_path);
-    csv << "algorithm,startup_cycles,packet_elements,cycles,paper_model_cycles,bound_cycles\n";
+  // The table beside the plot, both checked before the first run and written whole at the end.
+  OutputFile png_file, csv;
+  if (!png.empty()) {
+    png_file = OutputFile("--plot", png);
+    csv = OutputFile("--plot", png.substr(0, png.rfind('.')) + ".csv");
+    csv.stream() << "algorithm,startup_cycles,packet_elements,cycles,paper_model_cycles,bound_cycles\n";
   }
   int status = 0;
   out << "meshmp paper 003-paths: hypercube:6, 256 x 256 8-byte elements, 2d-consecutive, n-port (start-ups on the "
@@ -104,14 +105,16 @@ int paths_table(const std::string& self_path, const std::string& png, std::ostre
             << tau << std::setw(6) << b << std::setw(9) << m.steps << std::setw(9) << cycles_formula << std::setw(11)
             << m.cycles << std::setw(11) << model << std::setprecision(3) << std::setw(8) << m.cycles / model
             << std::setprecision(0) << std::setw(9) << bound << std::setprecision(2) << std::setw(8) << m.cycles / bound
-            << "\n";
+            << "\n"
+            << std::flush;
         if (csv.is_open())
-          csv << algorithm << "," << tau << "," << b << "," << m.cycles << "," << model << "," << bound << "\n";
+          csv.stream() << algorithm << "," << tau << "," << b << "," << m.cycles << "," << model << "," << bound << "\n";
       }
   if (csv.is_open()) {
-    csv.close();
+    const std::string csv_path = csv.path();
+    csv.commit();
     out << "  table: " << csv_path << "\n";
-    run_plot_script(self_path, "plot_paper_003.py", MESHMP_PAPER_003_PLOT_SCRIPT, {csv_path, png}, png, out);
+    run_plot_script(self_path, "plot_paper_003.py", MESHMP_PAPER_003_PLOT_SCRIPT, {csv_path}, png_file, {}, out);
   }
   return status;
 }
@@ -150,7 +153,7 @@ int exchange_table(const std::string& self_path, std::ostream& out, std::ostream
       }
       out << std::left << std::setw(12) << buffering << std::right << std::fixed << std::setprecision(0) << std::setw(6) << b
           << std::setw(8) << (buffering == "buffered" ? b_copy : 0) << std::setw(10) << m.startups << std::setw(9)
-          << formula << std::setw(10) << m.cycles << "  " << source << "\n";
+          << formula << std::setw(10) << m.cycles << "  " << source << "\n" << std::flush;
     }
   return status;
 }
@@ -177,7 +180,7 @@ int ports_table(const std::string& self_path, std::ostream& out, std::ostream& e
       out << std::left << std::setw(14) << ("hypercube:" + std::to_string(n)) << std::setw(12) << algorithm << std::setw(10)
           << ports << std::setw(11) << startup_on << std::right << std::fixed << std::setprecision(0) << std::setw(10) << m.cycles << std::setw(10) << paper
           << std::setprecision(3) << std::setw(8) << m.cycles / paper << "  "
-          << (n_port ? "PQ/(2N) t_c + n tau" : "n (PQ/(2N) t_c + tau)") << "\n";
+          << (n_port ? "PQ/(2N) t_c + n tau" : "n (PQ/(2N) t_c + tau)") << "\n" << std::flush;
     }
   }
   return status;
@@ -199,7 +202,7 @@ int gray_table(const std::string& self_path, std::ostream& out, std::ostream& er
       if (!m.ok) continue;
       out << std::left << std::setw(14) << ("hypercube:" + std::to_string(n)) << std::setw(10) << method << std::right
           << std::fixed << std::setprecision(0) << std::setw(8) << m.steps << std::setw(9)
-          << (method == "combined" ? n : 2 * n - 2) << std::setw(10) << m.cycles << "\n";
+          << (method == "combined" ? n : 2 * n - 2) << std::setw(10) << m.cycles << "\n" << std::flush;
     }
   }
   return status;

@@ -179,7 +179,7 @@ int run_paper_table(const std::string& self_path, const std::string& table, std:
     }
     out << std::setprecision(0) << std::setw(10) << stats["statistics"]["completion_cycles"].get<double>()
         << std::setprecision(1) << std::setw(9)
-        << stats["statistics"]["simulation"]["host_seconds"].get<double>() << "  " << row.formula_note << "\n";
+        << stats["statistics"]["simulation"]["host_seconds"].get<double>() << "  " << row.formula_note << "\n" << std::flush;
   }
   return status;
 }

@@ -3,34 +3,29 @@
 
 #include <unistd.h>
 
-#include <cstdio>
-#include <memory>
+#include "sims/child_process.h"
 
 namespace meshmp {
 
-std::string shell_quote(const std::string& word) {
-  std::string quoted = "'";
-  for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
-
 void run_plot_script(const std::string& self_path, const std::string& script_name, const std::string& source_path,
-                     const std::vector<std::string>& arguments, const std::string& png, std::ostream& out) {
+                     const std::vector<std::string>& arguments, OutputFile& png,
+                     const std::vector<std::string>& trailing, std::ostream& out) {
   std::string script = self_path.substr(0, self_path.rfind('/') + 1) + script_name;
   if (access(script.c_str(), R_OK) != 0) script = source_path;
-  const std::string python = access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
-  std::string command = python + " " + shell_quote(script);
-  for (const std::string& argument : arguments) command += " " + shell_quote(argument);
-  command += " 2>&1";
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
-  std::string text;
-  char buffer[4096];
-  while (pipe && std::fgets(buffer, sizeof buffer, pipe.get())) text += buffer;
-  const int status = pipe ? pclose(pipe.release()) : -1;
-  if (status == 0) out << "  plot: " << png << "\n";
-  else
-    out << "  no plot (" << script << " (python3 with matplotlib) stopped: " << text.substr(0, text.find('\n'))
-        << ")\n";
+  const std::string python = access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "/usr/bin/env";
+  std::vector<std::string> argv{python};
+  if (python == "/usr/bin/env") argv.push_back("python3");
+  argv.push_back(script);
+  argv.insert(argv.end(), arguments.begin(), arguments.end());
+  argv.push_back(png.writing_path());
+  argv.insert(argv.end(), trailing.begin(), trailing.end());
+  const ChildOutcome plot = run_child_process(argv);
+  if (plot.exit_status != 0)
+    throw OutputError(png.field() + " = '" + png.path() + "': the plot was not drawn: " + script +
+                      " (python3 with matplotlib) ended with " + plot.describe());
+  const std::string path = png.path();
+  png.commit();
+  out << "  plot: " << path << "\n";
 }
 
 }  // namespace meshmp

@@ -1,20 +1,22 @@
-// The plots of `meshmp traffic --rates` and `meshmp sweep --plot`: a Python script with matplotlib,
-// found beside the installed tool or in the source tree, run with Debian's python3 (where
-// python3-matplotlib installs) even when another python3 comes first on PATH.
+// The plots of `meshmp traffic --rates`, `meshmp sweep --plot` and `meshmp paper 003-paths --plot`: a
+// Python script with matplotlib, found beside the installed tool or in the source tree, run (without a
+// shell) with Debian's python3 (where python3-matplotlib installs) even when another python3 comes first
+// on PATH. The PNG is an OutputFile: it appears whole once the script succeeded, or not at all.
 #pragma once
 
 #include <ostream>
 #include <string>
 #include <vector>
 
+#include "sims/output_file.h"
+
 namespace meshmp {
 
-// A word for /bin/sh, single-quoted.
-std::string shell_quote(const std::string& word);
-
-// Runs `script_name` (beside `self_path`, else `source_path`) with `arguments`; prints "plot: PNG" or why
-// there is none. The CSV is the result either way, so a missing matplotlib is not an error.
+// Runs `script_name` (beside `self_path`, else `source_path`) with `arguments` and the PNG's writing path
+// last but for `trailing` (arguments after the PNG), then puts the PNG in place and prints "plot: PNG".
+// A script that fails is an OutputError with its last line of output.
 void run_plot_script(const std::string& self_path, const std::string& script_name, const std::string& source_path,
-                     const std::vector<std::string>& arguments, const std::string& png, std::ostream& out);
+                     const std::vector<std::string>& arguments, OutputFile& png,
+                     const std::vector<std::string>& trailing, std::ostream& out);
 
 }  // namespace meshmp

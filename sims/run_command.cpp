@@ -12,113 +12,110 @@
 #include "hw/machine.h"
 #include "hw/model_size.h"
 #include "hw/run_statistics.h"
+#include "sims/output_file.h"
+#include "sims/stop_signals.h"
+#include "sims/waveform_relay.h"
 
 namespace meshmp {
 
-int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& err) {
-  if (auto error = config.validate()) {
-    err << "meshmp: error: " << *error << "\n";
-    return 2;
-  }
-  const Topology topology = Topology::parse(config.topology);
+namespace {
+
+// What a run needs, found by the checks it makes before it builds the machine.
+struct RunPlan {
+  std::optional<Topology> topology;
   const Algorithm* algorithm = nullptr;
-  try {
-    algorithm = &find_algorithm(config.algorithm);
-  } catch (const ConfigError& e) {
-    err << "meshmp: error: " << e.what() << "\n";
-    return 2;
-  }
-  if (auto error = algorithm->supports(topology, exchange_parameters(config))) {
-    err << "meshmp: error: " << *error << "\n";
-    return 2;
-  }
   AlgorithmOptions options;
   std::uint64_t scratch_bytes = 0;
+};
+
+std::optional<RunRefusal> plan_run(const MachineConfig& config, RunPlan& plan) {
+  auto invalid = [](const std::string& message) { return std::optional<RunRefusal>(RunRefusal{false, message}); };
+  if (auto error = config.validate()) return invalid(*error);
+  try {
+    plan.topology = Topology::parse(config.topology);
+    plan.algorithm = &find_algorithm(config.algorithm);
+  } catch (const ConfigError& e) {
+    return invalid(e.what());
+  }
+  const Topology& topology = *plan.topology;
+  const Algorithm& algorithm = *plan.algorithm;
+  if (auto error = algorithm.supports(topology, exchange_parameters(config))) return RunRefusal{true, *error};
   std::unique_ptr<Workload> workload;
   try {
-    options = AlgorithmOptions(algorithm->name, algorithm->options, config.algorithm_options);
-    workload = make_workload(algorithm->workload, topology, exchange_parameters(config));
-    scratch_bytes = algorithm->scratch_bytes(topology, exchange_parameters(config), options);
+    plan.options = AlgorithmOptions(algorithm.name, algorithm.options, config.algorithm_options);
+    workload = make_workload(algorithm.workload, topology, exchange_parameters(config));
+    plan.scratch_bytes = algorithm.scratch_bytes(topology, exchange_parameters(config), plan.options);
   } catch (const ConfigError& e) {
-    err << "meshmp: error: " << e.what() << "\n";
+    return invalid(e.what());
+  }
+  const std::uint64_t node_memory = workload->memory_bytes() + plan.scratch_bytes;
+  if (node_memory > 0xffffffffull)
+    return invalid(ConfigError("block_bytes", std::to_string(config.block_bytes),
+                               "a node's memory (the " + std::to_string(workload->memory_bytes()) + " bytes of the " +
+                                   workload->name() + " data and the " + std::to_string(plan.scratch_bytes) +
+                                   " scratch bytes " + algorithm.name + " needs = " + std::to_string(node_memory) +
+                                   " bytes) must fit 32-bit addresses")
+                       .what());
+  const std::uint64_t peers = algorithm.peers_per_node ? algorithm.peers_per_node(topology)
+                                                       : static_cast<std::uint64_t>(topology.num_nodes());
+  if (auto error = check_model_fits(topology, config, NodeFootprint{node_memory, peers})) return invalid(*error);
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<RunRefusal> check_run(const MachineConfig& config) {
+  RunPlan plan;
+  return plan_run(config, plan);
+}
+
+int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& err) {
+  RunPlan plan;
+  if (auto refusal = plan_run(config, plan)) {
+    err << "meshmp: error: " << refusal->message << "\n";
     return 2;
   }
-  const std::uint64_t node_memory = workload->memory_bytes() + scratch_bytes;
-  if (node_memory > 0xffffffffull) {
+  const Topology& topology = *plan.topology;
+  const Algorithm* algorithm = plan.algorithm;
+  const AlgorithmOptions& options = plan.options;
+  const std::uint64_t scratch_bytes = plan.scratch_bytes;
+  // Output files: each checked before the run (a temporary file is created beside it), written whole
+  // after it, and put in place only then; no two outputs are one file, however they are spelt.
+  check_distinct_outputs({{"output.stats_json", config.stats_json},
+                          {"output.vcd", config.vcd},
+                          {"output.detail_csv", config.detail_csv},
+                          {"output.messages_csv", config.messages_csv},
+                          {"output.trace_rtl", config.trace_rtl}});
+  if (!config.trace_rtl.empty() && config.router.model != "rtl" && config.router.model != "dual") {
     err << "meshmp: error: "
-        << ConfigError("block_bytes", std::to_string(config.block_bytes),
-                       "a node's memory (the " + std::to_string(workload->memory_bytes()) + " bytes of the " +
-                           workload->name() + " data and the " + std::to_string(scratch_bytes) + " scratch bytes " +
-                           algorithm->name + " needs = " + std::to_string(node_memory) +
-                           " bytes) must fit 32-bit addresses")
+        << ConfigError("output.trace_rtl", config.trace_rtl,
+                       "the RTL waveform needs router.model rtl or dual (it is " + config.router.model + ")")
                .what()
         << "\n";
     return 2;
   }
-  const std::uint64_t peers = algorithm->peers_per_node ? algorithm->peers_per_node(topology)
-                                                        : static_cast<std::uint64_t>(topology.num_nodes());
-  if (auto error = check_model_fits(topology, config, NodeFootprint{node_memory, peers})) {
-    err << "meshmp: error: " << *error << "\n";
-    return 2;
-  }
-  // Output files: each named file is written exactly as named, and no two outputs share a path.
-  const std::pair<const char*, const std::string*> outputs[] = {
-      {"output.stats_json", &config.stats_json}, {"output.vcd", &config.vcd}, {"output.detail_csv", &config.detail_csv},
-      {"output.messages_csv", &config.messages_csv}, {"output.trace_rtl", &config.trace_rtl}};
-  for (std::size_t i = 0; i < std::size(outputs); ++i)
-    for (std::size_t j = i + 1; j < std::size(outputs); ++j)
-      if (!outputs[i].second->empty() && *outputs[i].second == *outputs[j].second) {
-        err << "meshmp: error: "
-            << ConfigError(outputs[j].first, *outputs[j].second,
-                           std::string("is also ") + outputs[i].first + ": every output needs its own file")
-                   .what()
-            << "\n";
-        return 2;
-      }
-  if (!config.vcd.empty() && (config.vcd.size() <= 4 || config.vcd.compare(config.vcd.size() - 4, 4, ".vcd") != 0)) {
-    err << "meshmp: error: "
-        << ConfigError("output.vcd", config.vcd, "a waveform file name must end in .vcd").what() << "\n";
-    return 2;
-  }
-  if (!config.trace_rtl.empty()) {
-    std::string rule;
-    if (config.trace_rtl.size() <= 4 || config.trace_rtl.compare(config.trace_rtl.size() - 4, 4, ".fst") != 0)
-      rule = "an FST waveform file name must end in .fst";
-    else if (config.router.model != "rtl" && config.router.model != "dual")
-      rule = "the RTL waveform needs router.model rtl or dual (it is " + config.router.model + ")";
-    else if (!std::ofstream(config.trace_rtl))
-      rule = "the file cannot be written";
-    if (!rule.empty()) {
-      err << "meshmp: error: " << ConfigError("output.trace_rtl", config.trace_rtl, rule).what() << "\n";
-      return 2;
-    }
-  }
-  std::ofstream stats_file, detail_file, messages_file;
+  OutputFile stats_file, detail_file, messages_file, vcd_file, fst_file;
   for (auto [field, path, file] : {std::tuple{"output.stats_json", &config.stats_json, &stats_file},
                                    std::tuple{"output.detail_csv", &config.detail_csv, &detail_file},
-                                   std::tuple{"output.messages_csv", &config.messages_csv, &messages_file}}) {
-    if (path->empty()) continue;
-    file->open(*path);
-    if (!*file) {
-      err << "meshmp: error: " << ConfigError(field, *path, "the file cannot be written").what() << "\n";
-      return 2;
-    }
-  }
-  if (!config.vcd.empty()) {
-    std::ofstream probe(config.vcd);
-    if (!probe) {
-      err << "meshmp: error: " << ConfigError("output.vcd", config.vcd, "the file cannot be written").what() << "\n";
-      return 2;
-    }
-  }
+                                   std::tuple{"output.messages_csv", &config.messages_csv, &messages_file},
+                                   std::tuple{"output.vcd", &config.vcd, &vcd_file},
+                                   std::tuple{"output.trace_rtl", &config.trace_rtl, &fst_file}})
+    if (!path->empty()) *file = OutputFile(field, *path);
+  std::unique_ptr<WaveformRelay> vcd_relay;
+  if (vcd_file.is_open()) vcd_relay = std::make_unique<WaveformRelay>(vcd_file.writing_path(), "waveform");
 
   Machine machine("machine", config, algorithm->firmware, options, scratch_bytes, algorithm->workload);
-  if (detail_file.is_open()) machine.step_statistics().set_detail_stream(&detail_file);
+  if (detail_file.is_open()) machine.step_statistics().set_detail_stream(&detail_file.stream());
   if (messages_file.is_open()) machine.messages().keep_log();
   machine.fill_memory();
-  if (!config.vcd.empty()) machine.open_waveform(config.vcd, config.trace_nodes);
-  if (!config.trace_rtl.empty()) machine.open_rtl_waveform(config.trace_rtl, config.trace_nodes);
+  if (vcd_relay) machine.open_waveform(vcd_relay->fifo_path(), config.trace_nodes);
+  if (fst_file.is_open()) machine.open_rtl_waveform(fst_file.writing_path(), config.trace_nodes);
   const RunResult result = machine.run();
+  if (result.status == RunStatus::Interrupted) {
+    // Nothing of this run is written: the temporary files go, the files named keep what they held.
+    err << "meshmp: " << result.message << "; no output written\n";
+    return stopped_exit_status();
+  }
 
   VerificationReport verification;
   if (result.status == RunStatus::Completed)
@@ -200,6 +197,17 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
       << result.completion_cycles << " cycles (it stops while the network is idle): " << std::fixed
       << std::setprecision(0) << speed["stepped_cycles_per_second"].get<double>() << " stepped cycles/s, "
       << speed["simulated_cycles_per_second"].get<double>() << " simulated cycles/s\n";
+  std::vector<std::string> written, write_errors;
+  auto commit = [&](OutputFile& file, const std::string& what) {
+    if (!file.is_open()) return;
+    const std::string path = file.path();
+    try {
+      file.commit();
+      written.push_back("  " + what + ": " + path);
+    } catch (const OutputError& e) {
+      write_errors.push_back(e.what());
+    }
+  };
   if (stats_file.is_open()) {
     nlohmann::json doc = {{"config", config.to_json()},
                           {"verification",
@@ -226,18 +234,28 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
                                result.completion_cycles /
                                    std::max(1.0, static_cast<double>(machine.step_statistics().zero_load_prediction_cycles()))}}}}},
                           {"statistics", stats}};
-    stats_file << doc.dump(1) << "\n";
-    out << "  statistics: " << config.stats_json << "\n";
+    stats_file.stream() << doc.dump(1) << "\n";
   }
-  if (!config.vcd.empty()) out << "  waveform: " << config.vcd << "\n";
-  if (!config.trace_rtl.empty()) out << "  RTL waveform: " << config.trace_rtl << "\n";
-  if (detail_file.is_open()) out << "  per-node, per-step detail: " << config.detail_csv << "\n";
   if (messages_file.is_open()) {
-    messages_file << "src,dst,bytes,latency_cycles,header_blocking_cycles\n";
+    std::ostream& messages = messages_file.stream();
+    messages << "src,dst,bytes,latency_cycles,header_blocking_cycles\n";
     for (const ReceivedMessageRecord& m : machine.messages().log())
-      messages_file << m.src << ',' << m.dst << ',' << m.bytes << ',' << m.latency_cycles << ',' << m.blocked_cycles << '\n';
-    out << "  per-message records: " << config.messages_csv << "\n";
+      messages << m.src << ',' << m.dst << ',' << m.bytes << ',' << m.latency_cycles << ',' << m.blocked_cycles << '\n';
   }
+  machine.close_waveforms();
+  if (vcd_relay)
+    if (const std::string error = vcd_relay->finish(); !error.empty()) {
+      write_errors.push_back("output.vcd = '" + config.vcd + "': writing the file failed: " + error);
+      vcd_file.discard();
+    }
+  commit(stats_file, "statistics");
+  commit(vcd_file, "waveform");
+  commit(fst_file, "RTL waveform");
+  commit(detail_file, "per-node, per-step detail");
+  commit(messages_file, "per-message records");
+  for (const std::string& line : written) out << line << "\n";
+  for (const std::string& error : write_errors) err << "meshmp: error: " << error << "\n";
+  if (!write_errors.empty()) return 1;
   return ok ? 0 : 1;
 }
 

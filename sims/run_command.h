@@ -2,7 +2,9 @@
 // verifies every node's memory, prints a summary, writes the statistics JSON and the waveform.
 #pragma once
 
+#include <optional>
 #include <ostream>
+#include <string>
 
 #include "hw/machine_config.h"
 
@@ -11,5 +13,15 @@ namespace meshmp {
 // Exit codes: 0 completed and verified; 1 the run failed (deadlock, stall, firmware error, wrong data);
 // 2 bad input (the message names the field, the value and the rule).
 int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& err);
+
+// Why a run cannot start: its algorithm does not support the machine (`unsupported`: a sweep's grid may
+// hold such points), or an input breaks a rule. The message names the field, the value and the rule.
+struct RunRefusal {
+  bool unsupported = false;
+  std::string message;
+};
+// Every check run_machine makes before it builds the machine (configuration, algorithm and its options,
+// workload, node memory, the host's memory); none when the run can start.
+std::optional<RunRefusal> check_run(const MachineConfig& config);
 
 }  // namespace meshmp

@@ -1,8 +1,10 @@
 // `meshmp sweep`: one `meshmp run` per point of a grid (topologies x algorithms x block sizes x start-up
-// costs x link widths), each in its own process, several at once, with a progress line per finished
-// point and one CSV row per point: the configuration, the exit status, whether every byte was verified,
-// completion cycles, the zero-load model and the paper's formula, the schedule counts and the
-// contention. A point the algorithm does not support (exit status 2) is a row too, marked unsupported.
+// costs x link widths), each in its own process (no shell between), several at once, with a progress
+// line per finished point and one CSV row per point: the configuration, the exit status, whether every
+// byte was verified, completion cycles, the zero-load model and the paper's formula, the schedule counts,
+// the contention, and the error of a point that failed. Every point is checked before the first runs: an
+// input error is exit 2 naming the point; a point whose algorithm does not support the machine is a row
+// marked unsupported, with the reason. SIGINT / SIGTERM stop the running points and keep the finished rows.
 #include "sims/sweep_command.h"
 
 #include <nlohmann/json.hpp>
@@ -10,8 +12,10 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iomanip>
 #include <mutex>
@@ -19,25 +23,36 @@
 #include <thread>
 
 #include "firmware/algorithm_registry.h"
+#include "hw/stop_request.h"
+#include "sims/child_process.h"
+#include "sims/cli_options.h"
+#include "sims/output_file.h"
 #include "sims/plot_script.h"
+#include "sims/run_command.h"
+#include "sims/stop_signals.h"
 #include "topology/config_error.h"
 #include "topology/topology.h"
 
 namespace meshmp {
 namespace {
 
-std::vector<std::string> split_list(const std::string& text) {
+// A comma-separated list; an empty item (`a,,b`, a trailing comma) is an error naming `field`.
+std::vector<std::string> split_list(const std::string& field, const std::string& text) {
   std::vector<std::string> items;
   std::stringstream stream(text);
   std::string item;
-  while (std::getline(stream, item, ','))
-    if (!item.empty()) items.push_back(item);
+  while (std::getline(stream, item, ',')) {
+    if (item.empty()) throw ConfigError(field, text, "an empty item in the comma-separated list");
+    items.push_back(item);
+  }
+  if (!text.empty() && text.back() == ',') throw ConfigError(field, text, "an empty item in the comma-separated list");
+  if (items.empty()) throw ConfigError(field, text, "expected at least one value");
   return items;
 }
 
 std::vector<long> whole_numbers(const std::string& field, const std::string& text, long minimum) {
   std::vector<long> values;
-  for (const std::string& item : split_list(text)) {
+  for (const std::string& item : split_list(field, text)) {
     std::size_t used = 0;
     long value = -1;
     try {
@@ -56,7 +71,64 @@ std::vector<long> whole_numbers(const std::string& field, const std::string& tex
 struct SweepPoint {
   std::string topology, algorithm;
   long block_bytes, startup_cycles, flit_bytes;
+  std::string unsupported;  // why its algorithm does not run on it, empty when it runs
 };
+
+// The point's `meshmp run` arguments (after `run`), the sweep's --run-options last.
+std::vector<std::string> run_arguments(const SweepPoint& p, const std::vector<std::string>& run_options) {
+  std::vector<std::string> args{"--topology",       p.topology,
+                                "--algorithm",      p.algorithm,
+                                "-m",               std::to_string(p.block_bytes),
+                                "--startup-cycles", std::to_string(p.startup_cycles),
+                                "--flit-bytes",     std::to_string(p.flit_bytes)};
+  args.insert(args.end(), run_options.begin(), run_options.end());
+  return args;
+}
+
+std::string describe(const SweepPoint& p) {
+  return p.topology + " " + p.algorithm + " m=" + std::to_string(p.block_bytes) + " t_s=" +
+         std::to_string(p.startup_cycles) + " flit=" + std::to_string(p.flit_bytes);
+}
+
+// Checks the point as `meshmp run` would before building its machine: the empty string when it can run;
+// "unsupported: why" when its algorithm does not support the machine. Throws ConfigError naming the point
+// for an input error.
+std::string check_point(const SweepPoint& p, const std::vector<std::string>& run_options) {
+  CLI::App app;
+  RunOptions options;
+  options.add_to(app);
+  std::vector<std::string> args = run_arguments(p, run_options);
+  std::reverse(args.begin(), args.end());  // CLI11 takes a vector of arguments last first
+  MachineConfig config;
+  try {
+    app.parse(args);
+    config = options.resolve();
+  } catch (const CLI::ParseError& e) {
+    throw ConfigError("point", describe(p), std::string("--run-options: ") + e.what());
+  } catch (const ConfigError& e) {
+    throw ConfigError("point", describe(p), e.what());
+  }
+  for (const auto& [field, path] : {std::pair{"output.vcd", config.vcd}, std::pair{"output.detail_csv", config.detail_csv},
+                                    std::pair{"output.messages_csv", config.messages_csv},
+                                    std::pair{"output.trace_rtl", config.trace_rtl}})
+    if (!path.empty())
+      throw ConfigError("--run-options", command_line(run_options),
+                        std::string(field) + " = '" + path + "': every point would write that one file; a sweep writes "
+                                                             "each run's statistics itself and its rows to --csv");
+  if (auto refusal = check_run(config)) {
+    if (refusal->unsupported) return refusal->message;
+    throw ConfigError("point", describe(p), refusal->message);
+  }
+  return "";
+}
+
+// A CSV field: quoted when it holds a comma, a quote or a line break.
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
 
 
 }  // namespace
@@ -70,7 +142,8 @@ void SweepCommand::add_to(CLI::App& app) {
       ->capture_default_str();
   app.add_option("--run-options", run_options_, "more options for every run, e.g. '--algorithm-option sync=barrier'");
   app.add_option("--csv", csv_, "the CSV file, one row per point")->capture_default_str();
-  app.add_option("-j,--jobs", jobs_, "runs at once (default: the host's cores)");
+  app.add_option("-j,--jobs", jobs_, "runs at once, 1.." + std::to_string(kMaxChildren) + " (default: the host's cores)")
+      ->check(CLI::Range(1, kMaxChildren));
   app.add_option("--plot", png_, "also plot the speedup over --speedup-of (PNG): see --plot-against");
   app.add_option("--speedup-of", speedup_of_, "the algorithm the plot divides by")->capture_default_str();
   app.add_option("--plot-against", plot_against_,
@@ -82,18 +155,22 @@ void SweepCommand::add_to(CLI::App& app) {
 }
 
 int SweepCommand::run(const std::string& self_path, std::ostream& out, std::ostream& err) const {
-  // Names are checked before anything runs: a misspelt one is bad input, not an unsupported point.
-  for (const std::string& topology : split_list(topologies_)) Topology::parse(topology, "--topologies");
-  for (const std::string& algorithm : split_list(algorithms_)) find_algorithm(algorithm);
+  // Every point is checked before anything runs: a misspelt name or a bad option is bad input (exit 2),
+  // not a row.
+  const std::vector<std::string> run_options = split_arguments("--run-options", run_options_);
+  for (const std::string& topology : split_list("--topologies", topologies_)) Topology::parse(topology, "--topologies");
+  for (const std::string& algorithm : split_list("--algorithms", algorithms_)) find_algorithm(algorithm);
   std::vector<SweepPoint> points;
-  for (const std::string& topology : split_list(topologies_))
-    for (const std::string& algorithm : split_list(algorithms_))
+  for (const std::string& topology : split_list("--topologies", topologies_))
+    for (const std::string& algorithm : split_list("--algorithms", algorithms_))
       for (long m : whole_numbers("--block-bytes", block_bytes_, 1))
         for (long ts : whole_numbers("--startup-cycles", startup_cycles_, 0))
-          for (long flit : whole_numbers("--flit-bytes", flit_bytes_, 1)) points.push_back({topology, algorithm, m, ts, flit});
-  if (points.empty()) throw ConfigError("--topologies", topologies_, "the grid has no point");
-  std::ofstream csv(csv_);
-  if (!csv) throw ConfigError("--csv", csv_, "the file cannot be written");
+          for (long flit : whole_numbers("--flit-bytes", flit_bytes_, 1))
+            points.push_back({topology, algorithm, m, ts, flit, ""});
+  for (SweepPoint& p : points) p.unsupported = check_point(p, run_options);
+  check_distinct_outputs({{"--csv", csv_}, {"--plot", png_}});
+  OutputFile csv("--csv", csv_), png;
+  if (!png_.empty()) png = OutputFile("--plot", png_);
   const unsigned jobs = jobs_ > 0 ? static_cast<unsigned>(jobs_) : std::max(1u, std::thread::hardware_concurrency());
 
   std::vector<std::string> rows(points.size());
@@ -101,48 +178,64 @@ int SweepCommand::run(const std::string& self_path, std::ostream& out, std::ostr
   std::mutex progress;
   std::size_t done = 0, failed = 0;
   auto worker = [&] {
-    for (std::size_t k = next++; k < points.size(); k = next++) {
+    for (std::size_t k = next++; k < points.size() && stop_signal() == 0; k = next++) {
       const SweepPoint& p = points[k];
-      char path[] = "/tmp/meshmp-sweep-XXXXXX";
-      const int fd = mkstemp(path);
-      if (fd >= 0) close(fd);
-      const std::string command = shell_quote(self_path) + " run --topology " + shell_quote(p.topology) + " --algorithm " +
-                                  shell_quote(p.algorithm) + " -m " + std::to_string(p.block_bytes) + " --startup-cycles " +
-                                  std::to_string(p.startup_cycles) + " --flit-bytes " + std::to_string(p.flit_bytes) +
-                                  " " + run_options_ + " --stats-json " + path + " > /dev/null 2>&1";
-      const int raw = std::system(command.c_str());
-      const int status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-      nlohmann::json doc;
-      try {
-        doc = nlohmann::json::parse(std::ifstream(path));
-      } catch (const nlohmann::json::exception&) {
-      }
-      std::remove(path);
       std::ostringstream row;
-      row << p.topology << ',' << p.algorithm << ',' << p.block_bytes << ',' << p.startup_cycles << ',' << p.flit_bytes
-          << ',' << status << ',';
-      std::string verdict = status == 2 ? "unsupported" : "failed";
-      if (doc.contains("statistics")) {
-        const auto& s = doc["statistics"];
-        const auto& schedule = s["schedule"];
-        verdict = doc["verification"]["ok"].get<bool>() ? "yes" : "no";
-        row << verdict << ',' << s["completion_cycles"] << ',' << doc["analytic"]["zero_load"]["prediction_cycles"]
-            << ',' << std::fixed << std::setprecision(1) << doc["analytic"]["paper"]["estimate_cycles"].get<double>()
-            << ',' << schedule["synchronized_steps"] << ',' << schedule["sum_of_step_max_blocks"] << ','
-            << schedule["max_messages_per_node"] << ',' << schedule["rearrangement_bytes_max_per_node"] << ','
-            << s["network"]["header_blocking_cycles"] << ',' << schedule["steps_with_blocking"] << ','
-            << std::setprecision(2) << s["simulation"]["host_seconds"].get<double>() << ','
-            << s["bounds"]["status_bound_steps"] << ',' << std::setprecision(3) << s["bounds"]["cut_bound"].get<double>()
-            << ',' << doc["config"]["node"]["port_model"].get<std::string>();
+      row << csv_field(p.topology) << ',' << p.algorithm << ',' << p.block_bytes << ',' << p.startup_cycles << ','
+          << p.flit_bytes << ',';
+      std::string verdict, error;
+      if (!p.unsupported.empty()) {
+        verdict = "unsupported";
+        error = p.unsupported;
+        row << 2 << ',' << verdict << ",,,,,,,,,,,,,";
       } else {
-        row << verdict << ",,,,,,,,,,,,,";
+        const char* tmp = std::getenv("TMPDIR");
+        std::string path = std::string(tmp && *tmp ? tmp : "/tmp") + "/meshmp-sweep-XXXXXX.json";
+        const int fd = mkstemps(path.data(), 5);
+        if (fd >= 0) close(fd);
+        std::vector<std::string> argv{self_path, "run"};
+        for (std::string& a : run_arguments(p, run_options)) argv.push_back(std::move(a));
+        argv.insert(argv.end(), {"--stats-json", path});
+        ChildOutcome outcome;
+        try {
+          outcome = run_child_process(argv);
+        } catch (const std::exception& e) {
+          outcome.err = e.what();
+        }
+        nlohmann::json doc;
+        try {
+          doc = nlohmann::json::parse(std::ifstream(path));
+        } catch (const nlohmann::json::exception&) {
+        }
+        std::remove(path.c_str());
+        if (stop_signal() != 0) return;  // a point cut short by the stop is no row
+        row << outcome.exit_status << ',';
+        verdict = "failed";
+        if (doc.contains("statistics")) {
+          const auto& s = doc["statistics"];
+          const auto& schedule = s["schedule"];
+          verdict = doc["verification"]["ok"].get<bool>() ? "yes" : "no";
+          row << verdict << ',' << s["completion_cycles"] << ',' << doc["analytic"]["zero_load"]["prediction_cycles"]
+              << ',' << std::fixed << std::setprecision(1) << doc["analytic"]["paper"]["estimate_cycles"].get<double>()
+              << ',' << schedule["synchronized_steps"] << ',' << schedule["sum_of_step_max_blocks"] << ','
+              << schedule["max_messages_per_node"] << ',' << schedule["rearrangement_bytes_max_per_node"] << ','
+              << s["network"]["header_blocking_cycles"] << ',' << schedule["steps_with_blocking"] << ','
+              << std::setprecision(2) << s["simulation"]["host_seconds"].get<double>() << ','
+              << s["bounds"]["status_bound_steps"] << ',' << std::setprecision(3) << s["bounds"]["cut_bound"].get<double>()
+              << ',' << doc["config"]["node"]["port_model"].get<std::string>();
+          if (!doc["failure"]["message"].get<std::string>().empty()) error = doc["failure"]["message"].get<std::string>();
+        } else {
+          row << verdict << ",,,,,,,,,,,,,";
+        }
+        if (verdict != "yes" && error.empty()) error = outcome.describe();
       }
-      rows[k] = row.str();
+      row << ',' << csv_field(error);
       std::lock_guard<std::mutex> lock(progress);
+      rows[k] = row.str();
       ++done;
       if (verdict != "yes" && verdict != "unsupported") ++failed;
-      out << "  [" << done << "/" << points.size() << "] " << p.topology << " " << p.algorithm << " m=" << p.block_bytes
-          << " t_s=" << p.startup_cycles << " flit=" << p.flit_bytes << ": " << verdict << "\n"
+      out << "  [" << done << "/" << points.size() << "] " << describe(p) << ": " << verdict
+          << (error.empty() ? "" : " (" + error + ")") << "\n"
           << std::flush;
     }
   };
@@ -150,16 +243,23 @@ int SweepCommand::run(const std::string& self_path, std::ostream& out, std::ostr
   for (unsigned t = 0; t < std::min<std::size_t>(jobs, points.size()); ++t) threads.emplace_back(worker);
   for (auto& t : threads) t.join();
 
-  csv << "topology,algorithm,block_bytes,startup_cycles,flit_bytes,exit_status,verified,completion_cycles,"
-         "zero_load_cycles,paper_cycles,synchronized_steps,sum_of_step_max_blocks,max_messages_per_node,"
-         "rearrangement_bytes_max_per_node,header_blocking_cycles,steps_with_blocking,host_seconds,"
-         "status_bound_steps,cut_bound,port_model\n";
-  for (const std::string& row : rows) csv << row << '\n';
+  std::ostream& table = csv.stream();
+  table << "topology,algorithm,block_bytes,startup_cycles,flit_bytes,exit_status,verified,completion_cycles,"
+           "zero_load_cycles,paper_cycles,synchronized_steps,sum_of_step_max_blocks,max_messages_per_node,"
+           "rearrangement_bytes_max_per_node,header_blocking_cycles,steps_with_blocking,host_seconds,"
+           "status_bound_steps,cut_bound,port_model,error\n";
+  for (const std::string& row : rows)
+    if (!row.empty()) table << row << '\n';
+  csv.commit();
+  if (stop_signal() != 0) {
+    err << "meshmp: stopped by " << signal_name(stop_signal()) << ": " << done << " of " << points.size()
+        << " points finished; " << csv_ << " holds them\n";
+    return stopped_exit_status();
+  }
   out << "  sweep: " << points.size() << " points, " << failed << " failed; " << csv_ << "\n";
-  csv.close();
-  if (!png_.empty())
-    run_plot_script(self_path, "plot_sweep.py", MESHMP_SWEEP_PLOT_SCRIPT, {csv_, png_, speedup_of_, plot_against_}, png_, out);
-  if (failed > 0) err << "meshmp: error: " << failed << " point(s) failed; see the exit_status and verified columns\n";
+  if (png.is_open())
+    run_plot_script(self_path, "plot_sweep.py", MESHMP_SWEEP_PLOT_SCRIPT, {csv_}, png, {speedup_of_, plot_against_}, out);
+  if (failed > 0) err << "meshmp: error: " << failed << " point(s) failed; see the exit_status, verified and error columns\n";
   return failed > 0 ? 1 : 0;
 }
 

@@ -5,11 +5,13 @@
 
 #include <systemc>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iomanip>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -20,12 +22,23 @@
 #include "hw/network.h"
 #include "hw/routing.h"
 #include "hw/traffic_generator.h"
+#include "hw/config_limits.h"
+#include "hw/stop_request.h"
+#include "sims/child_process.h"
+#include "sims/output_file.h"
+#include "sims/stop_signals.h"
 
 #ifndef MESHMP_PLOT_SCRIPT
 #define MESHMP_PLOT_SCRIPT "plot_latency.py"
 #endif
 
 namespace meshmp {
+namespace {
+// A broken rule reported by a validate() function, its message already naming field, value and rule.
+struct InputError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+}  // namespace
 
 void TrafficCommand::add_to(CLI::App& c) {
   network_.add_network_options_to(c, /*with_packet_limit=*/false);
@@ -34,21 +47,22 @@ void TrafficCommand::add_to(CLI::App& c) {
                "transpose ((x,y) -> (y,x), square 2-D), bit-complement (i -> ~i, 2^n nodes), hotspot (a share "
                "--hotspot-fraction to --hotspot-node, the rest uniform), neighbour (+1 in dimension 0, "
                "wrapping)  [default uniform]");
-  c.add_option("--rate", rate_, "offered load: Bernoulli injection, flits/node/cycle  [default 0.1]");
+  rate_option_ = c.add_option("--rate", rate_, "offered load: Bernoulli injection, flits/node/cycle  [default 0.1]");
   c.add_option("--rates", rates_, "sweep the load FROM:TO:STEP (e.g. 0.02:0.4:0.02), each point in its own process; "
                                   "writes --csv and --png");
-  c.add_option("--packet-flits", packet_flits_, "flits per packet, the head included  [default 4]");
-  c.add_option("--warmup-cycles", warmup_cycles_, "cycles before packets are measured  [default 10000]");
-  c.add_option("--measure-cycles", measure_cycles_, "cycles during which created packets are measured  [default 20000]");
+  c.add_option("--packet-flits", packet_flits_, "flits per packet, the head included, 1..4097  [default 4]");
+  c.add_option("--warmup-cycles", warmup_cycles_, "cycles before packets are measured, 0..10^9  [default 10000]");
+  c.add_option("--measure-cycles", measure_cycles_,
+               "cycles during which created packets are measured, 1..10^9  [default 20000]");
   c.add_option("--drain-cycles", drain_cycles_, "after generation, at most this many cycles to deliver the "
-                                                "measured packets  [default 100000]");
-  c.add_option("--seed", seed_, "random seed  [default 1]");
+                                                "measured packets, 0..10^9  [default 100000]");
+  c.add_option("--seed", seed_, "random seed, 0..2^63-1  [default 1]");
   c.add_flag("--exclude-self", exclude_self_, "uniform: never send to the source itself");
-  c.add_option("--hotspot-node", hotspot_node_, "hotspot: the hot node  [default 0]");
-  c.add_option("--hotspot-fraction", hotspot_fraction_, "hotspot: share of packets sent to it  [default 0.2]");
+  hotspot_node_option_ = c.add_option("--hotspot-node", hotspot_node_, "hotspot: the hot node  [default 0]");
+  hotspot_fraction_option_ = c.add_option("--hotspot-fraction", hotspot_fraction_, "hotspot: share of packets sent to it  [default 0.2]");
   c.add_option("-o,--stats-json", stats_json_, "write the result(s) as JSON to this file");
-  c.add_option("--csv", csv_, "sweep: latency-vs-load CSV  [default meshmp-traffic.csv]");
-  c.add_option("--png", png_, "sweep: latency-vs-load plot (needs python3-matplotlib)  [default meshmp-traffic.png]");
+  csv_option_ = c.add_option("--csv", csv_, "sweep: latency-vs-load CSV  [default meshmp-traffic.csv]");
+  png_option_ = c.add_option("--png", png_, "sweep: latency-vs-load plot (needs python3-matplotlib)  [default meshmp-traffic.png]");
   c.add_option("--compare-reference", reference_,
                "sweep: compare with a reference curve CSV (load,accepted,latency,hops), e.g. "
                "sims/reference/booksim2-mesh8x8-uniform.csv");
@@ -64,34 +78,56 @@ double saturation_load(const std::vector<double>& loads, const std::vector<doubl
   return -1;
 }
 
-int TrafficCommand::run_point(double rate, std::ostream& out, std::ostream& err) const {
-  MachineConfig config = network_.resolve();
-  config.router.max_packet_payload_flits = std::max(1, packet_flits_ - 1);
-  config.router.exclusive_ejection = false;  // bare sinks: a flit per cycle from any packet
-  if (auto error = config.validate()) {
-    err << "meshmp: error: " << *error << "\n";
-    return 2;
-  }
-  const Topology topology = Topology::parse(config.topology);
-  if (auto error = check_model_fits(topology, config, std::nullopt)) {
-    err << "meshmp: error: " << *error << "\n";
-    return 2;
-  }
+TrafficCommand::Setup TrafficCommand::prepare(double rate) const {
   TrafficParams params;
   params.pattern = parse_traffic_pattern(pattern_);
+  params.packet_flits = static_cast<int>(parse_integer(packet_flits_, limits::kTrafficPacketFlits));
+  params.warmup_cycles = parse_integer(warmup_cycles_, limits::kTrafficWarmupCycles);
+  params.measure_cycles = parse_integer(measure_cycles_, limits::kTrafficMeasureCycles);
+  params.drain_cycles = parse_integer(drain_cycles_, limits::kTrafficDrainCycles);
+  params.seed = parse_integer(seed_, limits::kTrafficSeed);
+  if (params.pattern != TrafficPattern::Hotspot)
+    for (const CLI::Option* option : {hotspot_node_option_, hotspot_fraction_option_})
+      if (option && option->count() > 0)
+        throw ConfigError(option->get_name(), option->as<std::string>(),
+                          "applies to --pattern hotspot only (the pattern is " + pattern_ + ")");
+  if (exclude_self_ && params.pattern != TrafficPattern::Uniform)
+    throw ConfigError("--exclude-self", "true", "applies to --pattern uniform only (the pattern is " + pattern_ + ")");
   params.include_self = !exclude_self_;
   params.hotspot_node = hotspot_node_;
   params.hotspot_fraction = hotspot_fraction_;
   params.flits_per_node_per_cycle = rate;
-  params.packet_flits = packet_flits_;
-  params.warmup_cycles = warmup_cycles_;
-  params.measure_cycles = measure_cycles_;
-  params.drain_cycles = drain_cycles_;
-  params.seed = seed_;
-  if (auto error = params.validate(topology)) {
-    err << "meshmp: error: " << *error << "\n";
+
+  MachineConfig config = network_.resolve();
+  // Traffic has no node memories: the smallest block keeps the exchange's memory rules out of the way.
+  config.block_bytes = 1;
+  config.router.max_packet_payload_flits = std::max(1, params.packet_flits - 1);
+  config.router.exclusive_ejection = false;  // bare sinks: a flit per cycle from any packet
+  if (auto error = config.validate()) throw InputError(*error);
+  Topology topology = Topology::parse(config.topology);
+  if (auto error = check_model_fits(topology, config, std::nullopt)) throw InputError(*error);
+  if (auto error = params.validate(topology)) throw InputError(*error);
+  return {std::move(config), std::move(topology), params};
+}
+
+int TrafficCommand::run_point(double rate, std::ostream& out, std::ostream& err) const {
+  if (csv_option_->count() > 0 || png_option_->count() > 0 || !reference_.empty()) {
+    const CLI::Option* given = !reference_.empty() ? nullptr : csv_option_->count() > 0 ? csv_option_ : png_option_;
+    throw ConfigError(given ? given->get_name() : "--compare-reference", given ? given->as<std::string>() : reference_,
+                      "belongs to a sweep of loads: give --rates FROM:TO:STEP");
+  }
+  std::optional<Setup> setup;
+  try {
+    setup = prepare(rate);
+  } catch (const InputError& e) {
+    err << "meshmp: error: " << e.what() << "\n";
     return 2;
   }
+  const MachineConfig& config = setup->config;
+  const Topology& topology = setup->topology;
+  const TrafficParams& params = setup->params;
+  OutputFile stats_file;
+  if (!stats_json_.empty()) stats_file = OutputFile("--stats-json", stats_json_);
   const sc_core::sc_time period(1, sc_core::SC_NS);
   Network network("network", topology, config.router, config.port_model, find_routing_function(config.routing),
                   period, config.watchdog_cycles, config.host_threads);
@@ -118,12 +154,20 @@ int TrafficCommand::run_point(double rate, std::ostream& out, std::ostream& err)
                            {"all_measured_packets_delivered", complete},
                            {"errors", s.errors},
                            {"failure", network.failure()}};
-  if (!stats_json_.empty()) std::ofstream(stats_json_) << result.dump(1) << "\n";
+  if (stop_signal() != 0) {
+    err << "meshmp: stopped by " << signal_name(stop_signal()) << " at simulated cycle " << network.current_cycle()
+        << "; no output written\n";
+    return stopped_exit_status();
+  }
+  if (stats_file.is_open()) {
+    stats_file.stream() << result.dump(1) << "\n";
+    stats_file.commit();
+  }
   if (json_line_) {
     out << result.dump() << "\n";
   } else {
     out << std::fixed << "meshmp traffic: " << topology.spec() << ", " << pattern_ << ", offered " << std::setprecision(3)
-        << rate << " flits/node/cycle, " << packet_flits_ << "-flit packets, " << config.router.vcs << " VCs x "
+        << rate << " flits/node/cycle, " << params.packet_flits << "-flit packets, " << config.router.vcs << " VCs x "
         << config.router.buffer_flits << " flits, " << config.router.pipeline_depth << "-cycle routers\n"
         << "  accepted " << std::setprecision(4) << generator.accepted_flits_per_node_per_cycle()
         << " flits/node/cycle; packet latency average " << std::setprecision(2) << generator.average_latency()
@@ -146,6 +190,11 @@ std::vector<double> parse_rates(const std::string& text) {
   if (!(in >> from >> c1 >> to >> c2 >> step) || c1 != ':' || c2 != ':' || !in.eof() || !(step > 0) ||
       !(from > 0) || !(to >= from) || to > 1)
     throw ConfigError("traffic.rates", text, "expected FROM:TO:STEP with 0 < FROM <= TO <= 1 and STEP > 0");
+  constexpr double kMaxPoints = 1000;  // each point is a process of its own
+  if ((to - from) / step + 1 > kMaxPoints + 1e-9)
+    throw ConfigError("traffic.rates", text,
+                      "at most " + std::to_string(static_cast<int>(kMaxPoints)) + " loads (this gives " +
+                          std::to_string(static_cast<long long>(std::floor((to - from) / step + 1e-9)) + 1) + ")");
   std::vector<double> rates;
   for (int k = 0; from + k * step <= to + 1e-9; ++k) rates.push_back(std::round((from + k * step) * 1e6) / 1e6);
   return rates;
@@ -155,21 +204,45 @@ struct ReferencePoint {
   double load, accepted, latency, hops;
 };
 
+// A reference curve: a header line, then load,accepted,latency[,hops] rows of numbers (accepted and hops
+// may be empty). Anything else is an error naming the line.
 std::vector<ReferencePoint> read_reference(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw ConfigError("--compare-reference", path, "the file cannot be opened");
+  auto number = [&](const std::string& text, int line, bool may_be_empty) {
+    if (may_be_empty && text.empty()) return static_cast<double>(NAN);
+    std::size_t used = 0;
+    double value = NAN;
+    try {
+      value = std::stod(text, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != text.size() || text.empty() || !std::isfinite(value) || value < 0)
+      throw ConfigError("--compare-reference", path,
+                        "line " + std::to_string(line) + ": '" + text.substr(0, 40) +
+                            "' is not a number >= 0 (expected rows load,accepted,latency[,hops] after a header)");
+    return value;
+  };
   std::vector<ReferencePoint> points;
   std::string line;
-  std::getline(in, line);  // header
+  int number_of_line = 1;
+  if (!std::getline(in, line)) throw ConfigError("--compare-reference", path, "the file is empty (expected a header and rows)");
   while (std::getline(in, line)) {
+    ++number_of_line;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty()) continue;
     std::vector<std::string> f;
     std::stringstream fields(line);
     for (std::string x; std::getline(fields, x, ',');) f.push_back(x);
-    if (f.size() < 3) continue;
-    ReferencePoint p{std::stod(f[0]), f[1].empty() ? NAN : std::stod(f[1]), std::stod(f[2]),
-                     f.size() > 3 && !f[3].empty() ? std::stod(f[3]) : NAN};
-    points.push_back(p);
+    if (f.size() < 3 || f.size() > 4)
+      throw ConfigError("--compare-reference", path,
+                        "line " + std::to_string(number_of_line) + " has " + std::to_string(f.size()) +
+                            " fields (expected load,accepted,latency[,hops])");
+    points.push_back({number(f[0], number_of_line, false), number(f[1], number_of_line, true),
+                      number(f[2], number_of_line, false), f.size() > 3 ? number(f[3], number_of_line, true) : NAN});
   }
+  if (points.empty()) throw ConfigError("--compare-reference", path, "the file has no rows of numbers");
   return points;
 }
 
@@ -177,34 +250,49 @@ std::vector<ReferencePoint> read_reference(const std::string& path) {
 
 int TrafficCommand::run_sweep(const std::string& self_path, const std::vector<std::string>& arguments,
                               std::ostream& out, std::ostream& err) const {
+  if (rate_option_->count() > 0)
+    throw ConfigError("--rate", rate_option_->as<std::string>(), "a sweep of loads (--rates) sets the rate of each point");
   const std::vector<double> rates = parse_rates(rates_);
   std::vector<ReferencePoint> reference;
   if (!reference_.empty()) reference = read_reference(reference_);
-  std::string base = shell_quote(self_path);
+  // Every input is checked before the first point runs, and every output can be written.
+  try {
+    prepare(rates.front());
+  } catch (const InputError& e) {
+    err << "meshmp: error: " << e.what() << "\n";
+    return 2;
+  }
+  check_distinct_outputs({{"--csv", csv_}, {"--png", png_}, {"--stats-json", stats_json_}});
+  OutputFile csv("--csv", csv_), png("--png", png_), stats_file;
+  if (!stats_json_.empty()) stats_file = OutputFile("--stats-json", stats_json_);
+  // A point's command line: this one without the sweep's own options, plus its rate.
+  const std::vector<std::string> sweep_only{"--rates", "-o", "--stats-json", "--csv", "--png", "--compare-reference"};
+  std::vector<std::string> base{self_path};
   for (std::size_t i = 0; i < arguments.size(); ++i) {
-    if (arguments[i] == "--rates" || arguments[i] == "-o" || arguments[i] == "--stats-json") {
+    const std::string& a = arguments[i];
+    if (std::find(sweep_only.begin(), sweep_only.end(), a) != sweep_only.end()) {
       ++i;
       continue;
     }
-    if (arguments[i].rfind("--rates=", 0) == 0 || arguments[i].rfind("--stats-json=", 0) == 0) continue;
-    base += " " + shell_quote(arguments[i]);
+    const bool joined = a.rfind("--", 0) == 0 && a.find('=') != std::string::npos &&
+                        std::find(sweep_only.begin(), sweep_only.end(), a.substr(0, a.find('='))) != sweep_only.end();
+    if (!joined) base.push_back(a);
   }
   nlohmann::json results = nlohmann::json::array();
   std::vector<double> loads, latencies;
   out << std::fixed;
-  for (std::size_t k = 0; k < rates.size(); ++k) {
+  for (std::size_t k = 0; k < rates.size() && stop_signal() == 0; ++k) {
     std::ostringstream rate;
     rate << std::setprecision(6) << rates[k];
-    const std::string command = base + " --rate " + rate.str() + " --json-line";
-    std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
-    std::string text;
-    char buffer[4096];
-    while (pipe && std::fgets(buffer, sizeof buffer, pipe.get())) text += buffer;
+    std::vector<std::string> argv = base;
+    argv.insert(argv.end(), {"--rate", rate.str(), "--json-line"});
+    const ChildOutcome point_run = run_child_process(argv);
+    if (stop_signal() != 0) break;
     nlohmann::json point;
     try {
-      point = nlohmann::json::parse(text);
+      point = nlohmann::json::parse(point_run.out);
     } catch (const nlohmann::json::exception&) {
-      err << "meshmp: error: the point at rate " << rate.str() << " printed no result: " << text << "\n";
+      err << "meshmp: error: the point at rate " << rate.str() << " failed (" << point_run.describe() << ")\n";
       return 1;
     }
     results.push_back(point);
@@ -218,18 +306,23 @@ int TrafficCommand::run_sweep(const std::string& self_path, const std::vector<st
         << std::flush;
   }
   {
-    std::ofstream csv(csv_);
-    if (!csv) throw ConfigError("--csv", csv_, "the file cannot be written");
-    csv << "load_flits_per_node_per_cycle,accepted_flits_per_node_per_cycle,average_packet_latency_cycles,"
+    std::ostream& rows = csv.stream();
+    rows << "load_flits_per_node_per_cycle,accepted_flits_per_node_per_cycle,average_packet_latency_cycles,"
            "p99_packet_latency_cycles,average_hops,all_measured_packets_delivered\n";
     for (const auto& p : results)
-      csv << p["offered_flits_per_node_per_cycle"].get<double>() << ','
+      rows << p["offered_flits_per_node_per_cycle"].get<double>() << ','
           << p["accepted_flits_per_node_per_cycle"].get<double>() << ','
           << p["average_packet_latency_cycles"].get<double>() << ',' << p["p99_packet_latency_cycles"].get<double>()
           << ',' << p["average_hops"].get<double>() << ',' << (p["all_measured_packets_delivered"].get<bool>() ? 1 : 0)
           << '\n';
+    csv.commit();
   }
   out << "  curve: " << csv_ << "\n";
+  if (stop_signal() != 0) {  // the finished points are kept; no comparison or plot of a cut curve
+    err << "meshmp: stopped by " << signal_name(stop_signal()) << " after " << results.size() << " of " << rates.size()
+        << " loads; " << csv_ << " holds them\n";
+    return stopped_exit_status();
+  }
   nlohmann::json comparison;
   const double saturation = saturation_load(loads, latencies);
   if (!reference.empty()) {
@@ -264,13 +357,14 @@ int TrafficCommand::run_sweep(const std::string& self_path, const std::vector<st
   } else {
     out << "  saturation (latency 3x its low-load value): " << std::setprecision(4) << saturation << "\n";
   }
-  if (!stats_json_.empty())
-    std::ofstream(stats_json_) << nlohmann::json{{"points", results}, {"saturation", saturation},
-                                                 {"comparison", comparison}}.dump(1)
-                               << "\n";
-  std::vector<std::string> plot_arguments = {csv_, png_};
-  if (!reference_.empty()) plot_arguments.push_back(reference_);
-  run_plot_script(self_path, "plot_latency.py", MESHMP_PLOT_SCRIPT, plot_arguments, png_, out);
+  if (stats_file.is_open()) {
+    stats_file.stream() << nlohmann::json{{"points", results}, {"saturation", saturation}, {"comparison", comparison}}.dump(1)
+                        << "\n";
+    stats_file.commit();
+  }
+  std::vector<std::string> trailing;
+  if (!reference_.empty()) trailing.push_back(reference_);
+  run_plot_script(self_path, "plot_latency.py", MESHMP_PLOT_SCRIPT, {csv_}, png, trailing, out);
   return 0;
 }
 

@@ -10,7 +10,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include "hw/machine_config.h"
+#include "hw/traffic_generator.h"
 #include "sims/cli_options.h"
+#include "topology/topology.h"
 
 namespace meshmp {
 
@@ -22,6 +25,14 @@ class TrafficCommand {
           std::ostream& err) const;
 
  private:
+  // A point's network and traffic, every input checked (all points of a sweep share them but the rate).
+  struct Setup {
+    MachineConfig config;
+    Topology topology;
+    TrafficParams params;
+  };
+  // Throws ConfigError naming the field, the value and the rule.
+  Setup prepare(double rate) const;
   int run_point(double rate, std::ostream& out, std::ostream& err) const;
   int run_sweep(const std::string& self_path, const std::vector<std::string>& arguments, std::ostream& out,
                 std::ostream& err) const;
@@ -30,13 +41,17 @@ class TrafficCommand {
   std::string pattern_ = "uniform";
   double rate_ = 0.1;
   std::string rates_;
-  int packet_flits_ = 4;
-  std::uint64_t warmup_cycles_ = 10000, measure_cycles_ = 20000, drain_cycles_ = 100000, seed_ = 1;
+  // Whole numbers are kept as written and parsed against their rules (hw/config_limits.h).
+  std::string packet_flits_ = "4", warmup_cycles_ = "10000", measure_cycles_ = "20000", drain_cycles_ = "100000",
+              seed_ = "1";
   bool exclude_self_ = false;
   int hotspot_node_ = 0;
   double hotspot_fraction_ = 0.2;
   std::string stats_json_, csv_ = "meshmp-traffic.csv", png_ = "meshmp-traffic.png", reference_;
   bool json_line_ = false;
+  // Options that apply to one pattern or to a sweep only: given elsewhere, they are refused.
+  const CLI::Option *rate_option_ = nullptr, *hotspot_node_option_ = nullptr, *hotspot_fraction_option_ = nullptr,
+                    *csv_option_ = nullptr, *png_option_ = nullptr;
 };
 
 // Saturation of a latency-vs-load curve: the load at which the average latency first reaches three times

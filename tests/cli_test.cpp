@@ -321,11 +321,18 @@ TEST(CommandLine, OutputFilesAreWrittenAsNamedAndNeverShared) {
   const std::string same = temp_path("same.json");
   Outcome o = meshmp("run --topology mesh:2 -o " + same + " --vcd " + same);
   EXPECT_EQ(o.status, 2) << o.output;
-  EXPECT_NE(o.output.find("output.vcd = '" + same + "': is also output.stats_json"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("output.vcd = '" + same + "': a VCD waveform file name must end in .vcd"), std::string::npos)
+      << o.output;
+  const std::string vcd = temp_path("same.vcd");
+  o = meshmp("run --topology mesh:2 -o " + vcd + " --vcd " + vcd);
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find("output.vcd = '" + vcd + "': is the file output.stats_json = '" + vcd + "' names"),
+            std::string::npos)
+      << o.output;
   const std::string txt = temp_path("wave.txt");
   o = meshmp("run --topology mesh:2 -o \"\" --vcd " + txt);
   EXPECT_EQ(o.status, 2) << o.output;
-  EXPECT_NE(o.output.find("a waveform file name must end in .vcd"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("a VCD waveform file name must end in .vcd"), std::string::npos) << o.output;
   EXPECT_FALSE(std::ifstream(txt).good()) << "nothing may be written for a refused name";
   EXPECT_FALSE(std::ifstream(txt + ".vcd").good());
 }

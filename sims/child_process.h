@@ -1,0 +1,32 @@
+// A child process run without a shell: the commands that run points in processes of their own (sweep,
+// traffic --rates, paper, bench; SystemC elaborates one machine per process) start meshmp again with an
+// argument vector, capture what it prints, and stop it when they are stopped (sims/stop_signals.h).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace meshmp {
+
+struct ChildOutcome {
+  int exit_status = -1;  // -1 when it did not exit
+  int signal = 0;        // the signal that ended it, 0 when it exited
+  std::string out;       // its standard output
+  std::string err;       // its standard error
+  // "exit status 2" or "killed by signal 9", and the last line it printed on its standard error.
+  std::string describe() const;
+};
+
+// Runs `argv` (argv[0] is the program's path) with its standard input from /dev/null. Throws
+// std::runtime_error when it cannot be started.
+ChildOutcome run_child_process(const std::vector<std::string>& argv);
+
+// `argv` as a command line a user could paste (words quoted where needed): for messages.
+std::string command_line(const std::vector<std::string>& argv);
+
+// Splits `text` into arguments as a POSIX shell splits words: blanks separate them, single and double
+// quotes and backslashes as the shell reads them; nothing is expanded. Throws ConfigError naming `field`
+// for an unbalanced quote or a trailing backslash.
+std::vector<std::string> split_arguments(const std::string& field, const std::string& text);
+
+}  // namespace meshmp

@@ -1,0 +1,178 @@
+// Fault injection: runs, sweeps, traffic sweeps and paper tables are interrupted at random points by
+// SIGINT to their process group (a terminal's Ctrl-C) or SIGTERM to the command alone. Each must stop with
+// 128 + the signal (or have finished before it), leave every output present whole and valid, no temporary
+// file in its directory or in TMPDIR, and no child process behind.
+#include <gtest/gtest.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace {
+
+struct Interrupted {
+  int status = -1;  // exit status, -1 when killed
+  std::string out, err;
+};
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Starts `meshmp ARGS` in a process group of its own (TMPDIR = dir/tmp), sends `signal_number` after
+// `delay` to the group (`to_group`, as a terminal's Ctrl-C does) or to the command alone, and waits.
+Interrupted interrupt(const std::vector<std::string>& args, const std::string& dir, int signal_number, bool to_group,
+                      std::chrono::milliseconds delay) {
+  std::filesystem::create_directories(dir + "/tmp");
+  const std::string out = dir + "/stdout", err = dir + "/stderr";
+  const pid_t pid = fork();
+  if (pid == 0) {
+    setpgid(0, 0);
+    const int o = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int e = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(o, 1);
+    dup2(e, 2);
+    if (chdir(dir.c_str()) != 0) _exit(127);
+    setenv("TMPDIR", (dir + "/tmp").c_str(), 1);
+    std::vector<char*> argv{const_cast<char*>(MESHMP_BINARY)};
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execv(MESHMP_BINARY, argv.data());
+    _exit(127);
+  }
+  setpgid(pid, pid);
+  std::this_thread::sleep_for(delay);
+  kill(to_group ? -pid : pid, signal_number);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  // Nothing of the command's group may outlive it (a child left running would keep writing).
+  for (int i = 0; i < 50 && kill(-pid, 0) == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_NE(kill(-pid, 0), 0) << "a child process outlived the command";
+  if (kill(-pid, 0) == 0) kill(-pid, SIGKILL);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(out), read_file(err)};
+}
+
+// No temporary file in the command's directory or in its TMPDIR.
+void expect_nothing_left(const std::string& dir) {
+  for (const auto& entry : std::filesystem::directory_iterator(dir))
+    EXPECT_EQ(entry.path().filename().string().find(".meshmp-"), std::string::npos) << entry.path();
+  EXPECT_TRUE(std::filesystem::is_empty(dir + "/tmp")) << "TMPDIR holds " << std::filesystem::directory_iterator(dir + "/tmp")->path();
+}
+
+void expect_stopped_or_finished(const Interrupted& r, int signal_number) {
+  EXPECT_TRUE(r.status == 128 + signal_number || r.status == 0) << "exit " << r.status << "\n" << r.out << r.err;
+}
+
+class Interrupt : public ::testing::Test {
+ protected:
+  std::string dir(const std::string& name) {
+    const std::string d = ::testing::TempDir() + "meshmp_interrupt_" + name + "_" + std::to_string(getpid());
+    std::filesystem::remove_all(d);
+    std::filesystem::create_directories(d);
+    return d;
+  }
+  std::mt19937 random_{21};
+  std::chrono::milliseconds random_delay(int from, int to) {
+    return std::chrono::milliseconds(std::uniform_int_distribution<int>(from, to)(random_));
+  }
+};
+
+TEST_F(Interrupt, ARunStopsAtOnceSaysWhereAndKeepsThePreviousFiles) {
+  for (int trial = 0; trial < 4; ++trial) {
+    const int signal_number = trial % 2 ? SIGTERM : SIGINT;
+    const std::string d = dir("run" + std::to_string(trial));
+    std::ofstream(d + "/stats.json") << "{\"previous\": 1}\n";
+    const auto start = std::chrono::steady_clock::now();
+    const Interrupted r = interrupt({"run", "--topology", "torus:16x16", "-m", "64", "-o", "stats.json", "--detail-csv",
+                                     "d.csv", "--messages-csv", "m.csv"},
+                                    d, signal_number, trial % 2 == 0, random_delay(100, 900));
+    expect_stopped_or_finished(r, signal_number);
+    if (r.status == 128 + signal_number) {
+      EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10)) << "it stops at once";
+      EXPECT_NE(r.err.find(std::string("stopped by ") + (signal_number == SIGINT ? "SIGINT" : "SIGTERM") +
+                           " at simulated cycle "),
+                std::string::npos)
+          << r.err;
+      EXPECT_EQ(read_file(d + "/stats.json"), "{\"previous\": 1}\n");
+      EXPECT_FALSE(std::filesystem::exists(d + "/d.csv"));
+      EXPECT_FALSE(std::filesystem::exists(d + "/m.csv"));
+    } else {
+      EXPECT_TRUE(nlohmann::json::parse(read_file(d + "/stats.json")).contains("statistics"));
+    }
+    expect_nothing_left(d);
+  }
+}
+
+TEST_F(Interrupt, ASweepStopsItsChildrenAndKeepsEveryFinishedRow) {
+  for (int trial = 0; trial < 4; ++trial) {
+    const int signal_number = trial % 2 ? SIGTERM : SIGINT;
+    const std::string d = dir("sweep" + std::to_string(trial));
+    const Interrupted r = interrupt({"sweep", "--topologies", "torus:8x8,torus:12x12", "--algorithms", "direct,pairwise",
+                                     "-m", "8,64", "-j", "2", "--csv", "s.csv"},
+                                    d, signal_number, trial % 2 == 0, random_delay(300, 1500));
+    expect_stopped_or_finished(r, signal_number);
+    ASSERT_TRUE(std::filesystem::exists(d + "/s.csv")) << r.err;
+    std::istringstream csv(read_file(d + "/s.csv"));
+    std::string line;
+    std::getline(csv, line);
+    EXPECT_EQ(line.rfind("topology,algorithm,", 0), 0u);
+    int rows = 0;
+    for (; std::getline(csv, line); ++rows) {
+      EXPECT_EQ(std::count(line.begin(), line.end(), ','), 20) << line;
+      EXPECT_NE(line.find(",yes,"), std::string::npos) << "a row of a point cut short: " << line;
+    }
+    if (r.status == 0) {
+      EXPECT_EQ(rows, 8);
+    } else {
+      EXPECT_NE(r.err.find("points finished"), std::string::npos) << r.err;
+    }
+    expect_nothing_left(d);
+  }
+}
+
+TEST_F(Interrupt, ATrafficSweepAndAPaperTableKeepWhatFinished) {
+  for (int trial = 0; trial < 2; ++trial) {
+    const int signal_number = trial % 2 ? SIGTERM : SIGINT;
+    const std::string d = dir("traffic" + std::to_string(trial));
+    const Interrupted r = interrupt({"traffic", "--topology", "mesh:8x8", "--rates", "0.05:0.4:0.05", "--warmup-cycles",
+                                     "1000", "--measure-cycles", "20000", "--csv", "t.csv", "--png", "t.png"},
+                                    d, signal_number, trial % 2 == 0, random_delay(200, 1200));
+    expect_stopped_or_finished(r, signal_number);
+    if (r.status != 0) {
+      EXPECT_FALSE(std::filesystem::exists(d + "/t.png")) << "no plot of a cut curve";
+    }
+    std::istringstream csv(read_file(d + "/t.csv"));
+    std::string line;
+    for (std::getline(csv, line); std::getline(csv, line);) EXPECT_EQ(std::count(line.begin(), line.end(), ','), 5) << line;
+    expect_nothing_left(d);
+  }
+  for (int trial = 0; trial < 2; ++trial) {
+    const int signal_number = trial % 2 ? SIGTERM : SIGINT;
+    const std::string d = dir("paper" + std::to_string(trial));
+    const Interrupted r = interrupt({"paper", "001-theorem1"}, d, signal_number, trial % 2 == 0, random_delay(200, 1500));
+    expect_stopped_or_finished(r, signal_number);
+    EXPECT_EQ(r.out.rfind("meshmp paper 001-theorem1", 0), 0u) << r.out;
+    EXPECT_TRUE(!r.out.empty() && r.out.back() == '\n') << "every row printed whole: " << r.out;
+    if (r.status != 0) {
+      EXPECT_NE(r.err.find("stopped by"), std::string::npos) << r.err;
+    }
+    EXPECT_EQ(r.err.find("failed"), std::string::npos) << "a stopped row is not a failed one: " << r.err;
+    expect_nothing_left(d);
+  }
+}
+
+}  // namespace

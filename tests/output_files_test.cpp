@@ -1,0 +1,180 @@
+// Every file meshmp writes appears whole or not at all, a failed write is an error, and output paths are
+// checked before any work: the statistics JSON, the CSVs, the VCD (through its checked relay), the traffic
+// and sweep outputs, the plots and the standard output.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "meshmp_process.h"
+
+namespace {
+
+using meshmp_test::meshmp;
+using meshmp_test::Outcome;
+using meshmp_test::run_command;
+
+// A fresh directory of its own for each test.
+std::string fresh_directory(const std::string& name) {
+  const std::string dir = ::testing::TempDir() + "meshmp_outputs_" + name + "_" + std::to_string(getpid());
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The files a writer left beside its targets: none may remain.
+std::vector<std::string> leftovers(const std::string& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (name.find(".meshmp-") != std::string::npos) names.push_back(name);
+  }
+  return names;
+}
+
+TEST(OutputFiles, ARefusedRunLeavesThePreviousStatisticsAsTheyWere) {
+  const std::string dir = fresh_directory("refused");
+  const std::string old_json = dir + "/old.json";
+  std::ofstream(old_json) << "{\"previous\": true}\n";
+  const Outcome o = meshmp("run --topology mesh:2 -o " + old_json + " --vcd /nonexistent/w.vcd");
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find("output.vcd = '/nonexistent/w.vcd': the file cannot be written: No such file or directory"),
+            std::string::npos)
+      << o.output;
+  EXPECT_EQ(read_file(old_json), "{\"previous\": true}\n");
+  EXPECT_TRUE(leftovers(dir).empty());
+}
+
+TEST(OutputFiles, TwoOutputsNamingOneFileAreRefusedHoweverSpelt) {
+  const std::string dir = fresh_directory("same");
+  std::filesystem::create_directories(dir + "/sub");
+  std::filesystem::create_symlink(dir + "/x.json", dir + "/link.csv");
+  for (const std::string& other : {dir + "/./x.json", dir + "/sub/../x.json", dir + "/link.csv"}) {
+    const Outcome o = meshmp("run --topology mesh:2 -o " + dir + "/x.json --detail-csv " + other);
+    EXPECT_EQ(o.status, 2) << other << ": " << o.output;
+    EXPECT_NE(o.output.find("output.detail_csv = '" + other + "': is the file output.stats_json"), std::string::npos)
+        << o.output;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir + "/x.json"));
+}
+
+TEST(OutputFiles, ASymbolicLinkIsFollowedAndStays) {
+  const std::string dir = fresh_directory("link");
+  std::ofstream(dir + "/target.json") << "old\n";
+  std::filesystem::create_symlink(dir + "/target.json", dir + "/link.json");
+  const Outcome o = meshmp("run --topology mesh:2 -o " + dir + "/link.json");
+  ASSERT_EQ(o.status, 0) << o.output;
+  EXPECT_TRUE(std::filesystem::is_symlink(dir + "/link.json"));
+  EXPECT_TRUE(nlohmann::json::parse(read_file(dir + "/target.json")).contains("statistics"));
+}
+
+TEST(OutputFiles, AFailedWriteIsAnErrorWithTheSystemsReason) {
+  for (const char* option : {"-o /dev/full", "-o '' --detail-csv /dev/full", "-o '' --messages-csv /dev/full"}) {
+    const Outcome o = meshmp(std::string("run --topology mesh:2 ") + option);
+    EXPECT_EQ(o.status, 1) << option << ": " << o.output;
+    EXPECT_NE(o.output.find("'/dev/full': writing the file failed: No space left on device"), std::string::npos)
+        << o.output;
+  }
+  Outcome o = meshmp("traffic --topology mesh:2x2 --warmup-cycles 10 --measure-cycles 100 -o /dev/full");
+  EXPECT_EQ(o.status, 1) << o.output;
+  EXPECT_NE(o.output.find("No space left on device"), std::string::npos) << o.output;
+  o = meshmp("sweep --topologies ring:4 --algorithms direct --csv /dev/full");
+  EXPECT_EQ(o.status, 1) << o.output;
+  EXPECT_NE(o.output.find("--csv = '/dev/full': writing the file failed: No space left on device"), std::string::npos)
+      << o.output;
+  // The standard output: its failure is reported on the standard error.
+  o = run_command("(" + std::string(MESHMP_BINARY) + " run --topology mesh:2 -o '' > /dev/full)");
+  EXPECT_EQ(o.status, 1) << o.output;
+  EXPECT_NE(o.output.find("writing the standard output failed: No space left on device"), std::string::npos) << o.output;
+}
+
+TEST(OutputFiles, AWaveformCutByAFileSizeLimitIsAnErrorAndNotLeftBehind) {
+  const std::string dir = fresh_directory("vcd");
+  // At most 16 blocks per file (8 or 16 KiB, as the shell counts them): the waveform of two traced nodes
+  // over the exchange is larger (the next test).
+  const Outcome o = run_command("(ulimit -f 16; " + std::string(MESHMP_BINARY) + " run --topology torus:4x4 -o '' " +
+                                "--detail-csv " + dir + "/d.csv --vcd " + dir + "/w.vcd --trace-nodes 0,5)");
+  EXPECT_EQ(o.status, 1) << o.output;
+  EXPECT_NE(o.output.find("output.vcd = '" + dir + "/w.vcd': writing the file failed: File too large"), std::string::npos)
+      << o.output;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/w.vcd"));
+  EXPECT_EQ(read_file(dir + "/d.csv").rfind("node,step,", 0), 0u) << "the other outputs are kept";
+  EXPECT_TRUE(leftovers(dir).empty());
+}
+
+TEST(OutputFiles, AWaveformWrittenWholeEndsAtTheRunsLastCycle) {
+  const std::string dir = fresh_directory("vcd_whole");
+  const Outcome o = meshmp("run --topology torus:4x4 -o '' --vcd " + dir + "/w.vcd --trace-nodes 0,5");
+  ASSERT_EQ(o.status, 0) << o.output;
+  std::string vcd = read_file(dir + "/w.vcd");
+  EXPECT_NE(vcd.find("$enddefinitions"), std::string::npos);
+  while (!vcd.empty() && vcd.back() == '\n') vcd.pop_back();
+  EXPECT_EQ(vcd[vcd.rfind('\n') + 1], '#') << "the last line is the closing time stamp";
+  EXPECT_GT(vcd.size(), 16u * 1024) << "the size the file-size test relies on";
+  EXPECT_TRUE(leftovers(dir).empty());
+}
+
+TEST(OutputFiles, OutputPathsAreCheckedBeforeAnyWork) {
+  Outcome o = meshmp("traffic --rate 0.1 -o /nonexistent/t.json");
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find("--stats-json = '/nonexistent/t.json': the file cannot be written"), std::string::npos)
+      << o.output;
+  o = meshmp("bench -o /nonexistent/b.json");
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_EQ(o.output.find("kernel floor"), std::string::npos) << "no benchmark may run: " << o.output;
+  o = meshmp("paper 003-paths --plot /nonexistent/p.png");
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_EQ(o.output.find("jh-spt"), std::string::npos) << "no row may run: " << o.output;
+  o = meshmp("sweep --topologies ring:4 --algorithms direct --csv /nonexistent/s.csv");
+  EXPECT_EQ(o.status, 2) << o.output;
+  o = meshmp("sweep --topologies ring:4 --algorithms direct --plot /nonexistent/p.png --csv /dev/null");
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_EQ(o.output.find("[1/1]"), std::string::npos) << "no point may run: " << o.output;
+  o = meshmp("paper 001-theorem1 --plot p.png");
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find("only the table 003-paths draws a plot"), std::string::npos) << o.output;
+}
+
+TEST(OutputFiles, RunsWritingOneFileAtOnceLeaveOneWholeFile) {
+  const std::string dir = fresh_directory("concurrent");
+  const std::string json = dir + "/meshmp-stats.json";
+  const std::string run = std::string(MESHMP_BINARY) + " run --topology torus:4x4 -o " + json;
+  for (int trial = 0; trial < 3; ++trial) {
+    const Outcome o = run_command("(" + run + " -m 8 > /dev/null & " + run + " -m 64 > /dev/null & wait)");
+    ASSERT_EQ(o.status, 0) << o.output;
+    const nlohmann::json doc = nlohmann::json::parse(read_file(json));  // throws on a mix of the two
+    const auto block = doc["config"]["block_bytes"].get<int>();
+    EXPECT_TRUE(block == 8 || block == 64) << block;
+  }
+  EXPECT_TRUE(leftovers(dir).empty());
+}
+
+TEST(OutputFiles, ANewFileGetsTheUsualPermissionsAndAnOldOneKeepsItsOwn) {
+  const std::string dir = fresh_directory("modes");
+  Outcome o = run_command("(umask 022; " + std::string(MESHMP_BINARY) + " run --topology mesh:2 -o " + dir + "/new.json)");
+  ASSERT_EQ(o.status, 0) << o.output;
+  struct stat status {};
+  ASSERT_EQ(stat((dir + "/new.json").c_str(), &status), 0);
+  EXPECT_EQ(status.st_mode & 0777, 0644u);
+  std::ofstream(dir + "/old.json") << "{}";
+  chmod((dir + "/old.json").c_str(), 0600);
+  o = meshmp("run --topology mesh:2 -o " + dir + "/old.json");
+  ASSERT_EQ(o.status, 0) << o.output;
+  ASSERT_EQ(stat((dir + "/old.json").c_str(), &status), 0);
+  EXPECT_EQ(status.st_mode & 0777, 0600u);
+}
+
+}  // namespace
