@@ -214,7 +214,8 @@ int SweepCommand::run(const std::string& self_path, std::ostream& out, std::ostr
         if (doc.contains("statistics")) {
           const auto& s = doc["statistics"];
           const auto& schedule = s["schedule"];
-          verdict = doc["verification"]["ok"].get<bool>() ? "yes" : "no";
+          error = doc["failure"]["message"].get<std::string>();
+          verdict = !error.empty() ? "failed" : doc["verification"]["ok"].get<bool>() ? "yes" : "no";
           row << verdict << ',' << s["completion_cycles"] << ',' << doc["analytic"]["zero_load"]["prediction_cycles"]
               << ',' << std::fixed << std::setprecision(1) << doc["analytic"]["paper"]["estimate_cycles"].get<double>()
               << ',' << schedule["synchronized_steps"] << ',' << schedule["sum_of_step_max_blocks"] << ','
@@ -223,7 +224,6 @@ int SweepCommand::run(const std::string& self_path, std::ostream& out, std::ostr
               << std::setprecision(2) << s["simulation"]["host_seconds"].get<double>() << ','
               << s["bounds"]["status_bound_steps"] << ',' << std::setprecision(3) << s["bounds"]["cut_bound"].get<double>()
               << ',' << doc["config"]["node"]["port_model"].get<std::string>();
-          if (!doc["failure"]["message"].get<std::string>().empty()) error = doc["failure"]["message"].get<std::string>();
         } else {
           row << verdict << ",,,,,,,,,,,,,";
         }

@@ -1,0 +1,116 @@
+// The inputs of `meshmp traffic` and `meshmp sweep` are bounded and checked before any point runs: a bad
+// one is exit 2 with the field, the value (as typed) and the rule; options that would be ignored are
+// refused; sweep options never pass through a shell.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "meshmp_process.h"
+
+namespace {
+
+using meshmp_test::meshmp;
+using meshmp_test::Outcome;
+
+std::string temp_path(const std::string& name) {
+  return ::testing::TempDir() + "meshmp_inputs_" + std::to_string(getpid()) + "_" + name;
+}
+
+void expect_refused(const std::string& args, const std::string& message) {
+  const Outcome o = meshmp(args);
+  EXPECT_EQ(o.status, 2) << args << "\n" << o.output;
+  EXPECT_NE(o.output.find(message), std::string::npos) << args << "\n" << o.output;
+  EXPECT_EQ(o.output.find("[1/"), std::string::npos) << "no point may run: " << o.output;
+}
+
+TEST(CommandInputs, TrafficSweepChecksItsInputsBeforeAnyPoint) {
+  expect_refused("traffic --rates 0.1:0.2:0.1 --vcs 0 --csv /dev/null --png /dev/null", "router.vcs = '0': must be 1..16");
+  expect_refused("traffic --rates 0.1:0.2:0.1 --pattern transpose -t torus:4x8 --csv /dev/null --png /dev/null",
+                 "traffic.pattern = 'transpose'");
+  expect_refused("traffic --rates 0.01:0.99:0.0000001", "traffic.rates = '0.01:0.99:0.0000001': at most 1000 loads");
+  expect_refused("traffic --rates 0.1:0.2:0.1 --rate 0.3", "--rate = '0.3': a sweep of loads (--rates) sets the rate");
+}
+
+TEST(CommandInputs, TrafficWindowsSeedAndPacketsAreBounded) {
+  expect_refused("traffic --warmup-cycles -1", "traffic.warmup_cycles = '-1'");
+  expect_refused("traffic --warmup-cycles 9223372036854775807", "traffic.warmup_cycles = '9223372036854775807': must be 0..1000000000");
+  expect_refused("traffic --measure-cycles 18446744073709551615", "traffic.measure_cycles = '18446744073709551615': must be 1..1000000000");
+  expect_refused("traffic --drain-cycles 1000000001", "traffic.drain_cycles = '1000000001'");
+  expect_refused("traffic --seed -1", "traffic.seed = '-1'");
+  expect_refused("traffic --packet-flits 4098", "traffic.packet_flits = '4098': must be 1..4097");
+}
+
+TEST(CommandInputs, TrafficRefusesOptionsItWouldIgnore) {
+  expect_refused("traffic --hotspot-node 3", "--hotspot-node = '3': applies to --pattern hotspot only");
+  expect_refused("traffic --pattern neighbour --hotspot-fraction 0.5", "--hotspot-fraction = '0.5': applies to --pattern hotspot only");
+  expect_refused("traffic --pattern transpose --exclude-self", "--exclude-self = 'true': applies to --pattern uniform only");
+  expect_refused("traffic --compare-reference sims/reference/x.csv",
+                 "--compare-reference = 'sims/reference/x.csv': belongs to a sweep of loads");
+  expect_refused("traffic --csv c.csv", "--csv = 'c.csv': belongs to a sweep of loads");
+  const std::string garbage = temp_path("garbage.csv");
+  std::ofstream(garbage) << "load,accepted,latency\n0.1,0.1,abc\n";
+  expect_refused("traffic --rates 0.1:0.2:0.1 --compare-reference " + garbage + " --csv /dev/null --png /dev/null",
+                 "line 2: 'abc' is not a number");
+  std::ofstream(garbage) << "";
+  expect_refused("traffic --rates 0.1:0.2:0.1 --compare-reference " + garbage, "the file is empty");
+}
+
+TEST(CommandInputs, TrafficOnAMachineOfMoreThan8192NodesIsNotRefusedForBlockBytes) {
+  const Outcome o = meshmp("traffic --topology torus:100x100 --rate 0.001 --warmup-cycles 10 --measure-cycles 20");
+  EXPECT_EQ(o.status, 0) << o.output;
+  EXPECT_EQ(o.output.find("block_bytes"), std::string::npos) << o.output;
+}
+
+TEST(CommandInputs, SweepChecksEveryPointBeforeTheFirstRuns) {
+  const std::string grid = "sweep --topologies torus:4x4 --algorithms direct --csv /dev/null ";
+  expect_refused(grid + "--run-options '--vcs 99'",
+                 "point = 'torus:4x4 direct m=8 t_s=100 flit=8': router.vcs = '99': must be 1..16");
+  expect_refused(grid + "--run-options --bogus", "The following argument was not expected: --bogus");
+  expect_refused(grid + "--run-options '--algorithm-option order=bad'", "order");
+  expect_refused(grid + "--run-options \"--algorithm-option 'order=ascending\"", "is never closed");
+  expect_refused(grid + "--run-options '--vcd w.vcd'", "every point would write that one file");
+  expect_refused(grid + "--startup-cycles 100000001", "node.startup_cycles = '100000001'");
+  expect_refused(grid + "-m 4294967296", "block_bytes = '4294967296'");
+  expect_refused(grid + "-j -3", "--jobs");
+  expect_refused(grid + "-j 100000", "--jobs");
+  expect_refused("sweep --topologies torus:4x4,, --algorithms direct", "--topologies = 'torus:4x4,,': an empty item");
+  expect_refused("sweep --topologies torus:4x4 --algorithms ,direct", "--algorithms = ',direct': an empty item");
+}
+
+TEST(CommandInputs, SweepOptionsNeverReachAShell) {
+  const std::string marker = temp_path("injected");
+  std::filesystem::remove(marker);
+  const Outcome o = meshmp("sweep --topologies torus:4x4 --algorithms direct --csv /dev/null --run-options "
+                           "'--algorithm-option \"order=ascending; touch " + marker + "\"'");
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_FALSE(std::filesystem::exists(marker));
+  const std::string csv = temp_path("quoted.csv");
+  const Outcome quoted = meshmp("sweep --topologies torus:4x4 --algorithms direct --csv " + csv +
+                                " --run-options \"--algorithm-option 'order=ascending'\"");
+  EXPECT_EQ(quoted.status, 0) << quoted.output;
+}
+
+TEST(CommandInputs, SweepRowsKeepTheReasonOfAnUnsupportedOrFailedPoint) {
+  const std::string csv = temp_path("reasons.csv");
+  const Outcome o = meshmp("sweep --topologies torus:4x4 --algorithms direct,tseng-t4 -j 1 --csv " + csv +
+                           " --run-options '--max-cycles 200'");
+  EXPECT_EQ(o.status, 1) << o.output;
+  std::ifstream in(csv);
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_NE(text.str().find("header_blocking_cycles,steps_with_blocking,host_seconds,status_bound_steps,cut_bound,"
+                            "port_model,error\n"),
+            std::string::npos)
+      << text.str();
+  EXPECT_NE(text.str().find("torus:4x4,direct,8,100,8,1,"), std::string::npos) << text.str();
+  EXPECT_NE(text.str().find("the run reached run.max_cycles = 200"), std::string::npos) << text.str();
+  EXPECT_NE(text.str().find("torus:4x4,tseng-t4,8,100,8,2,unsupported,"), std::string::npos) << text.str();
+  EXPECT_NE(text.str().find("tseng-t4 needs rings of at least 8 nodes"), std::string::npos) << text.str();
+  EXPECT_NE(o.output.find("failed (the run reached run.max_cycles = 200)"), std::string::npos) << o.output;
+}
+
+}  // namespace
