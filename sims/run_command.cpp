@@ -12,6 +12,7 @@
 #include "hw/machine.h"
 #include "hw/model_size.h"
 #include "hw/run_statistics.h"
+#include "hw/stop_request.h"
 #include "sims/output_file.h"
 #include "sims/stop_signals.h"
 #include "sims/waveform_relay.h"
@@ -120,6 +121,11 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
   VerificationReport verification;
   if (result.status == RunStatus::Completed)
     verification = machine.verify();
+  if (stop_signal() != 0) {  // the signal came after the last cycle, while the memories were verified
+    err << "meshmp: stopped by " << signal_name(stop_signal()) << " after the run (cycle " << result.completion_cycles
+        << "); no output written\n";
+    return stopped_exit_status();
+  }
   const nlohmann::json stats = collect_statistics(machine, result);
 
   const std::uint32_t unit_bytes = machine.workload().unit_bytes();
