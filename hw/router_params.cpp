@@ -60,7 +60,7 @@ std::optional<std::string> RouterParams::validate(const Topology& topology) cons
                                    limits::kRtlPowerOnSeed.rule()).what());
   if (rtl_power_on_seed != 0 && model != "rtl" && model != "dual")
     return std::string(ConfigError(limits::kRtlPowerOnSeed.field, std::to_string(rtl_power_on_seed),
-                                   "sets the power-on state of RTL routers: needs router.model rtl or dual, not " + model).what());
+                                   "sets the power-on state of RTL routers: needs router.model rtl or dual, not " + echo(model)).what());
   if (dateline && topology.has_rings() && vcs < 2)
     return bad("router.vcs", vcs,
                "a topology with rings needs at least 2 virtual channels for the dateline classes");

@@ -1,7 +1,6 @@
 // Cartesian-product network arithmetic (002 §2, §3.1). See topology.h.
 #include "topology/topology.h"
 
-#include <cstdlib>
 #include <sstream>
 
 #include "topology/config_error.h"
@@ -18,12 +17,26 @@ std::vector<std::string> split(const std::string& text, char sep) {
   return parts;
 }
 
+// A run of decimal digits as a number, or -1 when it is empty or holds anything else; a value above
+// `max` gives max + 1 (however many digits it has).
+std::int64_t parse_digits(const std::string& text, std::int64_t max) {
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) return -1;
+  std::int64_t value = 0;
+  for (char c : text) {
+    value = value * 10 + (c - '0');
+    if (value > max) return max + 1;
+  }
+  return value;
+}
+
 int parse_size(const std::string& text, const std::string& field, const std::string& spec) {
-  if (text.empty() || text.size() > 6 || text.find_first_not_of("0123456789") != std::string::npos)
-    throw ConfigError(field, spec, "'" + text + "' is not a dimension size (a whole number)");
-  int size = std::atoi(text.c_str());
-  if (size < 2) throw ConfigError(field, spec, "every dimension needs at least 2 nodes, got " + text);
-  return size;
+  const std::string range = "every dimension has 2.." + std::to_string(Topology::kMaxNodes) + " nodes";
+  const std::int64_t size = parse_digits(text, Topology::kMaxNodes);
+  if (size < 0) throw ConfigError(field, spec, "'" + echo(text) + "' is not a dimension size (a whole number); " + range);
+  if (size < 2) throw ConfigError(field, spec, "every dimension needs at least 2 nodes, got " + echo(text) + "; " + range);
+  if (size > Topology::kMaxNodes)
+    throw ConfigError(field, spec, "the dimension size " + echo(text) + " is out of range: " + range);
+  return static_cast<int>(size);
 }
 
 const char* kTopologyRule =
@@ -39,14 +52,13 @@ Topology Topology::parse(const std::string& spec, const std::string& field) {
   std::string rest = spec.substr(colon + 1);
   std::vector<Dimension> dims;
   if (kind == "hypercube") {
-    if (rest.empty() || rest.find_first_not_of("0123456789") != std::string::npos || rest.size() > 3)
-      throw ConfigError(field, spec, "the hypercube dimension must be a whole number");
-    int n = std::atoi(rest.c_str());
+    const std::string range = "the hypercube dimension must be 1.." + std::to_string(kMaxHypercubeDimension) +
+                              " (at most " + std::to_string(kMaxNodes) + " nodes)";
+    const std::int64_t n = parse_digits(rest, kMaxHypercubeDimension);
+    if (n < 0) throw ConfigError(field, spec, "the hypercube dimension is not a whole number; " + range);
     if (n < 1 || n > kMaxHypercubeDimension)
-      throw ConfigError(field, spec,
-                        "the hypercube dimension must be 1.." + std::to_string(kMaxHypercubeDimension) +
-                            " (at most " + std::to_string(kMaxNodes) + " nodes)");
-    dims.assign(n, Dimension{DimensionKind::Complete, 2});
+      throw ConfigError(field, spec, range + ": " + echo(rest) + " is out of range");
+    dims.assign(static_cast<std::size_t>(n), Dimension{DimensionKind::Complete, 2});
   } else if (kind == "mesh" || kind == "torus" || kind == "ring" || kind == "ghc") {
     DimensionKind dk = kind == "mesh" ? DimensionKind::Path
                        : kind == "ghc" ? DimensionKind::Complete
@@ -63,11 +75,11 @@ Topology Topology::parse(const std::string& spec, const std::string& field) {
       if (name == "path" || name == "mesh") dk = DimensionKind::Path;
       else if (name == "ring" || name == "torus") dk = DimensionKind::Ring;
       else if (name == "complete" || name == "ghc") dk = DimensionKind::Complete;
-      else throw ConfigError(field, spec, "unknown dimension kind '" + name + "': expected path, ring or complete");
+      else throw ConfigError(field, spec, "unknown dimension kind '" + echo(name) + "': expected path, ring or complete");
       dims.push_back({dk, parse_size(digit == std::string::npos ? "" : term.substr(digit), field, spec)});
     }
   } else {
-    throw ConfigError(field, spec, std::string("unknown topology kind '") + kind + "': " + kTopologyRule);
+    throw ConfigError(field, spec, std::string("unknown topology kind '") + echo(kind) + "': " + kTopologyRule);
   }
   if (dims.empty()) throw ConfigError(field, spec, kTopologyRule);
   std::int64_t nodes = 1;
