@@ -1,9 +1,11 @@
 // Algorithm options: declarations checked against given values. See algorithm_options.h.
 #include "firmware/algorithm_options.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <stdexcept>
+#include <utility>
 
 #include "topology/config_error.h"
 
@@ -20,15 +22,54 @@ std::string to_string(AlgorithmOption::Type type) {
   return "?";
 }
 
+AlgorithmOption integer_option(std::string name, std::int64_t default_value, std::int64_t min, std::int64_t max,
+                               std::string help) {
+  AlgorithmOption option;
+  option.name = std::move(name);
+  option.type = AlgorithmOption::Type::Integer;
+  option.default_value = std::to_string(default_value);
+  option.help = std::move(help);
+  option.min = min;
+  option.max = max;
+  return option;
+}
+
+std::string AlgorithmOption::rule() const {
+  switch (type) {
+    case Type::Integer: return "must be a whole number " + std::to_string(min) + ".." + std::to_string(max);
+    case Type::Number: return "must be a finite number";
+    case Type::Boolean: return "must be true or false";
+    case Type::Text: return "any text";
+    case Type::Choice: {
+      std::string list;
+      for (const auto& c : choices) list += (list.empty() ? "" : ", ") + c;
+      return "must be one of " + list;
+    }
+  }
+  return "?";
+}
+
 namespace {
 
 void check_value(const std::string& field, const AlgorithmOption& option, const std::string& text) {
   char* end = nullptr;
   switch (option.type) {
-    case AlgorithmOption::Type::Integer:
-      std::strtoll(text.c_str(), &end, 10);
-      if (text.empty() || *end != '\0') throw ConfigError(field, text, "must be a whole number");
+    case AlgorithmOption::Type::Integer: {
+      // Decimal digits with an optional minus sign, within the declared range (a value past 64 bits is
+      // out of range too, never wrapped).
+      if (option.max < option.min)
+        throw std::logic_error("integer option '" + option.name + "' declares no range");
+      std::int64_t value = 0;
+      const char* last = text.data() + text.size();
+      const auto [ptr, ec] = std::from_chars(text.data(), last, value);
+      const bool digits = !text.empty() && text.find_first_not_of("-0123456789") == std::string::npos &&
+                          text.find('-', 1) == std::string::npos && text != "-";
+      if (!digits || (ec != std::errc() && ec != std::errc::result_out_of_range) || ptr != last)
+        throw ConfigError(field, text, "is not a whole number; " + option.rule());
+      if (ec == std::errc::result_out_of_range || value < option.min || value > option.max)
+        throw ConfigError(field, text, "is out of range: " + option.rule());
       return;
+    }
     case AlgorithmOption::Type::Number: {
       const double v = std::strtod(text.c_str(), &end);
       if (text.empty() || *end != '\0' || !std::isfinite(v)) throw ConfigError(field, text, "must be a finite number");

@@ -18,9 +18,20 @@ struct AlgorithmOption {
   std::string default_value;
   std::string help;
   std::vector<std::string> choices;  // Type::Choice
+  // Type::Integer: the range of the values it takes (every integer option declares one; a value outside
+  // it is refused with rule(), never wrapped or clamped).
+  std::int64_t min = 0;
+  std::int64_t max = -1;
+  // What a value must be: "must be a whole number MIN..MAX" for an integer, the choices for a choice.
+  std::string rule() const;
 };
 
 std::string to_string(AlgorithmOption::Type type);
+// The largest count of bytes or elements an option takes: 2^32 - 1, what a node's 32-bit addresses hold.
+inline constexpr std::int64_t kLargestSizeOption = 0xffffffffll;
+// An integer option taking min..max.
+AlgorithmOption integer_option(std::string name, std::int64_t default_value, std::int64_t min, std::int64_t max,
+                               std::string help);
 
 // The checked values of every declared option (defaults filled in).
 class AlgorithmOptions {

@@ -82,7 +82,8 @@ std::vector<WorkloadKind> block_workload_kinds() {
   one_to_all.name = "one-to-all";
   one_to_all.summary = "a root sends a distinct m-byte block to every node (personalized, scatter)";
   one_to_all.source = "003 §3.1";
-  one_to_all.options = {{"root", AlgorithmOption::Type::Integer, "0", "the node that holds every block at the start", {}}};
+  one_to_all.options = {
+      integer_option("root", 0, 0, Topology::kMaxNodes - 1, "the node that holds every block at the start")};
   one_to_all.make = [](const Topology& topology, const ExchangeParameters& parameters, const AlgorithmOptions& options,
                        std::uint64_t scratch_bytes) -> std::unique_ptr<Workload> {
     const std::int64_t root = options.integer("root");

@@ -54,7 +54,7 @@ void jh_exchange(NodeApi& api) {
   const int me = api.id();
   const std::uint32_t e = s.e;
   const auto block_bytes = static_cast<std::uint32_t>(s.block * e);
-  const auto packet_bytes = static_cast<std::uint32_t>(s.packet * e);
+  const std::uint32_t packet_bytes = packet_bytes_of(s.packet, e);
   const TransposeTraffic traffic = transpose_traffic(l, me);
   // Scratch: two blocked arrays X and Y (N blocks each), a pack buffer and a receive buffer of N/2 blocks.
   const auto array_bytes = static_cast<std::uint32_t>(s.nodes * block_bytes);
@@ -183,9 +183,10 @@ std::vector<Algorithm> jh_exchange_algorithms() {
        "shuffle: one message per step and a local shuffle (§5); unbuffered: each contiguous run its own message; "
        "buffered: runs below copy_threshold_elements gathered into one message (§8.1)",
        {"shuffle", "unbuffered", "buffered"}},
-      {"packet_elements", AlgorithmOption::Type::Integer, "0", "B: most elements per packet, each packet one start-up (0: no limit)", {}},
-      {"copy_threshold_elements", AlgorithmOption::Type::Integer, "64",
-       "B_copy: runs of at least this many elements are sent without copying (buffered)", {}},
+      integer_option("packet_elements", 0, 0, kLargestSizeOption,
+                     "B: most elements per packet, each packet one start-up (0: no limit)"),
+      integer_option("copy_threshold_elements", 64, 0, kLargestSizeOption,
+                     "B_copy: runs of at least this many elements are sent without copying (buffered)"),
   };
   exchange.supports = [](const Topology& topology, const ExchangeParameters& parameters) {
     return all_to_all_transpose_rule(topology, parameters, "jh-exchange");

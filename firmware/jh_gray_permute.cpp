@@ -46,7 +46,7 @@ void jh_gray_transpose(NodeApi& api) {
   buffers.block_bytes = static_cast<std::uint32_t>(l.region_bytes());
   buffers.base = buffers.own_address + buffers.block_bytes;
   buffers.count = 3;
-  buffers.packet_bytes = static_cast<std::uint32_t>(api.options().integer("packet_elements") * e);
+  buffers.packet_bytes = packet_bytes_of(static_cast<std::uint64_t>(api.options().integer("packet_elements")), e);
   buffers.first_step_begun = true;
   api.begin_step(0);  // the packing belongs to the first step
   {
@@ -112,7 +112,7 @@ std::vector<Algorithm> jh_gray_permute_algorithms() {
                    "combined: transpose and conversions together, n routing steps; naive: conversions, then the "
                    "transpose, up to 2n - 2",
                    {"combined", "naive"}},
-                  {"packet_elements", AlgorithmOption::Type::Integer, "0", "B: most elements per packet (0: whole blocks)", {}}};
+                  integer_option("packet_elements", 0, 0, kLargestSizeOption, "B: most elements per packet (0: whole blocks)")};
   gray.supports = supports_gray;
   gray.firmware = jh_gray_transpose;
   // One block per routing step, n steps: n (PQ/N t_c + tau) (the §8.2.1 estimate without copies).
@@ -132,7 +132,7 @@ std::vector<Algorithm> jh_gray_permute_algorithms() {
   permute.summary = "dimension permutations (bit reversal, shuffles, any) by parallel swapping";
   permute.source = "003 §7 (Lemma 15)";
   permute.workload = "dimension-permutation";
-  permute.options = {{"packet_bytes", AlgorithmOption::Type::Integer, "0", "most bytes per packet (0: whole blocks)", {}}};
+  permute.options = {integer_option("packet_bytes", 0, 0, kLargestSizeOption, "most bytes per packet (0: whole blocks)")};
   permute.supports = [](const Topology& topology, const ExchangeParameters&) {
     return boolean_cube_rule(topology, "jh-permute");
   };

@@ -234,7 +234,7 @@ Algorithm path_algorithm(TransposePaths kind) {
                 "store-and-forward: every node forwards packets one hop per routing cycle, a barrier closing each "
                 "cycle (the paper's model); wormhole: each packet one message along its path as a source route",
                 {"store-and-forward", "wormhole"}},
-               {"packet_elements", AlgorithmOption::Type::Integer, "0", "B: most elements per packet (0: one packet per path)", {}}};
+               integer_option("packet_elements", 0, 0, kLargestSizeOption, "B: most elements per packet (0: one packet per path)")};
   if (kind == TransposePaths::Multiple)
     a.options.push_back({"packet_size", AlgorithmOption::Type::Choice, "uniform",
                          "uniform: packet_elements for every node; per-class: Theorem 2's optimum for each H(x)",

@@ -105,7 +105,7 @@ void jh_sbnt(NodeApi& api) {
   const std::uint32_t e = l.element_bytes();
   const std::uint64_t block = l.elements_per_node() / nodes;
   const auto block_bytes = static_cast<std::uint32_t>(block * e);
-  const auto packet_bytes = static_cast<std::uint32_t>(api.options().integer("packet_elements") * e);
+  const std::uint32_t packet_bytes = packet_bytes_of(static_cast<std::uint64_t>(api.options().integer("packet_elements")), e);
   const TransposeTraffic traffic = transpose_traffic(l, me);
   const SbntRoutes routes(n);
   // Scratch: the outgoing blocks of a round (by port), the incoming ones (by port).
@@ -204,8 +204,8 @@ std::vector<Algorithm> jh_tree_algorithms() {
   sbt.summary = "one-to-all personalized on the spanning binomial tree, whole subtrees per message, largest first";
   sbt.source = "003 §3.1";
   sbt.workload = "one-to-all";
-  sbt.options = {{"packet_bytes", AlgorithmOption::Type::Integer, "0",
-                  "B (in bytes): most bytes per packet, each packet one start-up (0: no limit)", {}}};
+  sbt.options = {integer_option("packet_bytes", 0, 0, kLargestSizeOption,
+                                "B (in bytes): most bytes per packet, each packet one start-up (0: no limit)")};
   sbt.supports = [](const Topology& topology, const ExchangeParameters&) { return boolean_cube_rule(topology, "jh-sbt"); };
   sbt.firmware = [](NodeApi& api) { jh_sbt(api); };
   sbt.estimate_cycles = [](const Topology& topology, const ExchangeParameters& parameters) {
@@ -224,8 +224,8 @@ std::vector<Algorithm> jh_tree_algorithms() {
   sbnt.summary = "1-D transpose (all-to-all personalized) on n rotated spanning binomial trees, n-port";
   sbnt.source = "003 §3.2, §5 (SBnT pseudo-code)";
   sbnt.workload = "transpose";
-  sbnt.options = {{"packet_elements", AlgorithmOption::Type::Integer, "0",
-                   "B: most elements per packet, each packet one start-up (0: no limit)", {}}};
+  sbnt.options = {integer_option("packet_elements", 0, 0, kLargestSizeOption,
+                                 "B: most elements per packet, each packet one start-up (0: no limit)")};
   sbnt.supports = [](const Topology& topology, const ExchangeParameters& parameters) {
     return all_to_all_transpose_rule(topology, parameters, "jh-sbnt");
   };

@@ -66,6 +66,13 @@ std::uint64_t packet_count(std::uint64_t elements, std::uint64_t packet_elements
   return (elements + packet_elements - 1) / packet_elements;
 }
 
+std::uint32_t packet_bytes_of(std::uint64_t elements, std::uint32_t element_bytes) {
+  constexpr std::uint64_t kLargest = 0xffffffffull;
+  if (elements == 0) return 0;
+  if (element_bytes == 0 || elements > kLargest / element_bytes) return static_cast<std::uint32_t>(kLargest);
+  return static_cast<std::uint32_t>(elements * element_bytes);
+}
+
 std::optional<std::string> boolean_cube_rule(const Topology& topology, const std::string& algorithm) {
   for (int d = 0; d < topology.num_dimensions(); ++d)
     if (topology.dimension(d).size != 2)

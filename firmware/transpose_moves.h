@@ -40,6 +40,9 @@ std::vector<Handle> send_packets(NodeApi& api, int peer, std::uint32_t address, 
 std::vector<Handle> receive_packets(NodeApi& api, int peer, std::uint32_t address, std::uint32_t length,
                                     std::uint32_t packet_bytes, std::uint32_t tag);
 std::uint64_t packet_count(std::uint64_t elements, std::uint64_t packet_elements);
+// The packet size in bytes of packets of `elements` elements of `element_bytes` each (0: no limit). A
+// size past 32 bits limits nothing (every message fits 32-bit addresses): it is given as the largest.
+std::uint32_t packet_bytes_of(std::uint64_t elements, std::uint32_t element_bytes);
 
 // Empty when the machine is a Boolean cube (every dimension of size 2: node x's neighbour in dimension j
 // is x XOR 2^j); otherwise why not.

@@ -8,9 +8,15 @@
 namespace meshmp {
 namespace {
 
+// P and Q are at most 2^24 (003 §2: P = 2^p, Q = 2^q).
+constexpr int kMaxMatrixBits = 24;
+constexpr std::int64_t kMaxMatrixSide = std::int64_t{1} << kMaxMatrixBits;
+
+// log2 of x when x is a power of two 1..2^62, else -1.
 int log2_exact(std::int64_t x) {
+  if (x <= 0) return -1;
   int bits = 0;
-  while ((std::int64_t{1} << bits) < x) ++bits;
+  while (bits < 62 && (std::int64_t{1} << bits) < x) ++bits;
   return (std::int64_t{1} << bits) == x ? bits : -1;
 }
 
@@ -21,8 +27,8 @@ std::vector<std::string> same_or(std::vector<std::string> choices) {
 
 const std::vector<AlgorithmOption>& transpose_options() {
   static const std::vector<AlgorithmOption> options = {
-      {"rows", AlgorithmOption::Type::Integer, "0", "P, rows of A, a power of two (0: as many as nodes)", {}},
-      {"columns", AlgorithmOption::Type::Integer, "0", "Q, columns of A, a power of two (0: as many as nodes)", {}},
+      integer_option("rows", 0, 0, kMaxMatrixSide, "P, rows of A, a power of two up to 2^24 (0: as many as nodes)"),
+      integer_option("columns", 0, 0, kMaxMatrixSide, "Q, columns of A, a power of two up to 2^24 (0: as many as nodes)"),
       {"partitioning", AlgorithmOption::Type::Choice, "row-consecutive", "how A's elements are assigned to nodes (003 §2, §6)",
        partitioning_names()},
       {"row_encoding", AlgorithmOption::Type::Choice, "binary", "code of the node address's row part (003 §2 Table 1)",
@@ -30,11 +36,10 @@ const std::vector<AlgorithmOption>& transpose_options() {
       {"column_encoding", AlgorithmOption::Type::Choice, "binary", "code of the node address's column part",
        {"binary", "gray"}},
       {"result_partitioning", AlgorithmOption::Type::Choice, "same", "how A^T is assigned (same: as A)", same_or(partitioning_names())},
-      {"row_node_field", AlgorithmOption::Type::Integer, "-1",
-       "the lowest bit of the row index that goes to the node, any contiguous field (003 §2 Table 2's combined "
-       "assignment; -1: the partitioning's); kept for A^T unless result_partitioning is given",
-       {}},
-      {"column_node_field", AlgorithmOption::Type::Integer, "-1", "the same for the column index", {}},
+      integer_option("row_node_field", -1, -1, kMaxMatrixBits,
+                     "the lowest bit of the row index that goes to the node, any contiguous field (003 §2 Table 2's "
+                     "combined assignment; -1: the partitioning's); kept for A^T unless result_partitioning is given"),
+      integer_option("column_node_field", -1, -1, kMaxMatrixBits, "the same for the column index"),
       {"result_row_encoding", AlgorithmOption::Type::Choice, "same", "code of A^T's row part (same: as A's)",
        {"same", "binary", "gray"}},
       {"result_column_encoding", AlgorithmOption::Type::Choice, "same", "code of A^T's column part (same: as A's)",

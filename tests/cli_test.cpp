@@ -143,7 +143,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"run --topology hypercube:4 --algorithm jh-sbt --workload-option root=16",
                  "workload_options.root = '16': must be a node of the machine, 0..15"},
         BadInput{"run --topology hypercube:4 --algorithm jh-exchange --algorithm-option packet_elements=-2",
-                 "algorithm_options.packet_elements = '-2': must be 0 or more"},
+                 "algorithm_options.packet_elements = '-2': is out of range: must be a whole number 0..4294967295"},
         BadInput{"run --workload-option rows", "--workload-option = 'rows': expected KEY=VALUE"},
         BadInput{"run --startup-on dma", "--startup-on = 'dma': must be processor"}));
 
