@@ -1,13 +1,17 @@
 // Machine configuration: validation and JSON. See machine_config.h.
 #include "hw/machine_config.h"
 
+#include <algorithm>
+#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
 #include "topology/config_error.h"
+#include "topology/topology.h"
 #include "hw/config_limits.h"
 #include "hw/router_model.h"
 #include "hw/routing.h"
@@ -50,6 +54,19 @@ std::optional<std::string> MachineConfig::validate() const {
   } catch (const ConfigError& e) {
     return std::string(e.what());
   }
+  // Waveform names: the VCD writer appends ".vcd" to the name it is given, so the name is taken without
+  // it; the FST writer is named likewise. Either needs a name before its extension.
+  for (const auto& [field, path, extension, kind] :
+       {std::tuple{"output.vcd", &vcd, ".vcd", "a VCD waveform"}, std::tuple{"output.trace_rtl", &trace_rtl, ".fst", "an FST waveform"}}) {
+    if (path->empty()) continue;
+    const std::string name = std::filesystem::path(*path).filename().string();
+    const std::string ext = extension;
+    if (name.size() < ext.size() || name.compare(name.size() - ext.size(), ext.size(), ext) != 0)
+      return bad(field, *path, std::string(kind) + " file name must end in " + ext);
+    if (name.size() == ext.size())
+      return bad(field, *path, std::string(kind) + " file needs a name before " + ext + " (e.g. wave" + ext + ")");
+  }
+  if (trace_nodes.empty()) return bad("output.trace_nodes", "", "must list at least one node id");
   for (int n : trace_nodes)
     if (n < 0 || n >= topo->num_nodes())
       return bad("output.trace_nodes", std::to_string(n),
@@ -171,10 +188,14 @@ void MachineConfig::apply_json(const nlohmann::json& json) {
       if (!o["trace_nodes"].is_array()) throw ConfigError("output.trace_nodes", o["trace_nodes"].dump(), "must be a list of node ids");
       trace_nodes.clear();
       for (const auto& v : o["trace_nodes"]) {
-        if (!v.is_number_unsigned() || v.get<std::uint64_t>() > 65535)
-          throw ConfigError("output.trace_nodes", v.dump(), "must be node ids (whole numbers)");
-        trace_nodes.push_back(v.get<int>());
+        if (!v.is_number_unsigned() || v.get<std::uint64_t>() >= static_cast<std::uint64_t>(Topology::kMaxNodes))
+          throw ConfigError("output.trace_nodes", v.dump(),
+                            "must be node ids (whole numbers 0.." + std::to_string(Topology::kMaxNodes - 1) + ")");
+        const int node = v.get<int>();
+        if (std::find(trace_nodes.begin(), trace_nodes.end(), node) == trace_nodes.end()) trace_nodes.push_back(node);
       }
+      if (trace_nodes.empty())
+        throw ConfigError("output.trace_nodes", o["trace_nodes"].dump(), "must list at least one node id");
     }
   }
 }
@@ -209,6 +230,31 @@ nlohmann::json MachineConfig::to_json() const {
   };
 }
 
+std::vector<int> parse_trace_nodes(const std::string& text, const std::string& field) {
+  const std::string rule = "must be node ids 0.." + std::to_string(Topology::kMaxNodes - 1) +
+                           " separated by commas, at least one (e.g. 0,9)";
+  if (text.empty()) throw ConfigError(field, text, rule);
+  std::vector<int> nodes;
+  std::size_t begin = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', begin);
+    const std::string id = text.substr(begin, comma == std::string::npos ? std::string::npos : comma - begin);
+    if (id.empty()) throw ConfigError(field, text, "an empty node id; " + rule);
+    std::uint64_t node = 0;
+    const auto [end, ec] = std::from_chars(id.data(), id.data() + id.size(), node);
+    if (ec == std::errc::result_out_of_range || (ec == std::errc() && end == id.data() + id.size() &&
+                                                   node >= static_cast<std::uint64_t>(Topology::kMaxNodes)))
+      throw ConfigError(field, text, "node id " + echo(id) + " is out of range; " + rule);
+    if (ec != std::errc() || end != id.data() + id.size())
+      throw ConfigError(field, text, "'" + echo(id) + "' is not a node id; " + rule);
+    if (std::find(nodes.begin(), nodes.end(), static_cast<int>(node)) == nodes.end())
+      nodes.push_back(static_cast<int>(node));
+    if (comma == std::string::npos) break;
+    begin = comma + 1;
+  }
+  return nodes;
+}
+
 bool parse_startup_on(const std::string& text, const std::string& field) {
   if (text == "processor") return false;
   if (text == "channel") return true;
@@ -228,27 +274,45 @@ ExchangeParameters exchange_parameters(const MachineConfig& config) {
 }
 
 void load_config_file(MachineConfig& config, const std::string& path) {
+  // Only a regular file of at most kMaxConfigFileBytes is read: a device or a FIFO could give bytes
+  // without end, and a config is a few hundred bytes.
   std::error_code error;
-  if (std::filesystem::is_directory(path, error)) throw ConfigError("--config", path, "is a directory, not a JSON file");
-  std::ifstream in(path);
+  const auto status = std::filesystem::status(path, error);
+  if (std::filesystem::is_directory(status)) throw ConfigError("--config", path, "is a directory, not a JSON file");
+  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+    throw ConfigError("--config", path, "is not a regular file (a device, FIFO or socket); a config must be a JSON file");
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw ConfigError("--config", path, "the file cannot be opened");
-  std::stringstream text;
-  text << in.rdbuf();
+  const std::string size_rule = "a config file must be at most " + std::to_string(kMaxConfigFileBytes) + " bytes (" +
+                                std::to_string(kMaxConfigFileBytes >> 20) + " MiB)";
+  std::string text(kMaxConfigFileBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  if (text.size() > kMaxConfigFileBytes) throw ConfigError("--config", path, size_rule);
+  if (in.bad()) throw ConfigError("--config", path, "the file cannot be read");
   // Duplicate keys are refused (the parser would keep only the last): track the keys of every open object.
+  // Nesting deeper than kMaxConfigDepth is refused as it opens (a config is three levels deep; a deeper
+  // value would only cost stack in every later walk over it).
   std::vector<std::set<std::string>> open_objects;
-  auto refuse_duplicates = [&](int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+  auto check_event = [&](int depth, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+    if ((event == nlohmann::json::parse_event_t::object_start || event == nlohmann::json::parse_event_t::array_start) &&
+        depth >= kMaxConfigDepth)
+      throw ConfigError("--config", path,
+                        "objects and arrays nest more than " + std::to_string(kMaxConfigDepth) +
+                            " levels deep; a config nests at most " + std::to_string(kMaxConfigDepth));
     if (event == nlohmann::json::parse_event_t::object_start) open_objects.emplace_back();
     else if (event == nlohmann::json::parse_event_t::object_end && !open_objects.empty()) open_objects.pop_back();
     else if (event == nlohmann::json::parse_event_t::key && !open_objects.empty() &&
              !open_objects.back().insert(parsed.get<std::string>()).second)
-      throw ConfigError("--config", path, "the key \"" + parsed.get<std::string>() + "\" appears twice in one object");
+      throw ConfigError("--config", path, "the key \"" + echo(parsed.get<std::string>()) + "\" appears twice in one object");
     return true;
   };
   nlohmann::json json;
   try {
-    json = nlohmann::json::parse(text.str(), refuse_duplicates);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw ConfigError("--config", path, std::string("is not valid JSON: ") + e.what());
+    json = nlohmann::json::parse(text, check_event);
+  } catch (const nlohmann::json::exception& e) {
+    // A syntax error, or a number past a double's range (1e400) or a 64-bit integer's.
+    throw ConfigError("--config", path, std::string("is not valid JSON: ") + echo(e.what(), 240));
   }
   config.apply_json(json);
 }

@@ -56,7 +56,15 @@ bool parse_startup_on(const std::string& text, const std::string& field);
 // What firmware sees of a configuration: the block size and the cost-model parameters.
 ExchangeParameters exchange_parameters(const MachineConfig& config);
 
-// Reads and applies a JSON config file. Throws ConfigError naming the file and what is wrong.
+// The largest config file read, and its deepest nesting of objects and arrays.
+inline constexpr std::size_t kMaxConfigFileBytes = std::size_t{16} << 20;
+inline constexpr int kMaxConfigDepth = 32;
+// Reads and applies a JSON config file: a regular file of at most kMaxConfigFileBytes, nested at most
+// kMaxConfigDepth deep. Throws ConfigError naming the file and what is wrong.
 void load_config_file(MachineConfig& config, const std::string& path);
+
+// output.trace_nodes as typed: node ids 0..Topology::kMaxNodes - 1 separated by commas, at least one;
+// a node listed twice is traced once. Throws ConfigError(field, text, rule).
+std::vector<int> parse_trace_nodes(const std::string& text, const std::string& field = "output.trace_nodes");
 
 }  // namespace meshmp

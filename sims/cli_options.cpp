@@ -40,7 +40,7 @@ void RunOptions::add_network_options_to(CLI::App& c, bool with_packet_limit) {
                                             "(a torus can then deadlock)");
   c.add_option("--routing", routing_, "routing function  [default dimension-order]");
   c.add_option("--port-model", port_model_, "one-port or all-port  [default one-port]");
-  c.add_option("--watchdog-cycles", watchdog_cycles_, "deadlock watchdog: cycles without any flit moving  [default 20000]");
+  c.add_option("--watchdog-cycles", watchdog_cycles_, "deadlock watchdog: cycles without any flit or credit moving  [default 20000]");
   c.add_option("--host-threads", host_threads_, "host threads stepping the routers in parallel, 1..64 and at most this "
                                                 "host's hardware threads (speed only: the simulated machine and every "
                                                 "statistic are the same; waveform runs use 1)  [default 1]");
@@ -62,8 +62,8 @@ void RunOptions::add_node_options_to(CLI::App& c) {
   c.add_option("--messages-csv", messages_csv_, "write one row per received message (source, destination, bytes, latency, header blocking) to this CSV file");
   c.add_option("--vcd", vcd_, "write a VCD waveform of the traced routers and DMA engines to this file");
   c.add_option("--trace-rtl", trace_rtl_, "write an FST waveform of the traced RTL routers' internals (FIFO occupancy, VC states, allocator decisions, credits) to this file (router model rtl or dual)");
-  c.add_option("--trace-nodes", trace_nodes_, "nodes whose router and DMA engine the waveform shows  [default 0]")
-      ->delimiter(',');
+  c.add_option("--trace-nodes", trace_nodes_,
+               "nodes whose router and DMA engine the waveform shows: node ids separated by commas, e.g. 0,9  [default 0]");
 }
 
 MachineConfig RunOptions::resolve() const {
@@ -75,18 +75,25 @@ MachineConfig RunOptions::resolve() const {
   if (topology_) config.topology = *topology_;
   if (router_model_) config.router.model = *router_model_;
   if (algorithm_) config.algorithm = *algorithm_;
-  for (const std::string& option : algorithm_options_) {
-    const auto equals = option.find('=');
-    if (equals == std::string::npos || equals == 0)
-      throw ConfigError("--algorithm-option", option, "expected KEY=VALUE");
-    config.algorithm_options[option.substr(0, equals)] = option.substr(equals + 1);
-  }
-  for (const std::string& option : workload_options_) {
-    const auto equals = option.find('=');
-    if (equals == std::string::npos || equals == 0)
-      throw ConfigError("--workload-option", option, "expected KEY=VALUE");
-    config.workload_options[option.substr(0, equals)] = option.substr(equals + 1);
-  }
+  // KEY=VALUE options over the config file's; a key given twice on the command line is an error, as a
+  // repeated flag is (which of the two was meant?).
+  auto key_values = [](const std::vector<std::string>& given, const char* flag, const std::string& section,
+                       std::map<std::string, std::string>& into) {
+    std::map<std::string, std::string> seen;
+    for (const std::string& option : given) {
+      const auto equals = option.find('=');
+      if (equals == std::string::npos || equals == 0) throw ConfigError(flag, option, "expected KEY=VALUE");
+      const std::string key = option.substr(0, equals), value = option.substr(equals + 1);
+      if (const auto it = seen.find(key); it != seen.end())
+        throw ConfigError(section + "." + key, value,
+                          std::string("is given twice (") + flag + " " + echo(key + "=" + it->second) + " and " +
+                              echo(option) + "); give each option once");
+      seen[key] = value;
+      into[key] = value;
+    }
+  };
+  key_values(algorithm_options_, "--algorithm-option", "algorithm_options", config.algorithm_options);
+  key_values(workload_options_, "--workload-option", "workload_options", config.workload_options);
   integer(block_bytes_, limits::kBlockBytes, config.block_bytes);
   integer(vcs_, limits::kVcs, config.router.vcs);
   integer(buffer_flits_, limits::kBufferFlits, config.router.buffer_flits);
@@ -112,7 +119,7 @@ MachineConfig RunOptions::resolve() const {
   if (detail_csv_) config.detail_csv = *detail_csv_;
   if (messages_csv_) config.messages_csv = *messages_csv_;
   if (trace_rtl_) config.trace_rtl = *trace_rtl_;
-  if (trace_nodes_) config.trace_nodes = *trace_nodes_;
+  if (trace_nodes_) config.trace_nodes = parse_trace_nodes(*trace_nodes_);
   return config;
 }
 
