@@ -121,6 +121,7 @@ void Network::stamp_arrival(const Flit& flit, std::uint64_t arrival) {
 void Network::return_ejection_credit(int node, int channel, int vc) {
   credit_calendar_[calendar_index((now_cycle_ + 1) % calendar_slots_, node)].push_back(
       {node, topology_.num_ports() + channel, vc});
+  ++credits_in_flight_;
   ++pending_deliveries_;
 }
 
@@ -168,6 +169,7 @@ void Network::send_credit(int router, int in_port, int vc) {
     credit_calendar_[calendar_index((now_cycle_ + params_.link_latency_cycles) % calendar_slots_, upstream)]
         .push_back({upstream, topology_.reverse_port(in_port), vc});
   }
+  ++credits_in_flight_;
   ++pending_deliveries_;
 }
 
@@ -220,10 +222,18 @@ void Network::step(std::uint64_t cycle) {
   ++cycles_stepped_;
   const std::size_t slot = cycle % calendar_slots_;
 
-  // What arrives for routers this cycle is delivered by step_chunk; count it as delivered now.
-  for (std::size_t k = 0; k < chunks_.size(); ++k)
+  // What arrives for routers this cycle is delivered by step_chunk; count it as delivered now. A credit
+  // that arrives is progress: it may be what a blocked flit waits for.
+  std::size_t credits = 0;
+  for (std::size_t k = 0; k < chunks_.size(); ++k) {
+    credits += credit_calendar_[slot * chunks_.size() + k].size();
     pending_deliveries_ -= flit_calendar_[slot * chunks_.size() + k].size() +
                            credit_calendar_[slot * chunks_.size() + k].size();
+  }
+  if (credits > 0) {
+    credits_in_flight_ -= credits;
+    last_progress_cycle_ = cycle;
+  }
   if (link_arrivals_[slot] > 0) {
     flits_on_links_ -= link_arrivals_[slot];
     link_arrivals_[slot] = 0;
@@ -256,8 +266,10 @@ void Network::settle() {
 
   if (on_cycle_end_) on_cycle_end_(now_cycle_);
 
-  // Flits on a link are moving: only flits that sit in buffers for watchdog_cycles are a deadlock.
-  if (flits_in_network_ > 0 && flits_on_links_ == 0 && now_cycle_ > last_progress_cycle_ + watchdog_cycles_)
+  // Flits and credits on a link are moving: only flits that sit in buffers for watchdog_cycles with no
+  // credit on its way to free them are a deadlock.
+  if (flits_in_network_ > 0 && flits_on_links_ == 0 && credits_in_flight_ == 0 &&
+      now_cycle_ > last_progress_cycle_ + watchdog_cycles_)
     fail("deadlock: " + std::to_string(flits_in_network_) + " flits in the network and none moved for " +
              std::to_string(watchdog_cycles_) + " cycles",
          now_cycle_);
@@ -267,6 +279,10 @@ void Network::step_endpoints(std::uint64_t cycle) {
   const std::size_t slot = cycle % calendar_slots_;
   auto& credits = injection_credit_calendar_[slot];
   for (const EndpointCredit& c : credits) endpoints_[c.node]->injection_credit(c.channel, c.vc);
+  if (!credits.empty()) {
+    credits_in_flight_ -= credits.size();
+    last_progress_cycle_ = cycle;
+  }
   pending_deliveries_ -= credits.size();
   credits.clear();
 

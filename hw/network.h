@@ -245,6 +245,9 @@ class Network : public sc_core::sc_module, public RouterEnvironment {
   std::uint64_t flits_in_network_ = 0;
   std::uint64_t flit_hops_ = 0;
   std::uint64_t flits_on_links_ = 0;
+  // Credits sent and not yet delivered (on a link, or on their way to or from an endpoint): a credit in
+  // flight is progress, so the watchdog waits for it as it waits for a flit on a link.
+  std::uint64_t credits_in_flight_ = 0;
   std::vector<std::uint64_t> header_blocking_by_step_;
   std::uint64_t header_blocking_cycles_ = 0;  // between routers, in flight on a link
   std::uint64_t last_progress_cycle_ = 0;
