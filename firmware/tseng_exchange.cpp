@@ -15,8 +15,9 @@
 //  - tseng-c1: a 3-D torus, sides >= 8 (§4): ring stages along x, y, z with a plane's blocks per item.
 //  - tseng-c64: an n x n x n torus, n a multiple of 4, n >= 32 (§4): nine preparation phases, then C1 on
 //    64 logical (n/4)^3 tori of dilation 4, four groups of them in the stage slots of Table 2.
-// Option sync (§7): none; barrier (the hardware barrier before every phase that is not self-synchronised,
-// 2d - 5 of them, §7.1); signals (§7.2 local synchronisation by null messages: before a node sends in a
+// Option sync (§7): none; barrier (the hardware barrier before every phase that is not self-synchronised:
+// §7.1's 2d - 5 per stage on rings of 2^d >= 16 nodes, one before every phase and stage on the others,
+// where §7.1's argument fails; see self_synchronised below); signals (§7.2 local synchronisation by null messages: before a node sends in a
 // phase, it waits for a signal from the receiver of every message of the previous phase that shares a
 // physical link with its own and comes from another node; the receiver signals once that message is in
 // its memory).
@@ -117,10 +118,25 @@ bool needs_signal(const RingMessage& earlier, const RingMessage& later, int n) {
   return earlier.to != later.from && earlier.from != later.from && share_a_link(earlier, later, n);
 }
 
-// Phases not preceded by a barrier under sync=barrier: the first, and the self-synchronised
-// GP_{d-2} -> SP_{d-2} and SP_1 -> SP_0 (001 §7.1).
+// 001 §7.1 drops the barriers before SP_{d-2} and SP_0 because GP_{d-2} -> SP_{d-2} and SP_1 -> SP_0 are
+// self-synchronised on the trees of 2^d nodes. That holds for d >= 4 only: at d = 3, SP_1 = SP_{d-2} has
+// no negative messages, so the odd nodes start SP_0 early and meet the SP_1 worms at their receivers.
+// Nor does it hold on §5's wrapped trees (lengths other than 2^d), where GP_{d-2} has fewer senders than
+// SP_{d-2} and phases are split in two: there the nodes idle in a phase start the next one early (ring:100
+// measured 9,058 cycles against 9,074 for the steps one after the other, ring:99 9,887 against 9,900,
+// tseng-t1 on torus:9x9 3,526 against 3,618) or meet its worms at their receivers (tseng-t4 on
+// torus:18x18: 11,676 cycles of header blocking). So §7.1's 2d - 5 barriers on rings of 2^d >= 16 nodes,
+// and a barrier before every phase on the others.
+bool self_synchronised(const RingExchangePlan& plan) {
+  return plan.nodes >= 16 && (plan.nodes & (plan.nodes - 1)) == 0;
+}
+
+// Whether phase `phase` of a ring stage is preceded by a barrier under sync=barrier: never the first (a
+// stage boundary is decided by the caller); on the self-synchronised rings not SP_{d-2} and SP_0 (001
+// §7.1); on the other rings every other phase.
 bool barrier_before(const RingExchangePlan& plan, std::size_t phase) {
   if (phase == 0) return false;
+  if (!self_synchronised(plan)) return true;
   const std::size_t d_minus_2 = plan.phases.size() / 2 - 1;
   return phase != d_minus_2 + 1 && phase != plan.phases.size() - 1;
 }
@@ -166,6 +182,7 @@ struct RingStage {
   int first_step;             // the step mark of its first phase
   std::uint32_t item_blocks;  // units per item
   std::uint32_t unit_bytes;   // bytes per unit: a block, or C64's 64 blocks
+  bool barrier_first = false;  // sync=barrier: a barrier before its first phase too (a stage boundary)
 };
 
 // Scratch of a node: the outgoing message when its blocks must be gathered, then the received messages
@@ -199,7 +216,7 @@ HeldItems run_ring_stage(NodeApi& api, const RingStage& stage, HeldItems held, T
     const int step = stage.first_step + static_cast<int>(p);
     const auto tag = static_cast<std::uint32_t>(step);
     api.begin_step(step);
-    if (sync == "barrier" && barrier_before(plan, p)) api.hardware_barrier();
+    if (sync == "barrier" && (p == 0 ? stage.barrier_first : barrier_before(plan, p))) api.hardware_barrier();
     const RingMessage* out = find_message(phase, true, me);
     const RingMessage* in = find_message(phase, false, me);
     if (sync == "signals" && out && p > 0)
@@ -337,7 +354,13 @@ std::vector<Unit> logical_torus_exchange(NodeApi& api, const std::vector<int>& d
       }
     } else {
       const auto item_units = static_cast<std::uint32_t>(positions(0, D) / L[i] * k);
-      held = run_ring_stage(api, {dims[i], dilation, step, item_units, unit_bytes}, std::move(held), scratch);
+      // A stage boundary under sync=barrier: 001 §7.1's barriers sit between the phases of one ring; the
+      // last phase of one stage and the first of the next are self-synchronised only between rings of
+      // 2^d >= 16 nodes (the nodes idle in a split last phase start the next stage early otherwise).
+      // Tori that meet between stages (stage_barriers) have met already.
+      const bool boundary = i > 0 && slots.stage_barriers == 0 &&
+                            !(self_synchronised(ring_exchange_plan(L[i - 1])) && self_synchronised(plan));
+      held = run_ring_stage(api, {dims[i], dilation, step, item_units, unit_bytes, boundary}, std::move(held), scratch);
     }
     step += static_cast<int>(plan.phases.size());
     if (slots.stage_barriers > 0) {  // (every node takes the same number of barriers)
@@ -643,7 +666,8 @@ std::uint64_t dimension_by_dimension_scratch(const Topology& topology, const Exc
 
 std::vector<Algorithm> tseng_exchange_algorithms() {
   const AlgorithmOption sync{"sync", AlgorithmOption::Type::Choice, "none",
-                             "none; barrier: hardware barrier between phases (001 §7.1); signals: null messages "
+                             "none; barrier: hardware barrier between phases (001 §7.1: 2d - 5 per ring stage on rings of 2^d >= 16 "
+                             "nodes, before every phase on the others); signals: null messages "
                              "between the nodes whose consecutive phases share a link (001 §7.2)",
                              {"none", "barrier", "signals"}};
   Algorithm ring;
