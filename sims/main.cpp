@@ -16,6 +16,7 @@
 #include "firmware/algorithm_registry.h"
 #include "firmware/workload.h"
 #include "topology/config_error.h"
+#include "hw/model_size.h"
 #include "hw/routing.h"
 #include "hw/stop_request.h"
 #include "sims/bench_command.h"
@@ -155,6 +156,7 @@ EXAMPLE
       auto print_option = [](const char* flag, const meshmp::AlgorithmOption& o) {
         std::cout << "      " << flag << " " << o.name << "=<" << meshmp::to_string(o.type);
         for (std::size_t i = 0; i < o.choices.size(); ++i) std::cout << (i ? "|" : ": ") << o.choices[i];
+        if (o.type == meshmp::AlgorithmOption::Type::Integer) std::cout << " " << o.min << ".." << o.max;
         std::cout << ">  " << o.help << "  [default " << o.default_value << "]\n";
       };
       std::cout << "exchange algorithms:\n";
@@ -194,6 +196,10 @@ EXAMPLE
   } catch (const meshmp::OutputError& e) {
     std::cerr << "meshmp: error: " << e.what() << "\n";
     return 1;
+  } catch (const std::exception& e) {  // std::bad_alloc, or SystemC's sc_report of one thrown in a process
+    if (!meshmp::is_out_of_memory(e)) throw;
+    std::cerr << "meshmp: error: " << meshmp::out_of_memory_message() << "\n";
+    return 2;
   } catch (const meshmp::StopRequested&) {
     std::cerr << "meshmp: stopped by " << meshmp::signal_name(meshmp::stop_signal())
               << "; what finished is written above\n";
