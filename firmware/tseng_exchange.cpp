@@ -183,6 +183,7 @@ struct RingStage {
   std::uint32_t item_blocks;  // units per item
   std::uint32_t unit_bytes;   // bytes per unit: a block, or C64's 64 blocks
   bool barrier_first = false;  // sync=barrier: a barrier before its first phase too (a stage boundary)
+  bool barrier_every_phase = false;  // sync=barrier: before every other phase too (logical tori of different rings)
 };
 
 // Scratch of a node: the outgoing message when its blocks must be gathered, then the received messages
@@ -216,7 +217,8 @@ HeldItems run_ring_stage(NodeApi& api, const RingStage& stage, HeldItems held, T
     const int step = stage.first_step + static_cast<int>(p);
     const auto tag = static_cast<std::uint32_t>(step);
     api.begin_step(step);
-    if (sync == "barrier" && (p == 0 ? stage.barrier_first : barrier_before(plan, p))) api.hardware_barrier();
+    if (sync == "barrier" && (p == 0 ? stage.barrier_first : stage.barrier_every_phase || barrier_before(plan, p)))
+      api.hardware_barrier();
     const RingMessage* out = find_message(phase, true, me);
     const RingMessage* in = find_message(phase, false, me);
     if (sync == "signals" && out && p > 0)
@@ -289,15 +291,23 @@ struct Unit {
 // lexicographic order, the earlier dimension first), then unit: sender and receiver derive the same order.
 // `unit_bytes`: the size of a unit (a block; C64's 64 blocks). `slots` fits the exchange to the logical
 // tori running beside it:
-//  - stage_barriers (tseng-t4 on a non-square torus and tseng-c64 under sync=barrier, else 0): logical
-//    tori that run stages of different lengths, or idle, at once pad each stage to this many barriers and
-//    meet at one more barrier before the next stage, so that no torus starts a stage while another still
-//    runs the previous one;
+//  - stage_barriers (tseng-c64 under sync=barrier, else 0): logical tori that run a stage or idle at once
+//    pad each stage to this many barriers and meet at one more barrier before the next stage, so that no
+//    torus starts a stage while another still runs the previous one;
 //  - idle_slot (tseng-c64, 001 Table 2): the stage slot, 0..dims.size(), in which this torus idles while
-//    the other groups run theirs (its step marks pass, its barriers are taken; no message).
+//    the other groups run theirs (its step marks pass, its barriers are taken; no message);
+//  - slot_steps (tseng-t4 on a non-square torus, 001 §5, else 0): the logical tori run rings of
+//    different lengths in the same stage slot (an X-stage beside a Y-stage), so the schedule's steps are
+//    global: step k of a slot is phase k of every torus's ring, and a slot has as many steps as the
+//    longer ring has phases (the torus on the shorter ring idles through the rest: its step marks pass,
+//    no message). The step marks say which global step each phase belongs to, so the machine's counts
+//    are the schedule's (per step the largest message of either ring). Under sync=barrier every global
+//    step after the first is preceded by a barrier: 001 §7.1's self-synchronised phases are a property
+//    of one ring and do not order the phases of another torus's ring, and the tori meet between slots.
 struct StageSlots {
   int stage_barriers = 0;
   int idle_slot = -1;
+  int slot_steps = 0;
 };
 
 template <class UnitsFor>
@@ -347,6 +357,8 @@ std::vector<Unit> logical_torus_exchange(NodeApi& api, const std::vector<int>& d
   for (int slot = 0, i = 0; slot < slot_count; ++slot) {
     const bool idle = slot == slots.idle_slot;
     const RingExchangePlan& plan = ring_exchange_plan(L[idle ? 0 : i]);
+    const bool aligned = slots.slot_steps > 0;
+    const int slot_steps = aligned ? slots.slot_steps : static_cast<int>(plan.phases.size());
     if (idle) {
       for (std::size_t p = 0; p < plan.phases.size(); ++p) {
         api.begin_step(step + static_cast<int>(p));
@@ -359,10 +371,16 @@ std::vector<Unit> logical_torus_exchange(NodeApi& api, const std::vector<int>& d
       // 2^d >= 16 nodes (the nodes idle in a split last phase start the next stage early otherwise).
       // Tori that meet between stages (stage_barriers) have met already.
       const bool boundary = i > 0 && slots.stage_barriers == 0 &&
-                            !(self_synchronised(ring_exchange_plan(L[i - 1])) && self_synchronised(plan));
-      held = run_ring_stage(api, {dims[i], dilation, step, item_units, unit_bytes, boundary}, std::move(held), scratch);
+                            (aligned || !(self_synchronised(ring_exchange_plan(L[i - 1])) && self_synchronised(plan)));
+      held = run_ring_stage(api, {dims[i], dilation, step, item_units, unit_bytes, boundary, aligned}, std::move(held),
+                            scratch);
+      // The global steps of the slot this torus idles through while a longer ring runs (slot_steps).
+      for (int p = static_cast<int>(plan.phases.size()); p < slot_steps; ++p) {
+        api.begin_step(step + p);
+        if (barrier) api.hardware_barrier();
+      }
     }
-    step += static_cast<int>(plan.phases.size());
+    step += slot_steps;
     if (slots.stage_barriers > 0) {  // (every node takes the same number of barriers)
       for (int b = barriers_of(plan); b < slots.stage_barriers; ++b) api.hardware_barrier();
       if (slot < slot_count - 1) api.hardware_barrier();
@@ -552,11 +570,13 @@ void tseng_t4(NodeApi& api) {
   const bool x_first = x % 2 == y % 2;
   const std::vector<int> dims = {x_first ? 0 : 1, x_first ? 1 : 0};
   const NeighbourBlocks units{topology, l, me, pre1, pre2};
-  // On a non-square torus the X- and Y-stages differ in length: under sync=barrier the tori that run
-  // them at once meet between the stages.
-  const int stage_barriers =
-      barrier && nx != ny ? std::max(barriers_of(ring_exchange_plan(nx / 2)), barriers_of(ring_exchange_plan(ny / 2))) : 0;
-  for (const Unit& u : logical_torus_exchange(api, dims, 2, 3, 4, m, units, scratch, {stage_barriers}))
+  // On a non-square torus (001 §5) the X- and Y-stages run at once on rings of different lengths: the
+  // steps are global, each slot as long as the longer ring (StageSlots::slot_steps).
+  StageSlots slots;
+  if (nx != ny)
+    slots.slot_steps = static_cast<int>(
+        std::max(ring_exchange_plan(nx / 2).phases.size(), ring_exchange_plan(ny / 2).phases.size()));
+  for (const Unit& u : logical_torus_exchange(api, dims, 2, 3, 4, m, units, scratch, slots))
     api.local_copy(l.receive_block(u.source), u.address, m);
 }
 
