@@ -173,7 +173,7 @@ int run_benchmarks(const std::string& self_path, const std::string& json_path, b
     throw_if_stop_requested();
     const ChildOutcome outcome =
         run_child_process({self_path, "bench-case", name, "--host-threads", std::to_string(host_threads)});
-    throw_if_stop_requested();
+    if (stopped_with_this_process(outcome)) throw StopRequested{};
     try {
       results.push_back(nlohmann::json::parse(outcome.out));
     } catch (const nlohmann::json::exception&) {

@@ -7,10 +7,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cerrno>
+#include <chrono>
+#include <thread>
 #include <cstring>
 #include <stdexcept>
 
+#include "hw/stop_request.h"
 #include "sims/stop_signals.h"
 #include "topology/config_error.h"
 
@@ -96,6 +100,17 @@ ChildOutcome run_child_process(const std::vector<std::string>& argv) {
   if (WIFEXITED(status)) outcome.exit_status = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) outcome.signal = WTERMSIG(status);
   return outcome;
+}
+
+bool stopped_with_this_process(const ChildOutcome& outcome) {
+  if (stop_signal() != 0) return true;
+  const auto by = [&outcome](int signal_number) {
+    return outcome.signal == signal_number || outcome.exit_status == 128 + signal_number;
+  };
+  if (!by(SIGINT) && !by(SIGTERM) && !by(SIGHUP)) return false;
+  for (int waited = 0; waited < 100 && stop_signal() == 0; ++waited)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  return stop_signal() != 0;
 }
 
 std::string command_line(const std::vector<std::string>& argv) {

@@ -21,6 +21,12 @@ struct ChildOutcome {
 // std::runtime_error when it cannot be started.
 ChildOutcome run_child_process(const std::vector<std::string>& argv);
 
+// Whether the child ended because this program is being stopped: it ended by (or exited for) SIGINT,
+// SIGTERM or SIGHUP and this program's own stop request is there, or arrives within a second (a
+// terminal's Ctrl-C reaches the child and this program at once, in either order). A child stopped
+// alone is not: its point failed.
+bool stopped_with_this_process(const ChildOutcome& outcome);
+
 // `argv` as a command line a user could paste (words quoted where needed): for messages.
 std::string command_line(const std::vector<std::string>& argv);
 

@@ -28,7 +28,7 @@ std::optional<nlohmann::json> run_child(const std::string& self_path, const std:
   } catch (const nlohmann::json::exception&) {
   }
   std::remove(path.c_str());
-  throw_if_stop_requested();
+  if (stopped_with_this_process(outcome)) throw StopRequested{};
   if (outcome.exit_status != 0 || !stats.contains("statistics")) {
     failure = command_line(argv) + ": " + outcome.describe();
     return std::nullopt;

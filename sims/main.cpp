@@ -143,7 +143,6 @@ EXAMPLE
       ->check(CLI::Range(1, host_cores));
   bench_case_cmd->group("");
 
-  meshmp::install_stop_handlers();
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -212,6 +211,7 @@ EXAMPLE
 // What it printed must have reached its standard output: a failed write there (a full disk, a closed
 // pipe) is an error too.
 int main(int argc, char* argv[]) {
+  meshmp::install_stop_handlers();  // first: a signal from here on stops the program cleanly
   setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
   int status = sc_core::sc_elab_and_sim(argc, argv);
   errno = 0;

@@ -148,38 +148,43 @@ std::ostream& OutputFile::stream() {
   return *stream_;
 }
 
-void OutputFile::fail(const std::string& what, int error_number) {
+std::string OutputFile::failure(const std::string& what, int error_number) {
   const std::string reason = error_number != 0 ? std::strerror(error_number) : "the write failed";
   const std::string message = field_ + " = '" + path_ + "': " + what + ": " + reason;
   discard();
-  throw OutputError(message);
+  return message;
 }
 
 void OutputFile::commit() {
-  if (path_.empty()) return;
+  if (auto error = try_commit()) throw OutputError(*error);
+}
+
+std::optional<std::string> OutputFile::try_commit() {
+  if (path_.empty()) return std::nullopt;
   if (buffer_) {
     const bool opened = buffer_->is_open();
-    if (!buffer_->close()) fail(opened ? "writing the file failed" : "the file cannot be opened", buffer_->error());
+    if (!buffer_->close()) return failure(opened ? "writing the file failed" : "the file cannot be opened", buffer_->error());
   }
   if (in_place_) {
     path_.clear();
-    return;
+    return std::nullopt;
   }
   // On disk before it replaces the target: a crash leaves the old file or the new one, whole.
   const int fd = open(writing_path_.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0 || fsync(fd) != 0) {
     const int error_number = errno;
     if (fd >= 0) close(fd);
-    fail("writing the file to disk failed", error_number);
+    return failure("writing the file to disk failed", error_number);
   }
   close(fd);
   const std::string target = resolved_path(path_);
   struct stat existing {};
   const mode_t mode = stat(target.c_str(), &existing) == 0 ? (existing.st_mode & 07777) : new_file_mode();
   chmod(writing_path_.c_str(), mode);
-  if (std::rename(writing_path_.c_str(), target.c_str()) != 0) fail("the file cannot be put in place", errno);
+  if (std::rename(writing_path_.c_str(), target.c_str()) != 0) return failure("the file cannot be put in place", errno);
   path_.clear();
   writing_path_.clear();
+  return std::nullopt;
 }
 
 void OutputFile::discard() noexcept {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <streambuf>
 #include <stdexcept>
@@ -66,11 +67,16 @@ class OutputFile {
   // Closes the contents (checking every write), flushes them to disk and renames them into place.
   // Throws OutputError.
   void commit();
+  // The same, the failure returned as OutputError's message instead of thrown: for the code after a
+  // simulation (SystemC's coroutine stacks leave AddressSanitizer's view of the main stack stale, and a
+  // throw there trips it).
+  std::optional<std::string> try_commit();
   // Removes the temporary file: the target stays as it was.
   void discard() noexcept;
 
  private:
-  [[noreturn]] void fail(const std::string& what, int error_number);
+  // Discards the file; the message naming it, `what` failed and the system's reason.
+  std::string failure(const std::string& what, int error_number);
 
   std::string field_, path_, writing_path_;
   bool in_place_ = false;  // a special file: written directly

@@ -207,12 +207,8 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
   auto commit = [&](OutputFile& file, const std::string& what) {
     if (!file.is_open()) return;
     const std::string path = file.path();
-    try {
-      file.commit();
-      written.push_back("  " + what + ": " + path);
-    } catch (const OutputError& e) {
-      write_errors.push_back(e.what());
-    }
+    if (auto error = file.try_commit()) write_errors.push_back(*error);
+    else written.push_back("  " + what + ": " + path);
   };
   if (stats_file.is_open()) {
     nlohmann::json doc = {{"config", config.to_json()},

@@ -208,7 +208,7 @@ int SweepCommand::run(const std::string& self_path, std::ostream& out, std::ostr
         } catch (const nlohmann::json::exception&) {
         }
         std::remove(path.c_str());
-        if (stop_signal() != 0) return;  // a point cut short by the stop is no row
+        if (stopped_with_this_process(outcome)) return;  // a point cut short by the stop is no row
         row << outcome.exit_status << ',';
         verdict = "failed";
         if (doc.contains("statistics")) {

@@ -161,7 +161,10 @@ int TrafficCommand::run_point(double rate, std::ostream& out, std::ostream& err)
   }
   if (stats_file.is_open()) {
     stats_file.stream() << result.dump(1) << "\n";
-    stats_file.commit();
+    if (auto error = stats_file.try_commit()) {
+      err << "meshmp: error: " << *error << "\n";
+      return 1;
+    }
   }
   if (json_line_) {
     out << result.dump() << "\n";
@@ -287,7 +290,7 @@ int TrafficCommand::run_sweep(const std::string& self_path, const std::vector<st
     std::vector<std::string> argv = base;
     argv.insert(argv.end(), {"--rate", rate.str(), "--json-line"});
     const ChildOutcome point_run = run_child_process(argv);
-    if (stop_signal() != 0) break;
+    if (stopped_with_this_process(point_run)) break;
     nlohmann::json point;
     try {
       point = nlohmann::json::parse(point_run.out);
