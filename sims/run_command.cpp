@@ -174,8 +174,9 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
         << " (measured / paper = " << std::setprecision(3) << result.completion_cycles / estimate << ");\n"
         << "               zero-load model of this machine for the schedule run " << std::setprecision(0) << zero_load
         << " cycles (measured / zero-load = " << std::setprecision(3) << result.completion_cycles / zero_load
-        << "; the model puts the marked steps one after the other: exact on synchronised, contention-free "
-           "schedules, too long where steps overlap)\n";
+        << "; the model puts the marked steps one after the other: exact when every step is synchronised and "
+           "none meets header blocking (the schedule line below says), too long where steps overlap, too short "
+           "where messages contend)\n";
     out << "  contention: header blocking " << stats["network"]["header_blocking_cycles"] << " cycles, body-flit stalls "
         << stats["network"]["body_flit_stall_cycles"] << " cycles\n";
     const auto& schedule = stats["schedule"];
