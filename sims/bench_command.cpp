@@ -6,9 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <iomanip>
-#include <memory>
 #include <systemc>
 #include <thread>
 #include <vector>

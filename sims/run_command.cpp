@@ -2,9 +2,8 @@
 #include "sims/run_command.h"
 
 #include <cstdio>
-#include <fstream>
 #include <iomanip>
-#include <iterator>
+#include <memory>
 #include <tuple>
 
 #include "firmware/algorithm_registry.h"
@@ -122,8 +121,8 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
   if (result.status == RunStatus::Completed)
     verification = machine.verify();
   if (stop_signal() != 0) {  // the signal came after the last cycle, while the memories were verified
-    err << "meshmp: stopped by " << signal_name(stop_signal()) << " after the run (cycle " << result.completion_cycles
-        << "); no output written\n";
+    err << "meshmp: stopped by " << signal_name(stop_signal()) << " at simulated cycle " << result.completion_cycles
+        << " (the run had finished; its memories were being verified); no output written\n";
     return stopped_exit_status();
   }
   const nlohmann::json stats = collect_statistics(machine, result);

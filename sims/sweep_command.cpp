@@ -10,7 +10,6 @@
 #include <nlohmann/json.hpp>
 
 #include <unistd.h>
-#include <sys/wait.h>
 
 #include <algorithm>
 #include <atomic>

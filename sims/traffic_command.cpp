@@ -10,12 +10,10 @@
 #include <cstdio>
 #include <fstream>
 #include <iomanip>
-#include <memory>
 #include <optional>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
-#include <unistd.h>
 
 #include "topology/config_error.h"
 #include "hw/model_size.h"
