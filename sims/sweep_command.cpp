@@ -90,8 +90,8 @@ std::string describe(const SweepPoint& p) {
 }
 
 // Checks the point as `meshmp run` would before building its machine: the empty string when it can run;
-// "unsupported: why" when its algorithm does not support the machine. Throws ConfigError naming the point
-// for an input error.
+// why not when its algorithm does not support the machine. Throws ConfigError naming the point for an
+// input error.
 std::string check_point(const SweepPoint& p, const std::vector<std::string>& run_options) {
   CLI::App app;
   RunOptions options;
@@ -107,6 +107,9 @@ std::string check_point(const SweepPoint& p, const std::vector<std::string>& run
   } catch (const ConfigError& e) {
     throw ConfigError("point", describe(p), e.what());
   }
+  if (app.get_option("--stats-json")->count() > 0)
+    throw ConfigError("--run-options", command_line(run_options),
+                      "-o / --stats-json: a sweep writes each run's statistics itself and its rows to --csv");
   for (const auto& [field, path] : {std::pair{"output.vcd", config.vcd}, std::pair{"output.detail_csv", config.detail_csv},
                                     std::pair{"output.messages_csv", config.messages_csv},
                                     std::pair{"output.trace_rtl", config.trace_rtl}})

@@ -73,6 +73,7 @@ TEST(CommandInputs, SweepChecksEveryPointBeforeTheFirstRuns) {
   expect_refused(grid + "--run-options '--algorithm-option order=bad'", "order");
   expect_refused(grid + "--run-options \"--algorithm-option 'order=ascending\"", "is never closed");
   expect_refused(grid + "--run-options '--vcd w.vcd'", "every point would write that one file");
+  expect_refused(grid + "--run-options '-o s.json'", "a sweep writes each run's statistics itself");
   expect_refused(grid + "--startup-cycles 100000001", "node.startup_cycles = '100000001'");
   expect_refused(grid + "-m 4294967296", "block_bytes = '4294967296'");
   expect_refused(grid + "-j -3", "--jobs");
