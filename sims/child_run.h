@@ -4,14 +4,26 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "sims/child_process.h"
+
 namespace meshmp {
 
-// Runs `self_path run ARGUMENTS --stats-json TMP` (ARGUMENTS split into words as a shell would, run
-// without one); the statistics document, or none when the run failed (then `failure` says what was run
-// and how it ended). Throws StopRequested (sims/stop_signals.h) when the program is being stopped.
+// A `meshmp run` in a child: how it ended and the statistics document it wrote (empty when none).
+struct ChildRun {
+  ChildOutcome outcome;
+  nlohmann::json stats;
+};
+// Runs `self_path run RUN_ARGUMENTS --stats-json TMP` (TMP in $TMPDIR, removed afterwards). Throws
+// std::runtime_error when the child cannot be started.
+ChildRun run_meshmp_child(const std::string& self_path, const std::vector<std::string>& run_arguments);
+
+// The same with ARGUMENTS split into words as a shell would (run without one), for the paper tables: the
+// statistics document, or none when the run failed (then `failure` says what was run and how it ended).
+// Throws StopRequested (sims/stop_signals.h) when the program is being stopped.
 std::optional<nlohmann::json> run_child(const std::string& self_path, const std::string& arguments, std::string& failure);
 
 }  // namespace meshmp

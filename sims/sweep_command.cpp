@@ -9,13 +9,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
-#include <cstdlib>
-#include <fstream>
 #include <iomanip>
 #include <mutex>
 #include <sstream>
@@ -24,6 +21,7 @@
 #include "firmware/algorithm_registry.h"
 #include "hw/stop_request.h"
 #include "sims/child_process.h"
+#include "sims/child_run.h"
 #include "sims/cli_options.h"
 #include "sims/output_file.h"
 #include "sims/plot_script.h"
@@ -191,25 +189,14 @@ int SweepCommand::run(const std::string& self_path, std::ostream& out, std::ostr
         error = p.unsupported;
         row << 2 << ',' << verdict << ",,,,,,,,,,,,,";
       } else {
-        const char* tmp = std::getenv("TMPDIR");
-        std::string path = std::string(tmp && *tmp ? tmp : "/tmp") + "/meshmp-sweep-XXXXXX.json";
-        const int fd = mkstemps(path.data(), 5);
-        if (fd >= 0) close(fd);
-        std::vector<std::string> argv{self_path, "run"};
-        for (std::string& a : run_arguments(p, run_options)) argv.push_back(std::move(a));
-        argv.insert(argv.end(), {"--stats-json", path});
-        ChildOutcome outcome;
+        ChildRun run;
         try {
-          outcome = run_child_process(argv);
+          run = run_meshmp_child(self_path, run_arguments(p, run_options));
         } catch (const std::exception& e) {
-          outcome.err = e.what();
+          run.outcome.err = e.what();
         }
-        nlohmann::json doc;
-        try {
-          doc = nlohmann::json::parse(std::ifstream(path));
-        } catch (const nlohmann::json::exception&) {
-        }
-        std::remove(path.c_str());
+        const ChildOutcome& outcome = run.outcome;
+        nlohmann::json& doc = run.stats;
         if (stopped_with_this_process(outcome)) return;  // a point cut short by the stop is no row
         row << outcome.exit_status << ',';
         verdict = "failed";

@@ -93,20 +93,20 @@ TEST(TsengT4, BarriersMakeThe32x32ContentionFreeAndExactlyTheZeroLoadModel) {
 // that are not 2^d >= 16, 001 §7.1's self-synchronised phases are not), so contention-free and exactly the
 // zero-load model. With §7.1's 2d - 5 per stage, T1 on 9x9 measured 3,526 cycles against 3,618, and T4 on
 // 18x18 (logical rings of 9) met 11,676 cycles of header blocking in 2 steps.
-TEST(TsengT1, BarriersMakeThe9x9ContentionFreeAndExactlyTheZeroLoadModel) {
-  const ExchangeRun run = run_torus("tseng-t1", 9, "barrier");
+void expect_contention_free_and_exactly_the_zero_load_model(const char* algorithm, int side) {
+  const ExchangeRun run = run_torus(algorithm, side, "barrier");
   ASSERT_EQ(run.result.status, RunStatus::Completed) << run.result.message;
   EXPECT_EQ(run.stats["network"]["header_blocking_cycles"], 0);
   EXPECT_EQ(run.stats["schedule"]["steps_with_blocking"], 0);
   EXPECT_EQ(run.result.completion_cycles, run.zero_load_cycles);
 }
 
+TEST(TsengT1, BarriersMakeThe9x9ContentionFreeAndExactlyTheZeroLoadModel) {
+  expect_contention_free_and_exactly_the_zero_load_model("tseng-t1", 9);
+}
+
 TEST(TsengT4, BarriersMakeThe18x18ContentionFreeAndExactlyTheZeroLoadModel) {
-  const ExchangeRun run = run_torus("tseng-t4", 18, "barrier");
-  ASSERT_EQ(run.result.status, RunStatus::Completed) << run.result.message;
-  EXPECT_EQ(run.stats["network"]["header_blocking_cycles"], 0);
-  EXPECT_EQ(run.stats["schedule"]["steps_with_blocking"], 0);
-  EXPECT_EQ(run.result.completion_cycles, run.zero_load_cycles);
+  expect_contention_free_and_exactly_the_zero_load_model("tseng-t4", 18);
 }
 
 TEST(TsengT1, EveryByteInPlaceOnA12x12Torus) {
