@@ -22,9 +22,16 @@ const std::vector<Algorithm>& algorithms() {
     for (auto& a : jh_tree_algorithms()) list.push_back(std::move(a));
     for (auto& a : jh_path_algorithms()) list.push_back(std::move(a));
     for (auto& a : jh_gray_permute_algorithms()) list.push_back(std::move(a));
+    for (auto& a : saad_algorithms()) list.push_back(std::move(a));
     return list;
   }();
   return all;
+}
+
+Algorithm::OptionEstimate paper_estimate(const Algorithm& algorithm, const Topology& topology,
+                                         const ExchangeParameters& parameters, const AlgorithmOptions& options) {
+  if (algorithm.estimate_for_options) return algorithm.estimate_for_options(topology, parameters, options);
+  return {algorithm.estimate_cycles(topology, parameters), algorithm.estimate_formula, ""};
 }
 
 const Algorithm& find_algorithm(const std::string& name) {

@@ -11,6 +11,7 @@
 #include "firmware/algorithm_options.h"
 #include "firmware/node_api.h"
 #include "firmware/exchange_parameters.h"
+#include "firmware/saad_port_rule.h"
 #include "topology/topology.h"
 
 namespace meshmp {
@@ -38,11 +39,30 @@ struct Algorithm {
   // The most distinct peers one node sends to or receives from (the network interface keeps state per
   // peer it talks to: the model's size); empty when it may be every node.
   std::function<std::uint64_t(const Topology&)> peers_per_node;
+  // The port rule the machine enforces on every message while the algorithm runs (004 §2,
+  // firmware/saad_port_rule.h); empty for none.
+  std::function<PortRule(const Topology&, const AlgorithmOptions&)> port_rule;
+  // True when it sizes its data by the workload's `words` option (004's N; the saad-* algorithms); the
+  // others move blocks of block_bytes and refuse the option.
+  bool sized_in_words = false;
+  // The paper's estimate for the options given, when it depends on them (004's methods and nu), with
+  // what the run chose ("method=pipeline packets=6 ..."); empty: estimate_cycles and estimate_formula.
+  struct OptionEstimate {
+    double cycles = 0;
+    std::string formula;
+    std::string choices;
+  };
+  std::function<OptionEstimate(const Topology&, const ExchangeParameters&, const AlgorithmOptions&)> estimate_for_options;
 };
 
 // 000 §2: a contention-free wormhole step moving an m-byte block costs t_s + m t_c; with one flit of
 // flit_bytes per cycle on a link, t_c = 1 / flit_bytes cycles per byte.
 double step_cost_cycles(const ExchangeParameters& parameters, double bytes);
+
+// The paper's estimate for a run with `options`: estimate_for_options when the algorithm has it, else
+// estimate_cycles and estimate_formula (no choices).
+Algorithm::OptionEstimate paper_estimate(const Algorithm& algorithm, const Topology& topology,
+                                         const ExchangeParameters& parameters, const AlgorithmOptions& options);
 
 const std::vector<Algorithm>& algorithms();
 // Throws ConfigError("algorithm", name, "unknown ...; known: ...").
@@ -59,5 +79,6 @@ std::vector<Algorithm> jh_exchange_algorithms();
 std::vector<Algorithm> jh_tree_algorithms();
 std::vector<Algorithm> jh_path_algorithms();
 std::vector<Algorithm> jh_gray_permute_algorithms();
+std::vector<Algorithm> saad_algorithms();
 
 }  // namespace meshmp

@@ -3,11 +3,14 @@
 //    (j, i) in receive slot j (000 §1, 001 §1, 002 §1, 003 §3.2 all-to-all personalized);
 //  - one-to-all: personalized communication from a root (003 §3.1): the root starts with block (root, j)
 //    in send slot j; node j ends with it in receive slot j. Other nodes start with empty memory.
+// Both take 004's `words` option (§3.4, §3.5: N words in all): a block is then N/k^2 (N/k) words of
+// block_bytes; the saad-* algorithms size their data so (firmware/saad_workloads.h).
 #include "firmware/workload.h"
 
 #include <algorithm>
 #include <stdexcept>
 
+#include "firmware/saad_workloads.h"
 #include "topology/config_error.h"
 
 namespace meshmp {
@@ -73,9 +76,14 @@ std::vector<WorkloadKind> block_workload_kinds() {
   complete.name = "complete-exchange";
   complete.summary = "every node sends a distinct m-byte block to every node (all-to-all personalized)";
   complete.source = "000 §1, 001 §1, 002 §1, 003 §3.2";
-  complete.make = [](const Topology& topology, const ExchangeParameters& parameters, const AlgorithmOptions&,
+  complete.options = {integer_option("words", 0, 0, std::int64_t{1} << 30,
+                                     "004 §3.5's N: the words of all nodes together, a multiple of k^2 (each block "
+                                     "N/k^2 words of block_bytes); 0: one word per block")};
+  complete.make = [](const Topology& topology, const ExchangeParameters& parameters, const AlgorithmOptions& options,
                      std::uint64_t scratch_bytes) -> std::unique_ptr<Workload> {
-    return std::make_unique<CompleteExchange>(topology, parameters.block_bytes, scratch_bytes);
+    return std::make_unique<CompleteExchange>(
+        topology, words_block_bytes("complete-exchange", topology, parameters.block_bytes, options.integer("words")),
+        scratch_bytes);
   };
 
   WorkloadKind one_to_all;
@@ -83,14 +91,19 @@ std::vector<WorkloadKind> block_workload_kinds() {
   one_to_all.summary = "a root sends a distinct m-byte block to every node (personalized, scatter)";
   one_to_all.source = "003 §3.1";
   one_to_all.options = {
-      integer_option("root", 0, 0, Topology::kMaxNodes - 1, "the node that holds every block at the start")};
+      integer_option("root", 0, 0, Topology::kMaxNodes - 1, "the node that holds every block at the start"),
+      integer_option("words", 0, 0, std::int64_t{1} << 30,
+                     "004 §3.4's N: the words scattered, a multiple of k (each block N/k words of block_bytes); 0: one "
+                     "word per block")};
   one_to_all.make = [](const Topology& topology, const ExchangeParameters& parameters, const AlgorithmOptions& options,
                        std::uint64_t scratch_bytes) -> std::unique_ptr<Workload> {
     const std::int64_t root = options.integer("root");
     if (root < 0 || root >= topology.num_nodes())
       throw ConfigError("workload_options.root", std::to_string(root),
                         "must be a node of the machine, 0.." + std::to_string(topology.num_nodes() - 1));
-    return std::make_unique<OneToAll>(topology, parameters.block_bytes, scratch_bytes, static_cast<int>(root));
+    return std::make_unique<OneToAll>(
+        topology, words_block_bytes("one-to-all", topology, parameters.block_bytes, options.integer("words")),
+        scratch_bytes, static_cast<int>(root));
   };
   return {complete, one_to_all};
 }

@@ -1,6 +1,7 @@
 // The registry of workloads. See workload.h.
 #include "firmware/workload.h"
 
+#include "firmware/saad_workloads.h"
 #include "topology/config_error.h"
 
 namespace meshmp {
@@ -11,6 +12,7 @@ const std::vector<WorkloadKind>& workload_kinds() {
     for (auto& w : block_workload_kinds()) list.push_back(std::move(w));
     for (auto& w : transpose_workload_kinds()) list.push_back(std::move(w));
     for (auto& w : permutation_workload_kinds()) list.push_back(std::move(w));
+    for (auto& w : saad_workload_kinds()) list.push_back(std::move(w));
     return list;
   }();
   return all;

@@ -72,12 +72,37 @@ Machine::Machine(sc_core::sc_module_name name, const MachineConfig& config, Firm
                                             options_, [this] { node_finished(); }));
 }
 
+void check_words_option(const Algorithm& algorithm, const MachineConfig& config) {
+  const auto words = config.workload_options.find("words");
+  if (words != config.workload_options.end() && !algorithm.sized_in_words)
+    throw ConfigError("workload_options.words", words->second,
+                      "sizes 004's data in words for the saad-* algorithms; " + algorithm.name +
+                          " moves blocks of block_bytes (set the block size instead)");
+}
+
+namespace {
+
+const Algorithm& with_words_checked(const Algorithm& algorithm, const MachineConfig& config) {
+  check_words_option(algorithm, config);
+  return algorithm;
+}
+
+}  // namespace
+
 Machine::Machine(sc_core::sc_module_name name, const MachineConfig& config, const Algorithm& algorithm)
-    : Machine(name, config, algorithm.firmware,
+    : Machine(name, config, with_words_checked(algorithm, config).firmware,
               AlgorithmOptions(algorithm.name, algorithm.options, config.algorithm_options),
               algorithm.scratch_bytes(Topology::parse(config.topology), exchange_parameters(config),
                                       AlgorithmOptions(algorithm.name, algorithm.options, config.algorithm_options)),
-              algorithm.workload) {}
+              algorithm.workload) {
+  enforce_port_rule(algorithm);
+}
+
+void Machine::enforce_port_rule(const Algorithm& algorithm) {
+  if (!algorithm.port_rule) return;
+  port_rule_monitor_ = std::make_unique<PortRuleMonitor>(topology_, algorithm.port_rule(topology_, options_));
+  for (auto& node : nodes_) node->dma.set_port_rule_monitor(port_rule_monitor_.get());
+}
 
 const ExchangeLayout& Machine::layout() const {
   if (const ExchangeLayout* blocks = workload_->block_layout()) return *blocks;

@@ -50,6 +50,10 @@ struct RunResult {
   double host_seconds = 0;
 };
 
+// ConfigError when the workload option `words` (004's N) is given to an algorithm that sizes its blocks by
+// block_bytes (and its estimates and scratch with them): only the saad-* algorithms read it.
+void check_words_option(const Algorithm& algorithm, const MachineConfig& config);
+
 class Machine : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(Machine);
@@ -65,6 +69,9 @@ class Machine : public sc_core::sc_module {
   // declarations (ConfigError when they do not match), its scratch memory and workload as it declares.
   Machine(sc_core::sc_module_name name, const MachineConfig& config, const Algorithm& algorithm);
   ~Machine() override;
+  // Checks every message against the algorithm's port rule while it runs (004 §2; the constructor that
+  // takes the algorithm does it), when it has one.
+  void enforce_port_rule(const Algorithm& algorithm);
 
   const MachineConfig& config() const { return config_; }
   const Topology& topology() const { return topology_; }
@@ -108,6 +115,7 @@ class Machine : public sc_core::sc_module {
   StepStatistics step_statistics_;
   MessageStatistics messages_;
   std::vector<std::unique_ptr<Node>> nodes_;
+  std::unique_ptr<PortRuleMonitor> port_rule_monitor_;  // the algorithm's port rule (004 §2), if any
   int finished_nodes_ = 0;
   sc_core::sc_trace_file* waveform_ = nullptr;
   // Processors ask for the end of the run through this event: sc_stop() is called from a method

@@ -1,6 +1,8 @@
 // A node's network interface and DMA engine. See network_interface.h.
 #include "hw/network_interface.h"
 
+#include "firmware/node_api.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -146,6 +148,9 @@ bool NetworkInterface::start_send() {
   } else if (packetizers_.size() > 1 && static_cast<int>(reg_peer_) != node_) {
     channel = msg.route.empty() ? network_.routing()(topo, node_, static_cast<int>(reg_peer_)) : msg.route[0];
   }
+  if (port_rule_monitor_ && reg_tag_ < kReservedTagBase)
+    if (auto broken = port_rule_monitor_->record(static_cast<int>(reg_step_mark_), node_, static_cast<int>(reg_peer_)))
+      return reject(*broken);
   msg.payload.resize(reg_length_);
   if (!memory_access(tlm::TLM_READ_COMMAND, reg_address_, msg.payload.data(), reg_length_))
     return reject(what() + ": local memory read failed");

@@ -33,6 +33,7 @@
 #include "hw/network_endpoint.h"
 #include "hw/packetizer.h"
 #include "hw/peer_table.h"
+#include "firmware/saad_port_rule.h"
 
 namespace meshmp {
 
@@ -76,6 +77,9 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   std::uint64_t unexpected_messages() const { return unexpected_count_; }
   // Messages that arrived but were never matched to a receive (a firmware mistake at the end of a run).
   std::size_t unreceived_messages() const { return buffered_.size(); }
+  // Checks every message this engine starts against a port rule (004 §2; firmware/saad_port_rule.h):
+  // a message that breaks it is refused with the monitor's error. Null for none.
+  void set_port_rule_monitor(PortRuleMonitor* monitor) { port_rule_monitor_ = monitor; }
   // Messages whose first packet arrived before that of a message their source had sent earlier.
   std::uint64_t out_of_order_messages() const { return out_of_order_count_; }
   // Largest number of bytes the interface held at once for messages not yet matched to a receive.
@@ -189,6 +193,7 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   std::uint32_t reg_peer_ = 0, reg_address_ = 0, reg_length_ = 0, reg_tag_ = 0;
   std::uint32_t reg_channel_ = 0xffffffff, reg_route_length_ = 0, reg_descriptor_id_ = 0, reg_query_ = 0;
   std::uint32_t reg_step_mark_ = 0;
+  PortRuleMonitor* port_rule_monitor_ = nullptr;
   std::uint32_t reg_model_arrival_ = 0;
   // Completed receives of the current step -> the zero-load model's arrival of their message.
   std::unordered_map<std::uint32_t, std::uint32_t> model_arrivals_;

@@ -47,7 +47,9 @@ nlohmann::json collect_statistics(const Machine& machine, const RunResult& resul
   stats["startups"] = {{"max_per_node", startups_max}, {"total", startups_total}};
   nlohmann::json steps = nlohmann::json::array();
   const auto& aggregates = machine.step_statistics().steps();
-  const std::uint32_t m = machine.workload().unit_bytes();
+  // Messages in units of m = block_bytes: the workload's unit, or 004's word where the saad-* algorithms
+  // size a block workload in words (workload option `words`).
+  const std::uint32_t m = machine.config().block_bytes;
   for (std::size_t k = 0; k < aggregates.size(); ++k) {
     const StepAggregate& a = aggregates[k];
     if (a.nodes == 0) continue;

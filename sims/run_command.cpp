@@ -42,6 +42,7 @@ std::optional<RunRefusal> plan_run(const MachineConfig& config, RunPlan& plan) {
   if (auto error = algorithm.supports(topology, exchange_parameters(config))) return RunRefusal{true, *error};
   std::unique_ptr<Workload> workload;
   try {
+    check_words_option(algorithm, config);
     plan.options = AlgorithmOptions(algorithm.name, algorithm.options, config.algorithm_options);
     workload = make_workload(algorithm.workload, topology, exchange_parameters(config));
     plan.scratch_bytes = algorithm.scratch_bytes(topology, exchange_parameters(config), plan.options);
@@ -105,6 +106,7 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
   if (vcd_file.is_open()) vcd_relay = std::make_unique<WaveformRelay>(vcd_file.writing_path(), "waveform");
 
   Machine machine("machine", config, algorithm->firmware, options, scratch_bytes, algorithm->workload);
+  machine.enforce_port_rule(*algorithm);
   if (detail_file.is_open()) machine.step_statistics().set_detail_stream(&detail_file.stream());
   if (messages_file.is_open()) machine.messages().keep_log();
   machine.fill_memory();
@@ -117,6 +119,7 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
     return stopped_exit_status();
   }
 
+  const Algorithm::OptionEstimate paper = paper_estimate(*algorithm, topology, exchange_parameters(config), options);
   VerificationReport verification;
   if (result.status == RunStatus::Completed)
     verification = machine.verify();
@@ -167,9 +170,10 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
           << lat["mean"].get<double>() << " / p99 " << lat["p99"] << " / max " << lat["max"]
           << " cycles, header blocking mean " << stats["messages"]["header_blocking_cycles"]["mean"].get<double>()
           << " cycles\n";
-    const double estimate = algorithm->estimate_cycles(topology, exchange_parameters(config));
+    const double estimate = paper.cycles;
     const auto zero_load = static_cast<double>(machine.step_statistics().zero_load_prediction_cycles());
-    out << "  predictions: paper " << std::setprecision(0) << estimate << " cycles by " << algorithm->estimate_formula
+    if (!paper.choices.empty()) out << "  choices: " << paper.choices << "\n";
+    out << "  predictions: paper " << std::setprecision(0) << estimate << " cycles by " << paper.formula
         << " (measured / paper = " << std::setprecision(3) << result.completion_cycles / estimate << ");\n"
         << "               zero-load model of this machine for the schedule run " << std::setprecision(0) << zero_load
         << " cycles (measured / zero-load = " << std::setprecision(3) << result.completion_cycles / zero_load
@@ -180,7 +184,8 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
         << stats["network"]["body_flit_stall_cycles"] << " cycles\n";
     const auto& schedule = stats["schedule"];
     out << "  schedule: " << schedule["synchronized_steps"] << " synchronized steps, " << schedule["sum_of_step_max_blocks"]
-        << " " << machine.workload().unit() << "s as the sum of each step's largest message, " << schedule["contention_free_steps"]
+        << " " << (machine.workload().unit_bytes() == config.block_bytes ? machine.workload().unit() : std::string("word"))
+        << "s as the sum of each step's largest message, " << schedule["contention_free_steps"]
         << " steps contention-free and " << schedule["steps_with_blocking"] << " with blocking; busiest node "
         << schedule["max_messages_per_node"] << " start-ups, " << schedule["rearrangement_bytes_max_per_node"]
         << " bytes copied locally\n";
@@ -222,10 +227,10 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
                           {"failure", {{"message", result.message}, {"details", result.details}}},
                           {"analytic",
                            {{"paper",
-                             {{"formula", algorithm->estimate_formula},
-                              {"estimate_cycles", algorithm->estimate_cycles(topology, exchange_parameters(config))},
-                              {"measured_over_estimate",
-                               result.completion_cycles / algorithm->estimate_cycles(topology, exchange_parameters(config))}}},
+                             {{"formula", paper.formula},
+                              {"choices", paper.choices},
+                              {"estimate_cycles", paper.cycles},
+                              {"measured_over_estimate", result.completion_cycles / paper.cycles}}},
                             {"zero_load",
                              {{"model", "per step, the slowest node: t_s per message, messages injected one after the "
                                         "other per channel, each arriving flits + hops (pipeline_depth + link "

@@ -137,7 +137,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"run --topology hypercube:3 --algorithm jh-spt --workload-option partitioning=2d-cyclic",
                  "a 2-D partitioning gives n/2 node dimensions to rows and n/2 to columns (003 §6)"},
         BadInput{"run --topology mesh:4x4 --algorithm jh-sbnt", "runs on a Boolean n-cube"},
-        BadInput{"run --workload-option rows=64", "workload_options.rows = '64': workload complete-exchange takes no options"},
+        BadInput{"run --workload-option rows=64", "workload_options.rows = '64': workload complete-exchange has no such option; its options: words"},
         BadInput{"run --topology hypercube:4 --algorithm jh-permute --workload-option permutation=0,1,1,2",
                  "workload_options.permutation = '0,1,1,2': must list each of the 4 dimensions"},
         BadInput{"run --topology hypercube:4 --algorithm jh-sbt --workload-option root=16",

@@ -1,0 +1,166 @@
+// Paper 004's algorithms run on the machine (004 §2's model: all-port nodes, every channel starting its
+// message after its own t_s, a hardware barrier per step, rho = 0):
+//  - SaadSweep: every saad-* algorithm with its machine's default method, byte-exact on every ring 3..33,
+//    square grid 3x3..12x12 and hypercube 1..8 (one `meshmp sweep` per machine family, the runs in child
+//    processes), each run's steps and words (statistics.schedule) equal to the program's, which
+//    tests/saad_program_test.cpp holds to the paper's counts, its completion equal to the zero-load model
+//    of this machine for the schedule, and no header blocking; the other methods on smaller sets;
+//  - SaadExchange: single runs in this process (also on the verilated routers, ctest rtl/...): the same
+//    equalities, the paper's estimate and the choices in the statistics, and the port rule enforced by
+//    the machine while it runs (an error naming the step, the node and the rule).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "exchange_run.h"
+#include "meshmp_process.h"
+#include "firmware/saad_common.h"
+#include "hw/machine_config.h"
+
+namespace meshmp {
+namespace {
+
+const char* kModel004 = "--port-model all-port --startup-on channel --copy-cycles-per-byte 0";
+
+std::vector<std::string> split(const std::string& text, char by) {
+  std::vector<std::string> parts;
+  std::stringstream in(text);
+  for (std::string part; std::getline(in, part, by);) parts.push_back(part);
+  return parts;
+}
+
+// Runs `meshmp sweep` over the topologies and algorithms (block size `m`, `run_options` added to 004's
+// model) and checks every row against the program the firmware runs.
+void sweep_and_check(const std::vector<std::string>& topologies, const std::vector<std::string>& algorithms,
+                     const std::string& run_options, int m = 4) {
+  std::string tops, algs;
+  for (const auto& t : topologies) tops += (tops.empty() ? "" : ",") + t;
+  for (const auto& a : algorithms) algs += (algs.empty() ? "" : ",") + a;
+  const std::string csv = ::testing::TempDir() + "saad_sweep_" + std::to_string(getpid()) + ".csv";
+  const auto outcome = meshmp_test::meshmp("sweep -j 2 --topologies " + tops + " --algorithms " + algs + " -m " +
+                                           std::to_string(m) + " --csv " + csv + " --run-options '" + kModel004 + " " +
+                                           run_options + "'");
+  ASSERT_EQ(outcome.status, 0) << outcome.output;
+  std::ifstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  const std::vector<std::string> header = split(line, ',');
+  auto column = [&header](const std::string& name) {
+    return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+  };
+  std::map<std::string, std::string> options;
+  for (const std::string& word : split(run_options, ' '))
+    if (word.find('=') != std::string::npos) options[word.substr(0, word.find('='))] = word.substr(word.find('=') + 1);
+  std::size_t rows = 0;
+  while (std::getline(in, line)) {
+    const std::vector<std::string> row = split(line, ',');
+    const std::string what = row[column("topology")] + " " + row[column("algorithm")] + " " + run_options;
+    ++rows;
+    EXPECT_EQ(row[column("verified")], "yes") << what << ": " << line;
+    EXPECT_EQ(row[column("completion_cycles")], row[column("zero_load_cycles")]) << what;
+    EXPECT_EQ(row[column("header_blocking_cycles")], "0") << what;
+    ExchangeParameters p;
+    p.block_bytes = static_cast<std::uint32_t>(m);
+    p.startup_cycles = 100;
+    const SaadPlan plan = saad_plan(row[column("algorithm")], Topology::parse(row[column("topology")]), p, options);
+    const SaadCounts counts = saad_counts(plan.program, static_cast<std::uint32_t>(m));  // in words of m bytes
+    EXPECT_EQ(row[column("synchronized_steps")], std::to_string(counts.steps)) << what;
+    EXPECT_EQ(row[column("sum_of_step_max_blocks")], std::to_string(counts.units)) << what;
+  }
+  EXPECT_EQ(rows, topologies.size() * algorithms.size());
+  std::remove(csv.c_str());
+}
+
+const std::vector<std::string> kAlgorithms{"saad-one-to-one", "saad-broadcast", "saad-all-to-all-broadcast",
+                                           "saad-scatter",    "saad-gather",    "saad-multiscatter"};
+
+TEST(SaadSweep, EveryAlgorithmByteExactOnRings3To33) {
+  std::vector<std::string> rings;
+  for (int k = 3; k <= 33; ++k) rings.push_back("ring:" + std::to_string(k));
+  sweep_and_check(rings, kAlgorithms, "");
+}
+
+TEST(SaadSweep, EveryAlgorithmByteExactOnGrids3To12) {
+  std::vector<std::string> grids;
+  for (int p = 3; p <= 12; ++p) grids.push_back("torus:" + std::to_string(p) + "x" + std::to_string(p));
+  sweep_and_check(grids, kAlgorithms, "");
+}
+
+TEST(SaadSweep, EveryAlgorithmByteExactOnHypercubes1To8) {
+  std::vector<std::string> cubes;
+  for (int n = 1; n <= 8; ++n) cubes.push_back("hypercube:" + std::to_string(n));
+  sweep_and_check(cubes, kAlgorithms, "");
+}
+
+TEST(SaadSweep, TheOtherMethods) {
+  sweep_and_check({"ring:3", "ring:8", "ring:13"}, {"saad-one-to-one"}, "--algorithm-option method=hop");
+  sweep_and_check({"ring:4", "ring:9"}, {"saad-one-to-one"},
+                  "--algorithm-option method=two-paths --algorithm-option port_rule=full-duplex");
+  sweep_and_check({"ring:5", "ring:12"}, {"saad-broadcast"}, "--algorithm-option method=one-way");
+  sweep_and_check({"ring:6", "ring:11"}, {"saad-gather"},
+                  "--algorithm-option method=reversed-scatter --algorithm-option port_rule=full-duplex");
+  sweep_and_check({"torus:3x3", "torus:4x4", "torus:7x7"}, {"saad-one-to-one"}, "--algorithm-option method=four-paths");
+  for (const char* method : {"tree", "line-then-rows"})
+    sweep_and_check({"torus:3x3", "torus:6x6", "torus:9x9"}, {"saad-broadcast"},
+                    std::string("--algorithm-option method=") + method);
+  for (const char* method : {"daisy-chain", "sequential-broadcast"})
+    sweep_and_check({"torus:3x3", "torus:4x4", "torus:5x5"}, {"saad-all-to-all-broadcast"},
+                    std::string("--algorithm-option method=") + method);
+  sweep_and_check({"hypercube:3", "hypercube:5"}, {"saad-one-to-one"}, "--algorithm-option method=n-paths");
+}
+
+MachineConfig model_004(const std::string& topology, const std::string& algorithm) {
+  MachineConfig config;
+  config.topology = topology;
+  config.algorithm = algorithm;
+  config.block_bytes = 8;
+  config.port_model = PortModel::AllPort;
+  config.processor.startup_on_channel = true;
+  config.processor.copy_cycles_per_byte = 0;
+  return config;
+}
+
+TEST(SaadExchange, PipelinedOneToOneOnTheGridCountsThePapersSteps) {
+  MachineConfig config = model_004("torus:6x6", "saad-one-to-one");
+  config.workload_options = {{"words", "240"}};
+  const ExchangeRun run = run_exchange(config);
+  ASSERT_EQ(run.result.status, RunStatus::Completed) << run.result.message;
+  EXPECT_TRUE(run.report.ok());
+  // (3.8): 0 -> the farthest node, i = 6; nu = the best whole number near (3.4)'s optimum.
+  const SaadPlan plan = saad_plan("saad-one-to-one", Topology::parse("torus:6x6"), exchange_parameters(config));
+  const std::uint64_t nu = static_cast<std::uint64_t>(plan.program.packets);
+  EXPECT_EQ(run.stats["schedule"]["synchronized_steps"], nu - 1 + 6);
+  EXPECT_EQ(run.stats["schedule"]["sum_of_step_max_blocks"], (nu - 1 + 6) * ((240 + nu - 1) / nu));
+  EXPECT_EQ(run.result.completion_cycles, run.zero_load_cycles);
+}
+
+TEST(SaadExchange, TheMachineEnforcesTheRingRule) {
+  // (3.6) on the ring: B reads from both neighbours in the same steps.
+  MachineConfig config = model_004("ring:8", "saad-one-to-one");
+  config.workload_options = {{"words", "64"}, {"destination", "3"}};
+  config.algorithm_options = {{"method", "two-paths"}, {"packets", "8"}};
+  const ExchangeRun run = run_exchange(config);
+  ASSERT_EQ(run.result.status, RunStatus::FirmwareError);
+  EXPECT_NE(run.result.message.find("node 3: reads from nodes"), std::string::npos) << run.result.message;
+  EXPECT_NE(run.result.message.find("step "), std::string::npos) << run.result.message;
+  EXPECT_NE(run.result.message.find("004 §2 (C) ring rule"), std::string::npos) << run.result.message;
+}
+
+TEST(SaadExchange, ScatterOnTheHypercubeCountsLog2kStepsAndKMinus1Blocks) {
+  {
+    MachineConfig config = model_004("hypercube:4", "saad-scatter");
+    config.workload_options = {{"words", "64"}, {"root", "5"}};
+    config.algorithm_options = {{"sync", "barrier"}};
+    const ExchangeRun run = run_exchange(config);
+    ASSERT_EQ(run.result.status, RunStatus::Completed) << run.result.message;
+    EXPECT_TRUE(run.report.ok());
+    EXPECT_EQ(run.stats["schedule"]["synchronized_steps"], 4);          // (3.40): log2 k
+    EXPECT_EQ(run.stats["schedule"]["sum_of_step_max_blocks"], 15 * 4);  // (k - 1) N / k words
+    EXPECT_EQ(run.result.completion_cycles, run.zero_load_cycles);
+  }
+}
+
+}  // namespace
+}  // namespace meshmp
