@@ -157,6 +157,7 @@ SaadFormula formula(const SaadContext& c, const SaadProgram& program) {
     const SaadFormula one = pipelined_formula(static_cast<std::uint64_t>(share), hops, program.packets);
     f.startups = k * one.startups;
     f.words = k * one.words;
+    f.exact = one.exact;
     f.text = "(3.29): k (nu - 1 + i)(tau + ceil(N / (k nu)) / b), i = " + std::to_string(hops) +
              ", nu = " + std::to_string(program.packets);
   } else {

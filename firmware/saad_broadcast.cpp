@@ -107,6 +107,7 @@ SaadFormula formula(const SaadContext& c, const SaadProgram& program) {
     const SaadFormula column = pipelined_formula(w.words, i, nu), row = pipelined_formula(w.words, rows, nu);
     f.startups = column.startups + row.startups;
     f.words = column.words + row.words;
+    f.exact = column.exact && row.exact;
     f.text = "(3.20): 2 (nu - 1 + i)(tau + ceil(N / nu) / b), i = floor(sqrt(k) / 2) per line" + at;
     return f;
   }

@@ -22,6 +22,7 @@
 #include "sims/bench_command.h"
 #include "sims/cli_options.h"
 #include "sims/paper_003.h"
+#include "sims/paper_004.h"
 #include "sims/output_file.h"
 #include "sims/paper_command.h"
 #include "sims/run_command.h"
@@ -131,9 +132,12 @@ EXAMPLE
       "paper", "Regenerate a paper's table rows from runs of the machine, beside the paper's formulas.");
   std::string paper_png;
   paper->add_option("table", paper_table,
-                    "000-table1, 001-theorem1, 001-table3, 001-table4, 002-a1, 002-a2, 003-paths, 003-exchange, 003-ports or 003-gray")
+                    "000-table1, 001-theorem1, 001-table3, 001-table4, 002-a1, 002-a2, 003-paths, 003-exchange, 003-ports, "
+                    "003-gray, 004-ring, 004-grid or 004-hypercube")
       ->required();
-  paper->add_option("--plot", paper_png, "003-paths: also write the table as CSV beside PNG and plot T / bound against B");
+  paper->add_option("--plot", paper_png,
+                    "003-paths: also write the table as CSV beside PNG and plot T / bound against B; 004-*: also time "
+                    "one pipelined case against nu (CSV beside PNG) and plot it with the paper's t(nu) and nu_opt");
 
   std::string bench_case;
   CLI::App* bench_case_cmd = app.add_subcommand("bench-case", "Run one benchmark case (used by bench).");
@@ -176,8 +180,12 @@ EXAMPLE
     if (app.got_subcommand("bench")) return meshmp::run_benchmarks(self_path(argv[0]), bench_json, bench_scale, bench_threads, std::cout, std::cerr);
     if (app.got_subcommand("sweep")) return sweep_command.run(self_path(argv[0]), std::cout, std::cerr);
     if (app.got_subcommand("paper")) {
-      if (!paper_png.empty() && paper_table != "003-paths")
-        throw meshmp::ConfigError("--plot", paper_png, "only the table 003-paths draws a plot (" + paper_table + " has none)");
+      const auto tables_004 = meshmp::paper_004_tables();
+      const bool is_004 = std::find(tables_004.begin(), tables_004.end(), paper_table) != tables_004.end();
+      if (!paper_png.empty() && paper_table != "003-paths" && !is_004)
+        throw meshmp::ConfigError("--plot", paper_png,
+                                  "only the tables 003-paths and 004-* draw a plot (" + paper_table + " has none)");
+      if (is_004) return meshmp::run_paper_004(self_path(argv[0]), paper_table, paper_png, std::cout, std::cerr);
       const auto tables_003 = meshmp::paper_003_tables();
       if (std::find(tables_003.begin(), tables_003.end(), paper_table) != tables_003.end())
         return meshmp::run_paper_003(self_path(argv[0]), paper_table, paper_png, std::cout, std::cerr);

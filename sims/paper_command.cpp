@@ -18,6 +18,7 @@
 #include "firmware/dimension_exchange_schedule.h"
 #include "sims/child_run.h"
 #include "sims/paper_003.h"
+#include "sims/paper_004.h"
 #include "topology/topology.h"
 
 #include <algorithm>
@@ -132,6 +133,7 @@ int run_paper_table(const std::string& self_path, const std::string& table, std:
     err << "meshmp: error: table = '" << table << "': unknown table; known:";
     for (const auto& t : paper_tables()) err << " " << t;
     for (const auto& t : paper_003_tables()) err << " " << t;
+    for (const auto& t : paper_004_tables()) err << " " << t;
     err << "\n";
     return 2;
   }

@@ -164,3 +164,49 @@ TEST(SaadExchange, ScatterOnTheHypercubeCountsLog2kStepsAndKMinus1Blocks) {
 
 }  // namespace
 }  // namespace meshmp
+
+namespace meshmp {
+namespace {
+
+// `meshmp paper 004-*`: every row verified, and every row whose expression is exact (at the nu it ran)
+// measures the paper's steps and words exactly.
+TEST(SaadPaper, TablesMeetEveryExactExpression) {
+  for (const char* table : {"004-ring", "004-grid", "004-hypercube"}) {
+    const auto outcome = meshmp_test::meshmp(std::string("paper ") + table);
+    ASSERT_EQ(outcome.status, 0) << outcome.output;
+    std::stringstream lines(outcome.output);
+    int rows = 0, exact = 0;
+    for (std::string line; std::getline(lines, line);) {
+      if (line.empty() || line.rfind("(*", 0) == 0 || (line[0] != '(' && line.rfind("P3.2", 0) != 0 && line.rfind("T5,H", 0) != 0)) continue;
+      std::vector<std::string> cells;
+      std::stringstream words(line);
+      for (std::string cell; words >> cell;) cells.push_back(cell);
+      ASSERT_EQ(cells.size(), 15u) << line;
+      ++rows;
+      if (cells[14] != "yes") continue;
+      ++exact;
+      EXPECT_EQ(cells[7], "1.000") << table << ": " << line;   // steps / paper
+      EXPECT_EQ(cells[10], "1.000") << table << ": " << line;  // words / paper
+    }
+    EXPECT_GE(rows, 14) << outcome.output;
+    EXPECT_GE(exact, 4) << outcome.output;
+  }
+}
+
+TEST(SaadPaper, FigureAgainstNuWritesTheTableAndThePlot) {
+  const std::string png = ::testing::TempDir() + "saad_figure_" + std::to_string(getpid()) + ".png";
+  const auto outcome = meshmp_test::meshmp("paper 004-hypercube --plot " + png);
+  ASSERT_EQ(outcome.status, 0) << outcome.output;
+  EXPECT_NE(outcome.output.find("nu_opt of (3.4)"), std::string::npos) << outcome.output;
+  const std::string csv = png.substr(0, png.size() - 4) + ".csv";
+  std::ifstream table(csv);
+  std::string header;
+  std::getline(table, header);
+  EXPECT_EQ(header, "packets,cycles,paper_cycles,nu_opt,optimum_cycles");
+  EXPECT_TRUE(std::ifstream(png).good());
+  std::remove(png.c_str());
+  std::remove(csv.c_str());
+}
+
+}  // namespace
+}  // namespace meshmp
