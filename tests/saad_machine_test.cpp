@@ -210,3 +210,35 @@ TEST(SaadPaper, FigureAgainstNuWritesTheTableAndThePlot) {
 
 }  // namespace
 }  // namespace meshmp
+
+namespace meshmp {
+namespace {
+
+// Every source / destination pair (one-to-one) and every root (broadcast, scatter, gather) on the small
+// machines, each a `meshmp run` of its own, verified byte for byte.
+TEST(SaadSweep, EveryPairAndEveryRootOnTheSmallMachines) {
+  int runs = 0;
+  for (const std::string topology : {"ring:5", "ring:6", "torus:3x3", "torus:4x4", "hypercube:3"}) {
+    const int k = Topology::parse(topology).num_nodes();
+    auto run = [&](const std::string& arguments) {
+      const auto outcome = meshmp_test::meshmp("run -o '' --topology " + topology + " " + kModel004 + " -m 4 " + arguments);
+      EXPECT_EQ(outcome.status, 0) << topology << " " << arguments << "\n" << outcome.output;
+      EXPECT_NE(outcome.output.find("verified: all"), std::string::npos) << topology << " " << arguments;
+      EXPECT_NE(outcome.output.find("measured / zero-load = 1.000"), std::string::npos) << topology << " " << arguments;
+      ++runs;
+    };
+    for (int a = 0; a < k; ++a) {
+      for (int b = 0; b < k; ++b)
+        if (a != b)
+          run("--algorithm saad-one-to-one --workload-option source=" + std::to_string(a) +
+              " --workload-option destination=" + std::to_string(b) + " --workload-option words=24");
+      for (const char* algorithm : {"saad-broadcast", "saad-scatter", "saad-gather"})
+        run(std::string("--algorithm ") + algorithm + " --workload-option root=" + std::to_string(a) +
+            (std::string(algorithm) == "saad-broadcast" ? " --workload-option words=24" : ""));
+    }
+  }
+  EXPECT_EQ(runs, 20 + 30 + 72 + 240 + 56 + 3 * (5 + 6 + 9 + 16 + 8));
+}
+
+}  // namespace
+}  // namespace meshmp
