@@ -10,8 +10,9 @@
 //    flow, and the paper's "easy remedy" sends each of them the missing half from its neighbour at x = +1
 //    (y = +1), one hop after that neighbour got it, on the link's free direction (reconstructed from the
 //    prose; Figure 10 is lost). The paper's preferred remedy (the root pipelines the missing halves along
-//    its axes after its last packet) ends nu - floor(P/2) steps after the rest when nu > floor(P/2), not at
-//    the same time as the text says;
+//    its axes after its last packet, `split-axis-pipelines`) ends 2 nu - 1 + floor(P/2) steps in, after
+//    the trees' nu - 1 + 2 floor(P/2) when nu > floor(P/2), not "at the same time" as the text says
+//    (measured: tests/saad_program_test.cpp, docs/architecture.md);
 //    `line-then-rows` (3.20): the column first, then every column node along its row, one after the other
 //    ((3.20) prints "tau = floor(sqrt(k)/2)" for i = floor(sqrt(k)/2));
 //  - hypercube (3.21): the spanning binomial tree of depth n (node r relative to the root sends to
@@ -54,7 +55,7 @@ SaadProgram build(const SaadContext& c) {
   const int root = w.source;
   const std::string& m = c.method();
   SaadProgram program;
-  const bool split = m == "split";
+  const bool split = m == "split" || m == "split-axis-pipelines";
   program.packets = packets_option(c.options, split ? (w.words + 1) / 2 : w.words, pipeline_hops(c, root), c.parameters);
   const int nu = program.packets;
   const WordPlaces places{w.input_base, w.output_base, w.word_bytes};
@@ -73,11 +74,18 @@ SaadProgram build(const SaadContext& c) {
       const int from = at_relative(t, root, 0, y);
       pipeline_down_tree(program, from, grid_line(t, from, 0), 0, w.words, nu, from == root ? places : relayed, second);
     }
-  } else {  // split
+  } else {  // split, split-axis-pipelines
     const auto halves = cut_into_packets(0, w.words, 2);
     const WordPacket dx = halves[0], dy = halves.size() > 1 ? halves[1] : WordPacket{w.words, 0};
     pipeline_down_tree(program, root, grid_tree(t, root, true, true), dx.first, dx.count, nu, places);
     pipeline_down_tree(program, root, grid_tree(t, root, false, true), dy.first, dy.count, nu, places);
+    if (m == "split-axis-pipelines") {
+      // The paper's preferred remedy: after its last packet the root pipelines D_y down its column and
+      // D_x along its row.
+      pipeline_down_tree(program, root, grid_line(t, root, 1), dy.first, dy.count, nu, places, static_cast<std::size_t>(nu));
+      pipeline_down_tree(program, root, grid_line(t, root, 0), dx.first, dx.count, nu, places, static_cast<std::size_t>(nu));
+      return program;
+    }
     // The remedy: each column node gets D_y from its x = +1 neighbour, each row node D_x from its y = +1
     // neighbour, one hop after that neighbour got the packet.
     const auto dy_packets = cut_into_packets(dy.first, dy.count, nu), dx_packets = cut_into_packets(dx.first, dx.count, nu);
@@ -111,15 +119,19 @@ SaadFormula formula(const SaadContext& c, const SaadProgram& program) {
     f.text = "(3.20): 2 (nu - 1 + i)(tau + ceil(N / nu) / b), i = floor(sqrt(k) / 2) per line" + at;
     return f;
   }
-  const std::uint64_t share = m == "split" ? (w.words + 1) / 2 : w.words;
+  const bool split = m == "split" || m == "split-axis-pipelines";
+  const std::uint64_t share = split ? (w.words + 1) / 2 : w.words;
   f = pipelined_formula(share, i, nu);
   if (c.machine == SaadMachine::Hypercube) f.text = "(3.21): (nu - 1 + log2 k)(tau + ceil(N / nu) / b)" + at;
   else if (m == "one-way") f.text = "(3.16): (nu - 1 + k - 1)(tau + ceil(N / nu) / b)" + at;
   else if (m == "both-ways") f.text = "(3.17): (nu - 1 + floor(k / 2))(tau + ceil(N / nu) / b)" + at;
   else if (m == "tree") f.text = "(3.18): (nu - 1 + 2 floor(sqrt(k) / 2))(tau + ceil(N / nu) / b)" + at;
   else f.text = "(3.19): (nu - 1 + 2 floor(sqrt(k) / 2))(tau + ceil(N / 2 nu) / b)" + at;
-  // On a side of 3 the remedy's relay is one hop deeper than the trees (i + 1 steps).
+  // On a side of 3 the remedy's relay is one hop deeper than the trees (i + 1 steps); the axis pipelines
+  // end 2 nu - 1 + floor(P/2) steps in, after the trees when nu > floor(P/2) (the text says "at the same
+  // time").
   if (m == "split" && std::min(c.topology.dimension(0).size, c.topology.dimension(1).size) == 3) f.exact = false;
+  if (m == "split-axis-pipelines") f.exact = false;
   return f;
 }
 
@@ -132,8 +144,9 @@ std::vector<SaadAlgorithmSpec> saad_broadcast_specs() {
   s.source = "004 §3.2 (3.16)-(3.21)";
   s.workload = "broadcast";
   const auto ring = SaadMachine::Ring, grid = SaadMachine::Grid, cube = SaadMachine::Hypercube;
-  s.methods = {{"both-ways", {ring}}, {"one-way", {ring}}, {"split", {grid}}, {"tree", {grid}},
-               {"line-then-rows", {grid}}, {"spanning-tree", {cube}}};
+  s.methods = {{"both-ways", {ring}}, {"one-way", {ring}},       {"split", {grid}},
+               {"tree", {grid}},      {"line-then-rows", {grid}}, {"split-axis-pipelines", {grid}},
+               {"spanning-tree", {cube}}};
   s.build = build;
   s.formula = formula;
   s.pipelined = true;

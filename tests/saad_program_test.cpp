@@ -201,6 +201,14 @@ TEST(SaadProgram, BroadcastEveryRootEveryMethod) {
         EXPECT_EQ(split.counts.steps, static_cast<std::uint64_t>(split.plan.program.packets) + i) << what;
         EXPECT_FALSE(split.plan.formula.exact) << what;
       }
+      // The paper's preferred remedy: the root pipelines the missing halves along its axes after its last
+      // packet, ending 2 nu - 1 + floor(side/2) steps in: after the trees when nu > floor(side/2).
+      for (const char* packets : {"2", "8"}) {
+        const Checked axes = check("saad-broadcast", grid(side), root(r), {{"method", "split-axis-pipelines"}, {"packets", packets}});
+        expect_clean(axes, what + " split-axis-pipelines");
+        const std::uint64_t nu = std::stoul(packets);
+        EXPECT_EQ(axes.counts.steps, std::max<std::uint64_t>(nu - 1 + i, 2 * nu - 1 + side / 2)) << what;
+      }
       const Checked lines = check("saad-broadcast", grid(side), root(r), {{"method", "line-then-rows"}});
       expect_clean(lines, what + " line-then-rows");
       const std::uint64_t nu = static_cast<std::uint64_t>(lines.plan.program.packets);
