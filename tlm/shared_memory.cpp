@@ -1,0 +1,234 @@
+// Paper 004's shared memory (§2 B) as a TLM-2.0 target with banked, clocked timing. See shared_memory.h for
+// the timing, the conflict rule and the data semantics.
+#include "tlm/shared_memory.h"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+namespace meshmp {
+
+SharedMemory::SharedMemory(sc_core::sc_module_name name, int processors, std::uint64_t size_bytes, int banks,
+                           std::uint32_t word_bytes, int ports, FabricTiming timing, sc_core::sc_time cycle)
+    : sc_core::sc_module(name),
+      processors("processors"),
+      processor_count_(processors),
+      banks_(banks),
+      word_bytes_(word_bytes),
+      ports_(ports),
+      timing_(timing),
+      cycle_(cycle) {
+  if (processors < 1) throw std::invalid_argument("SharedMemory: processors must be >= 1");
+  if (banks < 1) throw std::invalid_argument("SharedMemory: banks must be >= 1");
+  if (ports < 1) throw std::invalid_argument("SharedMemory: ports (k*) must be >= 1");
+  if (word_bytes < 1) throw std::invalid_argument("SharedMemory: word_bytes must be >= 1");
+  if (timing.bytes_per_cycle < 1) throw std::invalid_argument("SharedMemory: bytes_per_cycle must be >= 1");
+  if (cycle <= sc_core::SC_ZERO_TIME) throw std::invalid_argument("SharedMemory: cycle must be > 0");
+  bytes_.assign(size_bytes, 0);
+  pending_.resize(static_cast<std::size_t>(processors));
+  busy_until_processor_.assign(static_cast<std::size_t>(processors), 0);
+  last_granted_ = processors - 1;  // the first edge starts with processor 0
+  this->processors.register_b_transport(this, &SharedMemory::b_transport);
+  this->processors.register_get_direct_mem_ptr(this, &SharedMemory::get_direct_mem_ptr);
+  this->processors.register_transport_dbg(this, &SharedMemory::transport_dbg);
+  SC_HAS_PROCESS(SharedMemory);
+  SC_THREAD(edge_thread);
+}
+
+void SharedMemory::end_of_elaboration() {
+  const int bound = static_cast<int>(processors.size());
+  if (bound != processor_count_) {
+    const std::string message = std::string(name()) + ": the processors socket is bound " + std::to_string(bound) +
+                                " times, expected once per processor (" + std::to_string(processor_count_) + ")";
+    SC_REPORT_ERROR("meshmp/SharedMemory", message.c_str());
+  }
+}
+
+tlm::tlm_response_status SharedMemory::check(const tlm::tlm_generic_payload& trans) const {
+  const std::uint64_t address = trans.get_address();
+  const std::uint64_t length = trans.get_data_length();
+  if (!trans.is_read() && !trans.is_write()) return tlm::TLM_COMMAND_ERROR_RESPONSE;
+  if (address > bytes_.size() || length > bytes_.size() - address) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
+  if (trans.get_byte_enable_ptr() != nullptr) return tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE;
+  if (trans.get_streaming_width() != length) return tlm::TLM_BURST_ERROR_RESPONSE;
+  if (length > 0 && trans.get_data_ptr() == nullptr) return tlm::TLM_GENERIC_ERROR_RESPONSE;
+  return tlm::TLM_OK_RESPONSE;
+}
+
+void SharedMemory::b_transport(int id, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+  if (delay > sc_core::SC_ZERO_TIME) sc_core::wait(delay);
+  delay = sc_core::SC_ZERO_TIME;
+  trans.set_dmi_allowed(false);
+  const tlm::tlm_response_status status = check(trans);
+  if (status != tlm::TLM_OK_RESPONSE || id < 0 || id >= processor_count_) {
+    trans.set_response_status(status != tlm::TLM_OK_RESPONSE ? status : tlm::TLM_GENERIC_ERROR_RESPONSE);
+    ++stats_.errors;
+    return;
+  }
+
+  Request request;
+  request.processor = id;
+  request.write = trans.is_write();
+  request.address = trans.get_address();
+  request.length = trans.get_data_length();
+  request.data = trans.get_data_ptr();
+  const std::uint64_t now = sc_core::sc_time_stamp().value();
+  const std::uint64_t period = cycle_.value();
+  request.request_cycle = now / period;
+  pending_[static_cast<std::size_t>(id)].push_back(&request);
+  wake_.notify(sc_core::sc_time::from_value((request.request_cycle + 1) * period - now));
+  while (!request.done) sc_core::wait(completed_);
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+bool SharedMemory::get_direct_mem_ptr(int, tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi) {
+  // No DMI: direct access would bypass the banks' timing. Deny the whole address space.
+  dmi.set_start_address(0);
+  dmi.set_end_address(bytes_.empty() ? 0 : bytes_.size() - 1);
+  return false;
+}
+
+unsigned int SharedMemory::transport_dbg(int, tlm::tlm_generic_payload& trans) {
+  const std::uint64_t address = trans.get_address();
+  if (address >= bytes_.size() || trans.get_data_ptr() == nullptr) return 0;
+  const std::uint64_t length = std::min<std::uint64_t>(trans.get_data_length(), bytes_.size() - address);
+  if (trans.is_read()) std::memcpy(trans.get_data_ptr(), bytes_.data() + address, length);
+  else if (trans.is_write()) std::memcpy(bytes_.data() + address, trans.get_data_ptr(), length);
+  else return 0;
+  return static_cast<unsigned int>(length);
+}
+
+void SharedMemory::bank_schedule(Request& request, std::uint64_t grant_edge) const {
+  request.schedule.clear();
+  if (request.length == 0) return;
+  const std::uint64_t first_word = request.address / word_bytes_;
+  const std::uint64_t last_word = (request.address + request.length - 1) / word_bytes_;
+  const std::uint64_t stream_start = grant_edge + timing_.startup_cycles;
+  request.schedule.reserve(static_cast<std::size_t>(last_word - first_word + 1));
+  for (std::uint64_t w = first_word; w <= last_word; ++w) {
+    const std::uint64_t word_start = w * word_bytes_;
+    const std::uint64_t first_byte = word_start > request.address ? word_start - request.address : 0;
+    request.schedule.emplace_back(stream_start + first_byte / timing_.bytes_per_cycle,
+                                  w % static_cast<std::uint64_t>(banks_));
+  }
+}
+
+std::uint64_t SharedMemory::in_flight_at(std::uint64_t edge) const {
+  std::uint64_t count = 0;
+  for (const Request* r : in_flight_)
+    if (r->end_edge > edge) ++count;
+  return count;
+}
+
+void SharedMemory::complete_through(std::uint64_t edge) {
+  std::vector<Request*> finishing;
+  std::vector<Request*> still;
+  for (Request* r : in_flight_) (r->end_edge <= edge ? finishing : still).push_back(r);
+  if (finishing.empty()) return;
+  in_flight_.swap(still);
+  // in_flight_ is in grant order, so `finishing` is too: writes land in grant order, then reads copy.
+  for (Request* r : finishing)
+    if (r->write && r->length > 0) std::memcpy(bytes_.data() + r->address, r->data, r->length);
+  for (Request* r : finishing)
+    if (!r->write && r->length > 0) std::memcpy(r->data, bytes_.data() + r->address, r->length);
+  for (Request* r : finishing) {
+    for (const auto& slot : r->schedule) reserved_.erase(slot);
+    ++stats_.accesses;
+    if (r->write) {
+      ++stats_.writes;
+      stats_.bytes_written += r->length;
+    } else {
+      ++stats_.reads;
+      stats_.bytes_read += r->length;
+    }
+    r->done = true;  // the caller's b_transport returns once it sees this
+  }
+  completed_.notify();
+}
+
+void SharedMemory::arbitrate(std::uint64_t edge) {
+  std::uint64_t in_flight = in_flight_at(edge);
+  int last = -1;
+  for (int step = 1; step <= processor_count_; ++step) {
+    const int p = (last_granted_ + step) % processor_count_;
+    auto& queue = pending_[static_cast<std::size_t>(p)];
+    bool blocked = false;  // an earlier request of p is still pending
+    for (auto it = queue.begin(); it != queue.end();) {
+      Request& r = **it;
+      if (r.request_cycle >= edge) break;  // made at or after this edge: considered at a later one
+      if (blocked || busy_until_processor_[static_cast<std::size_t>(p)] > edge) {
+        if (!r.waited_channel) ++stats_.channel_waits;
+        r.waited_channel = true;
+        ++stats_.channel_wait_cycles;
+        blocked = true;
+        ++it;
+        continue;
+      }
+      if (in_flight >= static_cast<std::uint64_t>(ports_)) {
+        if (!r.waited_port) ++stats_.port_waits;
+        r.waited_port = true;
+        ++stats_.port_wait_cycles;
+        blocked = true;
+        ++it;
+        continue;
+      }
+      bank_schedule(r, edge);
+      bool collides = false;
+      for (const auto& slot : r.schedule)
+        if (reserved_.count(slot)) {
+          collides = true;
+          break;
+        }
+      if (collides) {
+        if (!r.waited_bank) ++stats_.bank_conflicts;
+        r.waited_bank = true;
+        ++stats_.bank_conflict_cycles;
+        blocked = true;
+        ++it;
+        continue;
+      }
+      // Granted.
+      r.granted = true;
+      r.grant_edge = edge;
+      r.end_edge = edge + timing_.transfer_cycles(r.length);
+      r.grant_sequence = grant_sequence_++;
+      for (const auto& slot : r.schedule) reserved_.insert(slot);
+      in_flight_.push_back(&r);
+      busy_until_processor_[static_cast<std::size_t>(p)] = r.end_edge;
+      if (r.end_edge > edge) {
+        ++in_flight;
+        const std::uint64_t from = std::max(edge, busy_until_);
+        if (r.end_edge > from) stats_.busy_cycles += r.end_edge - from;
+        busy_until_ = std::max(busy_until_, r.end_edge);
+      }
+      last = p;
+      it = queue.erase(it);
+      blocked = true;  // the processor's channel is now busy: its later requests wait
+    }
+  }
+  if (last >= 0) last_granted_ = last;
+  stats_.peak_concurrent = std::max(stats_.peak_concurrent, in_flight);
+}
+
+void SharedMemory::edge_thread() {
+  const std::uint64_t period = cycle_.value();
+  for (;;) {
+    sc_core::wait(wake_);
+    const std::uint64_t now = sc_core::sc_time_stamp().value();
+    sc_assert(now % period == 0);
+    const std::uint64_t edge = now / period;
+    complete_through(edge);
+    arbitrate(edge);
+    complete_through(edge);  // accesses of zero cycles (tau = 0, no bytes) complete where granted
+
+    std::uint64_t next = 0;
+    for (const Request* r : in_flight_)
+      if (next == 0 || r->end_edge < next) next = r->end_edge;
+    for (const auto& queue : pending_)
+      if (!queue.empty()) next = edge + 1;
+    if (next > edge) wake_.notify(sc_core::sc_time::from_value((next - edge) * period));
+  }
+}
+
+}  // namespace meshmp
