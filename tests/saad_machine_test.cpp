@@ -22,6 +22,14 @@
 namespace meshmp {
 namespace {
 
+// Under the sanitizers (a Debug build whose every child run starts some 30x slower) the sweeps take a
+// sample of each family's sizes and the pairs test one machine of each; the release pass takes them all.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kEverySize = false;
+#else
+constexpr bool kEverySize = true;
+#endif
+
 const char* kModel004 = "--port-model all-port --startup-on channel --copy-cycles-per-byte 0";
 
 std::vector<std::string> split(const std::string& text, char by) {
@@ -78,19 +86,21 @@ const std::vector<std::string> kAlgorithms{"saad-one-to-one", "saad-broadcast", 
 
 TEST(SaadSweep, EveryAlgorithmByteExactOnRings3To33) {
   std::vector<std::string> rings;
-  for (int k = 3; k <= 33; ++k) rings.push_back("ring:" + std::to_string(k));
+  for (int k = 3; k <= 33; ++k)
+    if (kEverySize || k <= 6 || k == 13 || k == 16 || k == 33) rings.push_back("ring:" + std::to_string(k));
   sweep_and_check(rings, kAlgorithms, "");
 }
 
 TEST(SaadSweep, EveryAlgorithmByteExactOnGrids3To12) {
   std::vector<std::string> grids;
-  for (int p = 3; p <= 12; ++p) grids.push_back("torus:" + std::to_string(p) + "x" + std::to_string(p));
+  for (int p = 3; p <= 12; ++p)
+    if (kEverySize || p <= 4 || p == 7) grids.push_back("torus:" + std::to_string(p) + "x" + std::to_string(p));
   sweep_and_check(grids, kAlgorithms, "");
 }
 
 TEST(SaadSweep, EveryAlgorithmByteExactOnHypercubes1To8) {
   std::vector<std::string> cubes;
-  for (int n = 1; n <= 8; ++n) cubes.push_back("hypercube:" + std::to_string(n));
+  for (int n = 1; n <= (kEverySize ? 8 : 6); ++n) cubes.push_back("hypercube:" + std::to_string(n));
   sweep_and_check(cubes, kAlgorithms, "");
 }
 
@@ -172,6 +182,7 @@ namespace {
 // measures the paper's steps and words exactly.
 TEST(SaadPaper, TablesMeetEveryExactExpression) {
   for (const char* table : {"004-ring", "004-grid", "004-hypercube"}) {
+    if (!kEverySize && std::string(table) != "004-hypercube") continue;
     const auto outcome = meshmp_test::meshmp(std::string("paper ") + table);
     ASSERT_EQ(outcome.status, 0) << outcome.output;
     std::stringstream lines(outcome.output);
@@ -218,8 +229,11 @@ namespace {
 // machines, each a `meshmp run` of its own, verified byte for byte.
 TEST(SaadSweep, EveryPairAndEveryRootOnTheSmallMachines) {
   int runs = 0;
+  int expected = 0;
   for (const std::string topology : {"ring:5", "ring:6", "torus:3x3", "torus:4x4", "hypercube:3"}) {
+    if (!kEverySize && topology != "ring:5" && topology != "hypercube:3") continue;
     const int k = Topology::parse(topology).num_nodes();
+    expected += k * (k - 1) + 3 * k;
     auto run = [&](const std::string& arguments) {
       const auto outcome = meshmp_test::meshmp("run -o '' --topology " + topology + " " + kModel004 + " -m 4 " + arguments);
       EXPECT_EQ(outcome.status, 0) << topology << " " << arguments << "\n" << outcome.output;
@@ -237,7 +251,7 @@ TEST(SaadSweep, EveryPairAndEveryRootOnTheSmallMachines) {
             (std::string(algorithm) == "saad-broadcast" ? " --workload-option words=24" : ""));
     }
   }
-  EXPECT_EQ(runs, 20 + 30 + 72 + 240 + 56 + 3 * (5 + 6 + 9 + 16 + 8));
+  EXPECT_EQ(runs, expected);
 }
 
 }  // namespace

@@ -161,6 +161,15 @@ TEST(SaadPaths, CounterExampleOnThreeByTwelve) {
   EXPECT_EQ(documented_best(t, a, b), 12);
 }
 
+// Under the sanitizers (a Debug build some 30x slower) the sources are node 0 and one node off both axes
+// (the construction depends only on the offset from a to b, which these cover); the release pass takes
+// every ordered pair.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kEverySource = false;
+#else
+constexpr bool kEverySource = true;
+#endif
+
 // Every ordered pair on the tori P x Q, P in [p_lo, p_hi], Q in 3..12; returns how many were documented
 // counter-examples.
 int check_every_pair(int p_lo, int p_hi) {
@@ -170,7 +179,7 @@ int check_every_pair(int p_lo, int p_hi) {
       const Topology t = torus(P, Q);
       for (int a = 0; a < t.num_nodes(); ++a)
         for (int b = 0; b < t.num_nodes(); ++b) {
-          if (a == b) continue;
+          if (a == b || (!kEverySource && a != 0 && a != t.node_at({1, 1}))) continue;
           const int longest = check_paths(t, a, b, grid_four_paths(t, a, b), 4);
           const int documented = documented_best(t, a, b);
           const std::string where = t.spec() + " " + t.coordinates_text(a) + "->" + t.coordinates_text(b);
@@ -199,8 +208,9 @@ TEST(SaadPaths, EveryPairOnTori9To12ByQ) {
 
 TEST(SaadPaths, LongestIsLeastPossibleOnTori3To10) {
   // By symmetry a = (0,0) and b in the first quadrant of shortest offsets covers every case.
-  for (int P = 3; P <= 10; ++P)
-    for (int Q = 3; Q <= 10; ++Q) {
+  const int largest = kEverySource ? 10 : 6;
+  for (int P = 3; P <= largest; ++P)
+    for (int Q = 3; Q <= largest; ++Q) {
       const Topology t = torus(P, Q);
       for (int dx = 0; dx <= P / 2; ++dx)
         for (int dy = 0; dy <= Q / 2; ++dy) {

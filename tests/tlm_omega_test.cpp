@@ -214,7 +214,7 @@ struct TestNode : sc_core::sc_module {
       r.tag = transfer->tag;
       r.step = transfer->step;
     }
-    r.bytes.assign(trans.get_data_ptr(), trans.get_data_ptr() + trans.get_data_length());
+    if (const unsigned char* data = trans.get_data_ptr()) r.bytes.assign(data, data + trans.get_data_length());
     r.at = sc_core::sc_time_stamp();
     received.push_back(r);
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -366,7 +366,7 @@ TEST(TlmOmegaSim, ShiftPermutationTakesOnePassOfOnePlusTauPlusMOverB) {
   for (int j = 0; j < 8; ++j) {
     Message m;
     m.node = j;
-    m.destinations = {(j + 3) % 8};
+    m.destinations = std::vector<int>{(j + 3) % 8};
     m.bytes = kBytes;
     m.tag = 40 + j;
     m.step = 2;
@@ -397,11 +397,11 @@ TEST(TlmOmegaSim, ConflictingPairSerialisesLowerNodeFirstWhateverTheThreadOrder)
   ASSERT_EQ(OmegaSwitch::path(8, 4, 1)[0], (OmegaLink{0, 0}));
   Message four;
   four.node = 4;
-  four.destinations = {1};
+  four.destinations = std::vector<int>{1};
   four.bytes = 20;  // hold 10 + 3 = 13 cycles
   Message zero = four;
   zero.node = 0;
-  zero.destinations = {0};
+  zero.destinations = std::vector<int>{0};
   Outcome& from4 = bench.send(four);
   Outcome& from0 = bench.send(zero);
   sc_core::sc_start();
@@ -429,15 +429,15 @@ TEST(TlmOmegaSim, RoundRobinStartsAfterTheLastNodeGranted) {
       for (const OmegaLink& b : OmegaSwitch::path(8, s, s == 0 ? 0 : 1)) ASSERT_NE(a, b);
   Message two;
   two.node = 2;
-  two.destinations = {2};
+  two.destinations = std::vector<int>{2};
   two.bytes = 8;  // hold 11
   Message zero;
   zero.node = 0;
-  zero.destinations = {0};
+  zero.destinations = std::vector<int>{0};
   zero.bytes = 8;
   Message four = zero;
   four.node = 4;
-  four.destinations = {1};
+  four.destinations = std::vector<int>{1};
   Outcome& from2 = bench.send(two);
   Outcome& from0 = bench.send(zero, at_cycle(3.5));
   Outcome& from4 = bench.send(four, at_cycle(3.25));
@@ -458,7 +458,7 @@ TEST(TlmOmegaSim, ThreeWayConflictTakesTurnsInRoundRobin) {
   for (int s : {5, 2, 1}) {
     Message m;
     m.node = s;
-    m.destinations = {0};
+    m.destinations = std::vector<int>{0};
     m.bytes = 16;  // hold 12
     m.tag = static_cast<std::uint32_t>(s);
     outcomes.push_back(&bench.send(m));
@@ -487,7 +487,7 @@ TEST(TlmOmegaSim, BitReversalOnEightNodesTakesTwoPasses) {
   for (int j = 7; j >= 0; --j) {  // started in reverse node order
     Message m;
     m.node = j;
-    m.destinations = {permutation[j]};
+    m.destinations = std::vector<int>{permutation[j]};
     m.bytes = 33;  // hold 10 + 5 = 15
     m.tag = static_cast<std::uint32_t>(100 + j);
     outcomes.push_back(&bench.send(m));
@@ -512,7 +512,7 @@ TEST(TlmOmegaSim, RequestsAreArbitratedAtTheEdgeAfterTheirCycle) {
   // belongs to cycle 5 and waits for edge 6, even though the arbiter runs at edge 5 and its links are free.
   Message early;
   early.node = 1;
-  early.destinations = {1};
+  early.destinations = std::vector<int>{1};
   early.bytes = 0;  // hold tau = 10
   early.delay = at_cycle(4.5);
   Message at_edge = early;
@@ -564,7 +564,7 @@ TEST(TlmOmegaSim, ErrorResponsesSayWhy) {
   std::vector<Case> cases;
   Message base;
   base.node = 1;
-  base.destinations = {2};
+  base.destinations = std::vector<int>{2};
   base.bytes = 16;
   base.delay = at_cycle(2);
   {
@@ -640,7 +640,7 @@ TEST(TlmOmegaSim, StatisticsPerStep) {
   for (int j = 0; j < 8; ++j) {
     Message m;
     m.node = j;
-    m.destinations = {(j + 1) % 8};
+    m.destinations = std::vector<int>{(j + 1) % 8};
     m.bytes = 40;
     m.step = 1;
     step1.push_back(&bench.send(m));
@@ -649,7 +649,7 @@ TEST(TlmOmegaSim, StatisticsPerStep) {
   for (int j = 0; j < 8; ++j) {
     Message m;
     m.node = j;
-    m.destinations = {reversal[j]};
+    m.destinations = std::vector<int>{reversal[j]};
     m.bytes = 40;
     m.step = 2;
     m.tag = 2;
@@ -658,7 +658,7 @@ TEST(TlmOmegaSim, StatisticsPerStep) {
   // Step 3 from node 3 while its step-2 transfer is in flight: it waits for node 3's channel.
   Message lone;
   lone.node = 3;
-  lone.destinations = {5};
+  lone.destinations = std::vector<int>{5};
   lone.bytes = 8;
   lone.step = 3;
   lone.tag = 3;
