@@ -157,19 +157,22 @@ Algorithm saad_algorithm(const SaadAlgorithmSpec& spec) {
   a.firmware = [spec](NodeApi& api) {
     // Every node runs its part of one program: the first node to start builds it, the others share it
     // (the key names everything the program depends on).
+    // Nothing this frame owns lives across the run (a node still waiting when a run stops is never
+    // unwound): the plan is held by the cache, the key is gone before the first step.
     static std::string cached_key;
     static std::shared_ptr<const SaadPlan> cached;
-    const ExchangeParameters parameters = api.cost_parameters();
-    std::string key = spec.name + "|" + api.topology().spec() + "|" + api.workload().describe() + "|" +
-                      std::to_string(parameters.block_bytes) + "|" + std::to_string(parameters.startup_cycles) + "|" +
-                      std::to_string(parameters.flit_bytes) + "|" + std::to_string(api.workload().scratch_base());
-    for (const auto& [name, value] : api.options().values()) key += "|" + name + "=" + value;
-    if (!cached || key != cached_key) {
-      cached = std::make_shared<const SaadPlan>(plan_for(spec, api.topology(), parameters, api.options(), api.workload()));
-      cached_key = key;
+    {
+      const ExchangeParameters parameters = api.cost_parameters();
+      std::string key = spec.name + "|" + api.topology().spec() + "|" + api.workload().describe() + "|" +
+                        std::to_string(parameters.block_bytes) + "|" + std::to_string(parameters.startup_cycles) +
+                        "|" + std::to_string(parameters.flit_bytes) + "|" + std::to_string(api.workload().scratch_base());
+      for (const auto& [name, value] : api.options().values()) key += "|" + name + "=" + value;
+      if (!cached || key != cached_key) {
+        cached = std::make_shared<const SaadPlan>(plan_for(spec, api.topology(), parameters, api.options(), api.workload()));
+        cached_key = std::move(key);
+      }
     }
-    const std::shared_ptr<const SaadPlan> plan = cached;
-    run_saad_program(api, plan->program);
+    run_saad_program(api, cached->program);
   };
   a.port_rule = [spec](const Topology& topology, const AlgorithmOptions& options) {
     const auto machine = saad_machine(topology);
