@@ -31,6 +31,9 @@ constexpr std::uint64_t kStepMark = 0x2c;
 constexpr std::uint64_t kModelArrival = 0x30;
 constexpr std::uint64_t kRoute = 0x40;         // source route: one output port per byte, up to 32
 
+// PEER of a send on a fabric that broadcasts (004 §2 A's bus): every other node receives the message.
+constexpr std::uint32_t kPeerAllOthers = 0xfffffffe;
+
 constexpr std::uint32_t kCommandSend = 1;
 constexpr std::uint32_t kCommandReceive = 2;
 constexpr std::uint32_t kAutoChannel = 0xffffffff;

@@ -1,0 +1,99 @@
+// A node's DMA engine on one of paper 004's shared-resource machines (004 §2 A broadcast bus, §2 F
+// switch; tlm/broadcast_bus.h, tlm/omega_switch.h): the register map of tlm/dma_registers.h, as the
+// processor sees it on the router network (hw/network_interface.h), with whole messages instead of flits.
+//  - Send: COMMAND = send reads the message from local memory when the descriptor starts and queues it;
+//    the engine's one channel sends the queued messages one after the other, each as one TLM-2.0
+//    transaction on `fabric_out` (tlm/message_transfer.h: a write with the bytes and a MessageTransfer
+//    naming this node, the receiver, the tag, the step mark and the message's number to that receiver),
+//    which blocks for the fabric's arbitration and tau + m / b; the send completes when it returns.
+//    PEER = kPeerAllOthers broadcasts to every other node (a fabric without broadcast refuses it).
+//  - Receive: messages arrive on `fabric_in` (the engine is the fabric's target); an arriving message
+//    is matched to the oldest posted receive of its source and tag and written to memory, or kept in the
+//    engine's buffer until such a receive is posted. A sender's messages to one node arrive in the order
+//    it sent them (its channel sends one at a time, each delivered before the next starts), so messages
+//    meet their receives in sending order, as on the router network.
+//  - Errors (a peer that is not a node, a region outside memory, a receive whose LENGTH differs from the
+//    message's, a transfer the fabric refuses) are error responses with last_error() saying why.
+#pragma once
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "tlm/message_transfer.h"
+
+namespace meshmp {
+
+class FabricInterface : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(FabricInterface);
+  tlm_utils::simple_target_socket<FabricInterface> registers;     // the processor's register accesses
+  tlm_utils::simple_initiator_socket<FabricInterface> memory_port; // local memory
+  tlm_utils::simple_initiator_socket<FabricInterface> fabric_out;  // to the fabric's nodes_in binding
+  tlm_utils::simple_target_socket<FabricInterface> fabric_in;      // from the fabric's nodes_out binding
+
+  FabricInterface(sc_core::sc_module_name name, int node, int nodes, std::size_t memory_bytes);
+
+  const sc_core::sc_event& completion_irq() const { return completion_irq_; }
+  const std::string& last_error() const { return last_error_; }
+  std::string describe_descriptor(std::uint32_t id) const;
+  std::uint64_t messages_sent() const { return messages_sent_; }
+  std::uint64_t messages_received() const { return messages_received_; }
+  std::uint64_t unexpected_messages() const { return unexpected_count_; }
+  std::size_t unreceived_messages() const;
+
+ private:
+  struct OutgoingMessage {
+    std::uint32_t descriptor;
+    std::uint32_t peer;
+    std::uint32_t tag;
+    std::uint32_t step;
+    std::vector<std::uint8_t> bytes;
+  };
+  struct PostedReceive {
+    std::uint32_t descriptor;
+    std::uint32_t address;
+    std::uint32_t length;
+  };
+  using SourceTag = std::pair<int, std::uint32_t>;
+
+  void register_access(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  void message_in(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  bool write_register(std::uint64_t address, std::uint32_t value);
+  bool read_register(std::uint64_t address, std::uint32_t& value);
+  bool start_send();
+  bool start_receive();
+  void channel();  // SC_THREAD: sends the queued messages one at a time
+  bool memory_access(tlm::tlm_command command, std::uint32_t address, std::uint8_t* data, std::uint32_t length);
+  std::uint32_t new_descriptor();
+  void complete(std::uint32_t descriptor);
+  bool reject(const std::string& why);
+
+  int node_;
+  int nodes_;
+  std::size_t memory_bytes_;
+  std::uint32_t reg_peer_ = 0, reg_address_ = 0, reg_length_ = 0, reg_tag_ = 0, reg_query_ = 0;
+  std::uint32_t reg_descriptor_id_ = 0, reg_step_mark_ = 0;
+  std::vector<bool> done_;
+  std::uint32_t completed_ = 0;
+  std::deque<OutgoingMessage> outgoing_;
+  std::vector<std::uint64_t> sequence_to_;              // per receiver: messages sent to it so far
+  std::map<SourceTag, std::deque<PostedReceive>> posted_;
+  std::map<SourceTag, std::deque<std::vector<std::uint8_t>>> buffered_;
+  std::uint64_t messages_sent_ = 0, messages_received_ = 0, unexpected_count_ = 0;
+  std::string last_error_;
+  std::string refused_;  // a send the fabric refused: every register access answers it from then on
+  tlm::tlm_generic_payload channel_payload_;  // the channel's transaction; it owns its extension
+  MessageTransfer* channel_transfer_ = nullptr;
+  sc_core::sc_event completion_irq_;
+  sc_core::sc_event send_queued_;
+};
+
+}  // namespace meshmp
