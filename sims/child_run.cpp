@@ -48,4 +48,23 @@ std::optional<nlohmann::json> run_child(const std::string& self_path, const std:
   return std::move(run.stats);
 }
 
+MeasuredRun measure_verified_run(const std::string& self_path, const std::string& arguments, std::ostream& err,
+                                 int& status) {
+  std::string command;
+  const auto stats = run_child(self_path, arguments, command);
+  MeasuredRun m;
+  if (!stats || !(*stats)["verification"]["ok"].get<bool>()) {
+    err << "meshmp: error: " << (stats ? "the run was not verified" : "the run failed") << " (" << command << ")\n";
+    status = 1;
+    return m;
+  }
+  const auto& s = (*stats)["statistics"];
+  m.cycles = s["completion_cycles"].get<double>();
+  m.steps = s["schedule"]["synchronized_steps"].get<double>();
+  m.units = s["schedule"]["sum_of_step_max_blocks"].get<double>();
+  m.startups = s["schedule"]["max_messages_per_node"].get<double>();
+  m.ok = true;
+  return m;
+}
+
 }  // namespace meshmp

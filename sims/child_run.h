@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -25,5 +26,15 @@ ChildRun run_meshmp_child(const std::string& self_path, const std::vector<std::s
 // statistics document, or none when the run failed (then `failure` says what was run and how it ended).
 // Throws StopRequested (sims/stop_signals.h) when the program is being stopped.
 std::optional<nlohmann::json> run_child(const std::string& self_path, const std::string& arguments, std::string& failure);
+
+// What a paper table reads of a verified child run: completion, statistics.schedule's synchronized steps,
+// the sum of each step's largest message and the busiest node's start-ups. A run that failed or was not
+// verified prints an error naming what was run to `err`, sets `status` to 1 and gives ok = false.
+struct MeasuredRun {
+  double cycles = 0, steps = 0, units = 0, startups = 0;
+  bool ok = false;
+};
+MeasuredRun measure_verified_run(const std::string& self_path, const std::string& arguments, std::ostream& err,
+                                 int& status);
 
 }  // namespace meshmp

@@ -27,28 +27,6 @@
 namespace meshmp {
 namespace {
 
-struct Measured {
-  double cycles = 0, steps = 0, startups = 0;
-  bool ok = false;
-};
-
-Measured measure(const std::string& self_path, const std::string& arguments, std::ostream& err, int& status) {
-  std::string command;
-  const auto stats = run_child(self_path, arguments, command);
-  Measured m;
-  if (!stats || !(*stats)["verification"]["ok"].get<bool>()) {
-    err << "meshmp: error: " << (stats ? "the run was not verified" : "the run failed") << " (" << command << ")\n";
-    status = 1;
-    return m;
-  }
-  const auto& s = (*stats)["statistics"];
-  m.cycles = s["completion_cycles"].get<double>();
-  m.steps = s["schedule"]["synchronized_steps"].get<double>();
-  m.startups = s["schedule"]["max_messages_per_node"].get<double>();
-  m.ok = true;
-  return m;
-}
-
 std::string matrix(int p, int q, const std::string& partitioning) {
   return " -m 8 --copy-cycles-per-byte 0 --workload-option rows=" + std::to_string(1 << p) +
          " --workload-option columns=" + std::to_string(1 << q) + " --workload-option partitioning=" + partitioning;
@@ -73,7 +51,7 @@ int paths_table(const std::string& self_path, const std::string& png, std::ostre
   for (int tau : {20, 200})
     for (const std::string algorithm : {"jh-spt", "jh-dpt", "jh-mpt"})
       for (int b : {4, 8, 16, 32, 64, 128, 256, 512}) {
-        const Measured m = measure(self_path,
+        const MeasuredRun m = measure_verified_run(self_path,
                                    "--topology hypercube:6 --port-model all-port --startup-on channel --startup-cycles " +
                                        std::to_string(tau) +
                                        " --algorithm " + algorithm + " --algorithm-option packet_elements=" +
@@ -131,7 +109,7 @@ int exchange_table(const std::string& self_path, std::ostream& out, std::ostream
     for (int b : {1, 4, 16, 64, 256, 1024}) {
       const int b_copy = 16;
       if (buffering == "buffered" && b < b_copy) continue;
-      const Measured m = measure(self_path,
+      const MeasuredRun m = measure_verified_run(self_path,
                                  "--topology hypercube:6 --algorithm jh-exchange --algorithm-option buffering=" + buffering +
                                      " --algorithm-option packet_elements=" + std::to_string(b) +
                                      " --algorithm-option copy_threshold_elements=" + std::to_string(b_copy) +
@@ -169,7 +147,7 @@ int ports_table(const std::string& self_path, std::ostream& out, std::ostream& e
     for (const auto& [algorithm, ports, startup_on] :
          {std::tuple<std::string, std::string, std::string>{"jh-exchange", "one-port", "processor"},
           {"jh-sbnt", "one-port", "processor"}, {"jh-sbnt", "all-port", "processor"}, {"jh-sbnt", "all-port", "channel"}}) {
-      const Measured m = measure(self_path,
+      const MeasuredRun m = measure_verified_run(self_path,
                                  "--topology hypercube:" + std::to_string(n) + " --port-model " + ports + " --startup-on " +
                                      startup_on + " --algorithm " + algorithm + matrix(side, side, "row-consecutive"),
                                  err, status);
@@ -193,7 +171,7 @@ int gray_table(const std::string& self_path, std::ostream& out, std::ostream& er
   for (int n : {4, 6, 8, 10}) {
     const int side = n / 2 + 2;
     for (const std::string method : {"combined", "naive"}) {
-      const Measured m = measure(self_path,
+      const MeasuredRun m = measure_verified_run(self_path,
                                  "--topology hypercube:" + std::to_string(n) + " --algorithm jh-gray-transpose "
                                  "--algorithm-option method=" + method + " --workload-option column_encoding=gray" +
                                      matrix(side, side, "2d-consecutive"),

@@ -119,26 +119,8 @@ ExchangeParameters parameters_of(const Row& row) {
   return p;
 }
 
-struct Measured {
-  double steps = 0, words = 0, cycles = 0;
-  bool ok = false;
-};
-
-Measured measure(const std::string& self_path, const Row& row, std::ostream& err, int& status) {
-  std::string command;
-  const auto stats = run_child(self_path, arguments(row), command);
-  Measured m;
-  if (!stats || !(*stats)["verification"]["ok"].get<bool>()) {
-    err << "meshmp: error: " << (stats ? "the run was not verified" : "the run failed") << " (" << command << ")\n";
-    status = 1;
-    return m;
-  }
-  const auto& s = (*stats)["statistics"];
-  m.steps = s["schedule"]["synchronized_steps"].get<double>();
-  m.words = s["schedule"]["sum_of_step_max_blocks"].get<double>();
-  m.cycles = s["completion_cycles"].get<double>();
-  m.ok = true;
-  return m;
+MeasuredRun measure(const std::string& self_path, const Row& row, std::ostream& err, int& status) {
+  return measure_verified_run(self_path, arguments(row), err, status);
 }
 
 void figure(const std::string& self_path, const std::string& table, OutputFile& png, OutputFile& csv, std::ostream& out,
@@ -160,7 +142,7 @@ void figure(const std::string& self_path, const std::string& table, OutputFile& 
   for (int nu : {1, 2, 3, 4, 6, 8, 10, 12, 14, 16, 18, 20, 24, 28, 32, 40, 48, 64, 96, 128}) {
     row.options["packets"] = std::to_string(nu);
     const SaadPlan plan = saad_plan(row.algorithm, t, parameters_of(row), row.options);
-    const Measured m = measure(self_path, row, err, status);
+    const MeasuredRun m = measure(self_path, row, err, status);
     if (!m.ok) continue;
     out << std::setw(6) << nu << std::setprecision(0) << std::setw(10) << m.cycles << std::setw(10) << plan.formula.cycles
         << std::setprecision(3) << std::setw(8) << m.cycles / plan.formula.cycles << "\n"
@@ -200,14 +182,14 @@ int run_paper_004(const std::string& self_path, const std::string& table, const 
     const AlgorithmOptions options(row.algorithm, find_algorithm(row.algorithm).options, row.options);
     const auto estimate = paper_estimate(find_algorithm(row.algorithm), Topology::parse(row.topology), parameters_of(row), options);
     const std::string method = estimate.choices.substr(7, estimate.choices.find(' ') - 7);
-    const Measured m = measure(self_path, row, err, status);
+    const MeasuredRun m = measure(self_path, row, err, status);
     if (!m.ok) continue;
     const SaadFormula& f = plan.formula;
     out << std::left << std::setw(9) << row.equation << std::setw(14) << row.topology << std::setw(26) << row.algorithm
         << std::setw(22) << method << std::right << std::fixed << std::setprecision(0) << std::setw(4)
         << plan.program.packets << std::setw(7) << m.steps << std::setw(8) << f.startups << std::setprecision(3)
-        << std::setw(7) << m.steps / f.startups << std::setprecision(0) << std::setw(8) << m.words << std::setw(9)
-        << f.words << std::setprecision(3) << std::setw(7) << m.words / f.words << std::setprecision(0) << std::setw(9)
+        << std::setw(7) << m.steps / f.startups << std::setprecision(0) << std::setw(8) << m.units << std::setw(9)
+        << f.words << std::setprecision(3) << std::setw(7) << m.units / f.words << std::setprecision(0) << std::setw(9)
         << m.cycles << std::setw(9) << f.cycles << std::setprecision(3) << std::setw(7) << m.cycles / f.cycles << "  "
         << (f.exact ? "yes" : "no") << "\n"
         << std::flush;
