@@ -187,7 +187,7 @@ int run_paper_004(const std::string& self_path, const std::string& table, const 
     const SaadFormula& f = plan.formula;
     out << std::left << std::setw(9) << row.equation << std::setw(14) << row.topology << std::setw(26) << row.algorithm
         << std::setw(22) << method << std::right << std::fixed << std::setprecision(0) << std::setw(4)
-        << plan.program.packets << std::setw(7) << m.steps << std::setw(8) << f.startups << std::setprecision(3)
+        << (plan.program.packets > 0 ? std::to_string(plan.program.packets) : std::string("-")) << std::setw(7) << m.steps << std::setw(8) << f.startups << std::setprecision(3)
         << std::setw(7) << m.steps / f.startups << std::setprecision(0) << std::setw(8) << m.units << std::setw(9)
         << f.words << std::setprecision(3) << std::setw(7) << m.units / f.words << std::setprecision(0) << std::setw(9)
         << m.cycles << std::setw(9) << f.cycles << std::setprecision(3) << std::setw(7) << m.cycles / f.cycles << "  "
@@ -195,7 +195,7 @@ int run_paper_004(const std::string& self_path, const std::string& table, const 
         << std::flush;
   }
   out << "(* under port_rule=full-duplex: the ring's rule forbids it; g: the gather, by the paper's duality; ': the "
-         "paper's preferred remedy of (3.19); nu 0: no pipelining; formulas: meshmp run prints each)\n";
+         "paper's preferred remedy of (3.19); nu -: no pipelining; formulas: meshmp run prints each)\n";
   if (csv.is_open()) figure(self_path, table, png_file, csv, out, err, status);
   return status;
 }
