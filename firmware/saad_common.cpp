@@ -2,7 +2,6 @@
 #include "firmware/saad_common.h"
 
 #include <algorithm>
-#include <cmath>
 #include <memory>
 
 #include "topology/config_error.h"

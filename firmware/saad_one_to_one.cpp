@@ -16,7 +16,6 @@
 #include "firmware/saad_workloads.h"
 
 #include <algorithm>
-#include <cmath>
 
 #include "topology/config_error.h"
 

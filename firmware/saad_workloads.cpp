@@ -2,7 +2,6 @@
 #include "firmware/saad_workloads.h"
 
 #include <algorithm>
-#include <limits>
 #include <stdexcept>
 
 #include "firmware/exchange_layout.h"
