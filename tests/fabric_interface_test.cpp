@@ -14,7 +14,7 @@
 #include "tlm/dma_registers.h"
 #include "tlm/node_memory.h"
 #include "tlm/omega_switch.h"
-#include "tlm/transport.h"
+#include "register_processor.h"
 
 namespace meshmp {
 namespace {
@@ -22,44 +22,6 @@ namespace {
 constexpr std::uint64_t kTau = 10;
 constexpr std::uint32_t kBytesPerCycle = 8;
 const sc_core::sc_time kCycle(1, sc_core::SC_NS);
-
-// A processor that runs `script` against its DMA engine's registers.
-struct TestProcessor : sc_core::sc_module {
-  SC_HAS_PROCESS(TestProcessor);
-  tlm_utils::simple_initiator_socket<TestProcessor> dma_port;
-  tlm_utils::simple_initiator_socket<TestProcessor> memory_port;  // unused: the memory's CPU side is bound
-  std::function<void(TestProcessor&)> script;
-  std::string error;
-  explicit TestProcessor(sc_core::sc_module_name name)
-      : sc_core::sc_module(name), dma_port("dma_port"), memory_port("memory_port") {
-    SC_THREAD(run);
-  }
-  void run() {
-    if (script) script(*this);
-  }
-  bool write(std::uint64_t address, std::uint32_t value) {
-    return transport(dma_port, tlm::TLM_WRITE_COMMAND, address, reinterpret_cast<unsigned char*>(&value), 4) ==
-           tlm::TLM_OK_RESPONSE;
-  }
-  std::uint32_t read(std::uint64_t address) {
-    std::uint32_t value = 0;
-    transport(dma_port, tlm::TLM_READ_COMMAND, address, reinterpret_cast<unsigned char*>(&value), 4);
-    return value;
-  }
-  // Starts a descriptor; -1 when the engine refused it.
-  int issue(std::uint32_t command, std::uint32_t peer, std::uint32_t address, std::uint32_t length, std::uint32_t tag) {
-    write(dma::kPeer, peer);
-    write(dma::kLocalAddress, address);
-    write(dma::kLength, length);
-    write(dma::kTag, tag);
-    if (!write(dma::kCommand, command)) return -1;
-    return static_cast<int>(read(dma::kDescriptorId));
-  }
-  void wait_done(int descriptor, const sc_core::sc_event& irq) {
-    write(dma::kQuery, static_cast<std::uint32_t>(descriptor));
-    while (read(dma::kStatus) != dma::kStatusDone) sc_core::wait(irq);
-  }
-};
 
 struct TestNode {
   std::unique_ptr<NodeMemory> memory;

@@ -29,6 +29,9 @@ constexpr std::uint64_t kStepMark = 0x2c;
 // Read with QUERY set to a completed receive of the current step: that value for the message it got
 // (kNoModelArrival when unknown: a receive of an earlier step, or read twice).
 constexpr std::uint64_t kModelArrival = 0x30;
+// Shared-memory machines (004 §2 B): the global memory's byte address a SHARED_READ / SHARED_WRITE moves
+// LENGTH bytes from / to (LOCAL_ADDRESS is the local end).
+constexpr std::uint64_t kGlobalAddress = 0x34;
 constexpr std::uint64_t kRoute = 0x40;         // source route: one output port per byte, up to 32
 
 // PEER of a send on a fabric that broadcasts (004 §2 A's bus): every other node receives the message.
@@ -36,6 +39,8 @@ constexpr std::uint32_t kPeerAllOthers = 0xfffffffe;
 
 constexpr std::uint32_t kCommandSend = 1;
 constexpr std::uint32_t kCommandReceive = 2;
+constexpr std::uint32_t kCommandSharedRead = 3;   // global memory -> local memory (shared-memory machines)
+constexpr std::uint32_t kCommandSharedWrite = 4;  // local memory -> global memory
 constexpr std::uint32_t kAutoChannel = 0xffffffff;
 constexpr std::uint32_t kStatusPending = 0;
 constexpr std::uint32_t kStatusDone = 1;

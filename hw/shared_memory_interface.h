@@ -1,0 +1,71 @@
+// A node's DMA engine on paper 004's shared-memory machine (004 §2 B; tlm/shared_memory.h): the register
+// map of tlm/dma_registers.h, with the two commands that machine has instead of messages. SHARED_READ
+// moves LENGTH bytes from the global memory at GLOBAL_ADDRESS to local memory at LOCAL_ADDRESS,
+// SHARED_WRITE the other way. The engine's one channel (the processor's channel to the memory, b_M)
+// carries the queued accesses one after the other, each as one TLM-2.0 transaction on `global_port` that
+// blocks for the memory's arbitration, bank conflicts and tau_M + m / b_M; the descriptor completes when it
+// returns. A write reads the local bytes when its descriptor starts; a read writes them to local memory
+// when the access completes. SEND and RECEIVE are refused: the machine has no messages (004: "data
+// exchanges are performed via the global memory").
+#pragma once
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <vector>
+
+namespace meshmp {
+
+class SharedMemoryInterface : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(SharedMemoryInterface);
+  tlm_utils::simple_target_socket<SharedMemoryInterface> registers;      // the processor's register accesses
+  tlm_utils::simple_initiator_socket<SharedMemoryInterface> memory_port;  // local memory
+  tlm_utils::simple_initiator_socket<SharedMemoryInterface> global_port;  // the shared memory's binding
+
+  SharedMemoryInterface(sc_core::sc_module_name name, int node, std::size_t memory_bytes);
+
+  const sc_core::sc_event& completion_irq() const { return completion_irq_; }
+  const std::string& last_error() const { return last_error_; }
+  std::string describe_descriptor(std::uint32_t id) const;
+  std::uint64_t accesses() const { return accesses_; }
+
+ private:
+  struct Access {
+    std::uint32_t descriptor;
+    bool write;
+    std::uint32_t global_address;
+    std::uint32_t local_address;
+    std::vector<std::uint8_t> bytes;
+  };
+
+  void register_access(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  bool write_register(std::uint64_t address, std::uint32_t value);
+  bool read_register(std::uint64_t address, std::uint32_t& value);
+  bool start_access(bool write);
+  void channel();  // SC_THREAD: the queued accesses, one at a time
+  bool local_access(tlm::tlm_command command, std::uint32_t address, std::uint8_t* data, std::uint32_t length);
+  void complete(std::uint32_t descriptor);
+  bool reject(const std::string& why);
+
+  int node_;
+  std::size_t memory_bytes_;
+  std::uint32_t reg_address_ = 0, reg_length_ = 0, reg_global_ = 0, reg_query_ = 0, reg_descriptor_id_ = 0;
+  std::uint32_t reg_step_mark_ = 0, reg_peer_ = 0, reg_tag_ = 0;
+  std::vector<bool> done_;
+  std::uint32_t completed_ = 0;
+  std::deque<Access> queued_;
+  std::uint64_t accesses_ = 0;
+  std::string last_error_;
+  std::string refused_;  // an access the memory refused: every register access answers it from then on
+  tlm::tlm_generic_payload channel_payload_;
+  sc_core::sc_event completion_irq_;
+  sc_core::sc_event access_queued_;
+};
+
+}  // namespace meshmp
