@@ -9,8 +9,8 @@
 //    the data over Proposition 3.1's four edge-disjoint paths (saad_paths.h), each pipelined (3.11).
 //  - hypercube (§3.1 E): `pipeline` along the path correcting the differing bits from the left (3.14);
 //    `n-paths` over Proposition 3.2's n edge-disjoint paths, N/n words each (t^P_{1,H}).
-// The paper's times assume nu divides the words of a path; the machine's packets are whole words, so a
-// step carries ceil(words / nu) and the formula here is written with that ceiling (equal when nu divides).
+// The paper's times assume nu divides the words of a path; the machine's packets are whole words, so when
+// it does not, some steps carry one word more than N / nu and the expression is marked not exact.
 #include "firmware/saad_common.h"
 #include "firmware/saad_paths.h"
 #include "firmware/saad_workloads.h"
@@ -101,12 +101,12 @@ SaadFormula formula(const SaadContext& c, const SaadProgram& program) {
   SaadFormula f = pipelined_formula(share, i, nu);
   const std::string at = ", i = " + std::to_string(i) + ", nu = " + std::to_string(nu);
   if (method == "hop") f.text = "(3.3): i (tau + N / b)" + at;
-  else if (method == "pipeline" && c.machine == SaadMachine::Ring) f.text = "(3.4)-(3.5): (nu - 1 + i)(tau + ceil(N / nu) / b)" + at;
-  else if (method == "two-paths") f.text = "(3.6): (nu - 1 + i)(tau + ceil(N / 2 nu) / b), i the longer way" + at;
-  else if (method == "pipeline" && c.machine == SaadMachine::Grid) f.text = "(3.8): (nu - 1 + i)(tau + ceil(N / nu) / b)" + at;
-  else if (method == "four-paths") f.text = "(3.11): (nu - 1 + i)(tau + ceil(N / 4 nu) / b), i the longest path" + at;
-  else if (method == "pipeline") f.text = "(3.14): (nu - 1 + i)(tau + ceil(N / nu) / b)" + at;
-  else f.text = "t^P_{1,H}: (nu - 1 + i)(tau + ceil(N / n nu) / b), i = H + 2 (H < n) or H" + at;
+  else if (method == "pipeline" && c.machine == SaadMachine::Ring) f.text = "(3.4)-(3.5): (nu - 1 + i)(tau + N / nu / b)" + at;
+  else if (method == "two-paths") f.text = "(3.6): (nu - 1 + i)(tau + N / 2 nu / b), i the longer way" + at;
+  else if (method == "pipeline" && c.machine == SaadMachine::Grid) f.text = "(3.8): (nu - 1 + i)(tau + N / nu / b)" + at;
+  else if (method == "four-paths") f.text = "(3.11): (nu - 1 + i)(tau + N / 4 nu / b), i the longest path" + at;
+  else if (method == "pipeline") f.text = "(3.14): (nu - 1 + i)(tau + N / nu / b)" + at;
+  else f.text = "t^P_{1,H}: (nu - 1 + i)(tau + N / n nu / b), i = H + 2 (H < n) or H" + at;
   return f;
 }
 
