@@ -158,7 +158,7 @@ SaadFormula formula(const SaadContext& c, const SaadProgram& program) {
     f.startups = k * one.startups;
     f.words = k * one.words;
     f.exact = one.exact;
-    f.text = "(3.29): k (nu - 1 + i)(tau + N / (k nu) / b), i = " + std::to_string(hops) +
+    f.text = "(3.29): k (nu - 1 + i)(tau + N / (k nu b)), i = " + std::to_string(hops) +
              ", nu = " + std::to_string(program.packets);
   } else {
     const double dims = t.num_dimensions();

@@ -116,17 +116,17 @@ SaadFormula formula(const SaadContext& c, const SaadProgram& program) {
     f.startups = column.startups + row.startups;
     f.words = column.words + row.words;
     f.exact = column.exact && row.exact;
-    f.text = "(3.20): 2 (nu - 1 + i)(tau + N / nu / b), i = floor(sqrt(k) / 2) per line" + at;
+    f.text = "(3.20): 2 (nu - 1 + i)(tau + N / (nu b)), i = floor(sqrt(k) / 2) per line" + at;
     return f;
   }
   const bool split = m == "split" || m == "split-axis-pipelines";
   const std::uint64_t share = split ? (w.words + 1) / 2 : w.words;
   f = pipelined_formula(share, i, nu);
-  if (c.machine == SaadMachine::Hypercube) f.text = "(3.21): (nu - 1 + log2 k)(tau + N / nu / b)" + at;
-  else if (m == "one-way") f.text = "(3.16): (nu - 1 + k - 1)(tau + N / nu / b)" + at;
-  else if (m == "both-ways") f.text = "(3.17): (nu - 1 + floor(k / 2))(tau + N / nu / b)" + at;
-  else if (m == "tree") f.text = "(3.18): (nu - 1 + 2 floor(sqrt(k) / 2))(tau + N / nu / b)" + at;
-  else f.text = "(3.19): (nu - 1 + 2 floor(sqrt(k) / 2))(tau + N / 2 nu / b)" + at;
+  if (c.machine == SaadMachine::Hypercube) f.text = "(3.21): (nu - 1 + log2 k)(tau + N / (nu b))" + at;
+  else if (m == "one-way") f.text = "(3.16): (nu - 1 + k - 1)(tau + N / (nu b))" + at;
+  else if (m == "both-ways") f.text = "(3.17): (nu - 1 + floor(k / 2))(tau + N / (nu b))" + at;
+  else if (m == "tree") f.text = "(3.18): (nu - 1 + 2 floor(sqrt(k) / 2))(tau + N / (nu b))" + at;
+  else f.text = "(3.19): (nu - 1 + 2 floor(sqrt(k) / 2))(tau + N / (2 nu b))" + at;
   // On a side of 3 the remedy's relay is one hop deeper than the trees (i + 1 steps); the axis pipelines
   // end 2 nu - 1 + floor(P/2) steps in, after the trees when nu > floor(P/2) (the text says "at the same
   // time").

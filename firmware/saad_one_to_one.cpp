@@ -101,12 +101,12 @@ SaadFormula formula(const SaadContext& c, const SaadProgram& program) {
   SaadFormula f = pipelined_formula(share, i, nu);
   const std::string at = ", i = " + std::to_string(i) + ", nu = " + std::to_string(nu);
   if (method == "hop") f.text = "(3.3): i (tau + N / b)" + at;
-  else if (method == "pipeline" && c.machine == SaadMachine::Ring) f.text = "(3.4)-(3.5): (nu - 1 + i)(tau + N / nu / b)" + at;
-  else if (method == "two-paths") f.text = "(3.6): (nu - 1 + i)(tau + N / 2 nu / b), i the longer way" + at;
-  else if (method == "pipeline" && c.machine == SaadMachine::Grid) f.text = "(3.8): (nu - 1 + i)(tau + N / nu / b)" + at;
-  else if (method == "four-paths") f.text = "(3.11): (nu - 1 + i)(tau + N / 4 nu / b), i the longest path" + at;
-  else if (method == "pipeline") f.text = "(3.14): (nu - 1 + i)(tau + N / nu / b)" + at;
-  else f.text = "t^P_{1,H}: (nu - 1 + i)(tau + N / n nu / b), i = H + 2 (H < n) or H" + at;
+  else if (method == "pipeline" && c.machine == SaadMachine::Ring) f.text = "(3.4)-(3.5): (nu - 1 + i)(tau + N / (nu b))" + at;
+  else if (method == "two-paths") f.text = "(3.6): (nu - 1 + i)(tau + N / (2 nu b)), i the longer way" + at;
+  else if (method == "pipeline" && c.machine == SaadMachine::Grid) f.text = "(3.8): (nu - 1 + i)(tau + N / (nu b))" + at;
+  else if (method == "four-paths") f.text = "(3.11): (nu - 1 + i)(tau + N / (4 nu b)), i the longest path" + at;
+  else if (method == "pipeline") f.text = "(3.14): (nu - 1 + i)(tau + N / (nu b))" + at;
+  else f.text = "t^P_{1,H}: (nu - 1 + i)(tau + N / (n nu b)), i = H + 2 (H < n) or H" + at;
   return f;
 }
 
