@@ -1,8 +1,6 @@
 // A node's DMA engine on 004's bus or switch. See fabric_interface.h.
 #include "hw/fabric_interface.h"
 
-#include <cstring>
-
 #include "tlm/dma_registers.h"
 #include "tlm/transport.h"
 
@@ -17,6 +15,7 @@ FabricInterface::FabricInterface(sc_core::sc_module_name name, int node, int nod
       node_(node),
       nodes_(nodes),
       memory_bytes_(memory_bytes),
+      registers_(node, "a shared-resource machine", false),
       sequence_to_(static_cast<std::size_t>(nodes), 0) {
   registers.register_b_transport(this, &FabricInterface::register_access);
   fabric_in.register_b_transport(this, &FabricInterface::message_in);
@@ -28,65 +27,13 @@ FabricInterface::FabricInterface(sc_core::sc_module_name name, int node, int nod
 // ---- Registers (TLM-2.0 target) ----
 
 void FabricInterface::register_access(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {
-  bool ok = false;
-  if (!refused_.empty()) {
-    ok = reject(refused_);
-  } else if (trans.get_data_length() != 4) {
-    ok = reject("register " + std::to_string(trans.get_address()) + " is 32 bits wide");
-  } else if (trans.is_write()) {
-    std::uint32_t value;
-    std::memcpy(&value, trans.get_data_ptr(), 4);
-    ok = write_register(trans.get_address(), value);
-  } else {
-    std::uint32_t value = 0;
-    ok = read_register(trans.get_address(), value);
-    if (ok) std::memcpy(trans.get_data_ptr(), &value, 4);
-  }
-  trans.set_response_status(ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_GENERIC_ERROR_RESPONSE);
+  registers_.serve(trans, [this](std::uint32_t value) { return command(value); });
 }
 
-bool FabricInterface::write_register(std::uint64_t address, std::uint32_t value) {
-  switch (address) {
-    case dma::kPeer: reg_peer_ = value; return true;
-    case dma::kLocalAddress: reg_address_ = value; return true;
-    case dma::kLength: reg_length_ = value; return true;
-    case dma::kTag: reg_tag_ = value; return true;
-    case dma::kChannel: return true;  // one channel: nothing to choose
-    case dma::kRouteLength:
-      return value == 0 || reject("ROUTE_LENGTH = " + std::to_string(value) +
-                                  ": source routes are the router network's; a shared-resource machine has none");
-    case dma::kQuery: reg_query_ = value; return true;
-    case dma::kStepMark: reg_step_mark_ = value; return true;
-    case dma::kModelArrival: return true;  // the zero-load model of these machines is not built yet
-    case dma::kCommand:
-      if (value == dma::kCommandSend) return start_send();
-      if (value == dma::kCommandReceive) return start_receive();
-      return reject("COMMAND = " + std::to_string(value) + ": expected 1 (send) or 2 (receive)");
-    default: return reject("no writable register at offset " + std::to_string(address));
-  }
-}
-
-bool FabricInterface::read_register(std::uint64_t address, std::uint32_t& value) {
-  switch (address) {
-    case dma::kDescriptorId: value = reg_descriptor_id_; return true;
-    case dma::kStatus:
-      if (reg_query_ >= done_.size()) return reject("QUERY = " + std::to_string(reg_query_) + ": no such descriptor");
-      value = done_[reg_query_] ? dma::kStatusDone : dma::kStatusPending;
-      return true;
-    case dma::kCompleted: value = completed_; return true;
-    case dma::kPeer: value = reg_peer_; return true;
-    case dma::kLocalAddress: value = reg_address_; return true;
-    case dma::kLength: value = reg_length_; return true;
-    case dma::kTag: value = reg_tag_; return true;
-    case dma::kStepMark: value = reg_step_mark_; return true;
-    case dma::kModelArrival: value = dma::kNoModelArrival; return true;
-    default: return reject("no readable register at offset " + std::to_string(address));
-  }
-}
-
-bool FabricInterface::reject(const std::string& why) {
-  last_error_ = "node " + std::to_string(node_) + " DMA: " + why;
-  return false;
+bool FabricInterface::command(std::uint32_t value) {
+  if (value == dma::kCommandSend) return start_send();
+  if (value == dma::kCommandReceive) return start_receive();
+  return registers_.reject("COMMAND = " + std::to_string(value) + ": expected 1 (send) or 2 (receive)");
 }
 
 bool FabricInterface::memory_access(tlm::tlm_command command, std::uint32_t address, std::uint8_t* data,
@@ -94,32 +41,22 @@ bool FabricInterface::memory_access(tlm::tlm_command command, std::uint32_t addr
   return length == 0 || transport(memory_port, command, address, data, length) == tlm::TLM_OK_RESPONSE;
 }
 
-std::uint32_t FabricInterface::new_descriptor() {
-  reg_descriptor_id_ = static_cast<std::uint32_t>(done_.size());
-  done_.push_back(false);
-  return reg_descriptor_id_;
-}
-
-void FabricInterface::complete(std::uint32_t descriptor) {
-  done_[descriptor] = true;
-  ++completed_;
-  completion_irq_.notify(sc_core::SC_ZERO_TIME);
-}
-
 // ---- Sends: one channel, one message at a time ----
 
 bool FabricInterface::start_send() {
-  const bool all = reg_peer_ == dma::kPeerAllOthers;
-  const std::string what = "send to " + (all ? std::string("every other node") : "node " + std::to_string(reg_peer_)) +
-                           " tag " + std::to_string(reg_tag_);
-  if (!all && reg_peer_ >= static_cast<std::uint32_t>(nodes_))
-    return reject(what + ": PEER = " + std::to_string(reg_peer_) + " is not a node (0.." + std::to_string(nodes_ - 1) + ")");
-  if (static_cast<std::uint64_t>(reg_address_) + reg_length_ > memory_bytes_)
-    return reject(what + ": LOCAL_ADDRESS + LENGTH = " + std::to_string(std::uint64_t{reg_address_} + reg_length_) +
+  const std::uint32_t peer = registers_.peer(), tag = registers_.tag();
+  const std::uint32_t address = registers_.local_address(), length = registers_.length();
+  const bool all = peer == dma::kPeerAllOthers;
+  const std::string what = "send to " + (all ? std::string("every other node") : "node " + std::to_string(peer)) +
+                           " tag " + std::to_string(tag);
+  if (!all && peer >= static_cast<std::uint32_t>(nodes_))
+    return registers_.reject(what + ": PEER = " + std::to_string(peer) + " is not a node (0.." + std::to_string(nodes_ - 1) + ")");
+  if (static_cast<std::uint64_t>(address) + length > memory_bytes_)
+    return registers_.reject(what + ": LOCAL_ADDRESS + LENGTH = " + std::to_string(std::uint64_t{address} + length) +
                   " exceeds the local memory of " + std::to_string(memory_bytes_) + " bytes");
-  OutgoingMessage m{new_descriptor(), reg_peer_, reg_tag_, reg_step_mark_, std::vector<std::uint8_t>(reg_length_)};
-  if (!memory_access(tlm::TLM_READ_COMMAND, reg_address_, m.bytes.data(), reg_length_))
-    return reject(what + ": local memory read failed");
+  OutgoingMessage m{registers_.new_descriptor(), peer, tag, registers_.step_mark(), std::vector<std::uint8_t>(length)};
+  if (!memory_access(tlm::TLM_READ_COMMAND, address, m.bytes.data(), length))
+    return registers_.reject(what + ": local memory read failed");
   outgoing_.push_back(std::move(m));
   send_queued_.notify(sc_core::SC_ZERO_TIME);
   return true;
@@ -157,12 +94,11 @@ void FabricInterface::channel() {
     if (!trans.is_response_ok()) {
       // A refused transfer is a firmware error: every register access answers it from now on, and the
       // processor, woken, finds it at its next one.
-      refused_ = "send tag " + std::to_string(m.tag) + ": the fabric answered " + trans.get_response_string() +
-                 (transfer.error.empty() ? "" : ": " + transfer.error);
-      completion_irq_.notify(sc_core::SC_ZERO_TIME);
+      registers_.refuse_from_now("send tag " + std::to_string(m.tag) + ": the fabric answered " +
+                                 trans.get_response_string() + (transfer.error.empty() ? "" : ": " + transfer.error));
     } else {
       ++messages_sent_;
-      complete(m.descriptor);
+      registers_.complete(m.descriptor);
     }
     outgoing_.pop_front();
   }
@@ -191,7 +127,7 @@ void FabricInterface::message_in(tlm::tlm_generic_payload& trans, sc_core::sc_ti
   if (receive.length != trans.get_data_length()) {
     transfer->error = "node " + std::to_string(node_) + " posted a receive of " + std::to_string(receive.length) +
                       " bytes for a message of " + std::to_string(trans.get_data_length());
-    reject("receive from node " + std::to_string(transfer->source) + " tag " + std::to_string(transfer->tag) + ": " +
+    registers_.reject("receive from node " + std::to_string(transfer->source) + " tag " + std::to_string(transfer->tag) + ": " +
            transfer->error);
     trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
     return;
@@ -200,32 +136,34 @@ void FabricInterface::message_in(tlm::tlm_generic_payload& trans, sc_core::sc_ti
     trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
-  complete(receive.descriptor);
+  registers_.complete(receive.descriptor);
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
 bool FabricInterface::start_receive() {
-  const std::string what = "receive from node " + std::to_string(reg_peer_) + " tag " + std::to_string(reg_tag_);
-  if (reg_peer_ >= static_cast<std::uint32_t>(nodes_))
-    return reject(what + ": PEER = " + std::to_string(reg_peer_) + " is not a node (0.." + std::to_string(nodes_ - 1) + ")");
-  if (static_cast<std::uint64_t>(reg_address_) + reg_length_ > memory_bytes_)
-    return reject(what + ": LOCAL_ADDRESS + LENGTH = " + std::to_string(std::uint64_t{reg_address_} + reg_length_) +
+  const std::uint32_t peer = registers_.peer(), tag = registers_.tag();
+  const std::uint32_t address = registers_.local_address(), length = registers_.length();
+  const std::string what = "receive from node " + std::to_string(peer) + " tag " + std::to_string(tag);
+  if (peer >= static_cast<std::uint32_t>(nodes_))
+    return registers_.reject(what + ": PEER = " + std::to_string(peer) + " is not a node (0.." + std::to_string(nodes_ - 1) + ")");
+  if (static_cast<std::uint64_t>(address) + length > memory_bytes_)
+    return registers_.reject(what + ": LOCAL_ADDRESS + LENGTH = " + std::to_string(std::uint64_t{address} + length) +
                   " exceeds the local memory of " + std::to_string(memory_bytes_) + " bytes");
-  const SourceTag key{static_cast<int>(reg_peer_), reg_tag_};
-  const std::uint32_t descriptor = new_descriptor();
+  const SourceTag key{static_cast<int>(peer), tag};
+  const std::uint32_t descriptor = registers_.new_descriptor();
   auto early = buffered_.find(key);
   if (early == buffered_.end() || early->second.empty()) {
-    posted_[key].push_back({descriptor, reg_address_, reg_length_});
+    posted_[key].push_back({descriptor, address, length});
     return true;
   }
   std::vector<std::uint8_t> bytes = std::move(early->second.front());
   early->second.pop_front();
-  if (bytes.size() != reg_length_)
-    return reject(what + ": the message is " + std::to_string(bytes.size()) + " bytes, the receive LENGTH is " +
-                  std::to_string(reg_length_));
-  if (!memory_access(tlm::TLM_WRITE_COMMAND, reg_address_, bytes.data(), reg_length_))
-    return reject(what + ": local memory write failed");
-  complete(descriptor);
+  if (bytes.size() != length)
+    return registers_.reject(what + ": the message is " + std::to_string(bytes.size()) + " bytes, the receive LENGTH is " +
+                  std::to_string(length));
+  if (!memory_access(tlm::TLM_WRITE_COMMAND, address, bytes.data(), length))
+    return registers_.reject(what + ": local memory write failed");
+  registers_.complete(descriptor);
   return true;
 }
 
@@ -237,7 +175,7 @@ std::size_t FabricInterface::unreceived_messages() const {
 
 std::string FabricInterface::describe_descriptor(std::uint32_t id) const {
   const std::string number = "descriptor " + std::to_string(id);
-  if (id >= done_.size()) return number + " (no such descriptor)";
+  if (!registers_.exists(id)) return number + " (no such descriptor)";
   for (const OutgoingMessage& m : outgoing_)
     if (m.descriptor == id)
       return "send to " + (m.peer == dma::kPeerAllOthers ? std::string("every other node") : "node " + std::to_string(m.peer)) +
@@ -247,7 +185,7 @@ std::string FabricInterface::describe_descriptor(std::uint32_t id) const {
       if (r.descriptor == id)
         return "receive from node " + std::to_string(key.first) + " tag " + std::to_string(key.second) + " (" +
                std::to_string(r.length) + " bytes)";
-  return number + (done_[id] ? " (done)" : "");
+  return number + (registers_.done(id) ? " (done)" : "");
 }
 
 }  // namespace meshmp

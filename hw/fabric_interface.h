@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "hw/dma_register_file.h"
 #include "tlm/message_transfer.h"
 
 namespace meshmp {
@@ -41,8 +42,8 @@ class FabricInterface : public sc_core::sc_module {
 
   FabricInterface(sc_core::sc_module_name name, int node, int nodes, std::size_t memory_bytes);
 
-  const sc_core::sc_event& completion_irq() const { return completion_irq_; }
-  const std::string& last_error() const { return last_error_; }
+  const sc_core::sc_event& completion_irq() const { return registers_.completion_irq(); }
+  const std::string& last_error() const { return registers_.last_error(); }
   std::string describe_descriptor(std::uint32_t id) const;
   std::uint64_t messages_sent() const { return messages_sent_; }
   std::uint64_t messages_received() const { return messages_received_; }
@@ -66,33 +67,23 @@ class FabricInterface : public sc_core::sc_module {
 
   void register_access(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   void message_in(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
-  bool write_register(std::uint64_t address, std::uint32_t value);
-  bool read_register(std::uint64_t address, std::uint32_t& value);
+  bool command(std::uint32_t value);
   bool start_send();
   bool start_receive();
   void channel();  // SC_THREAD: sends the queued messages one at a time
   bool memory_access(tlm::tlm_command command, std::uint32_t address, std::uint8_t* data, std::uint32_t length);
-  std::uint32_t new_descriptor();
-  void complete(std::uint32_t descriptor);
-  bool reject(const std::string& why);
 
   int node_;
   int nodes_;
   std::size_t memory_bytes_;
-  std::uint32_t reg_peer_ = 0, reg_address_ = 0, reg_length_ = 0, reg_tag_ = 0, reg_query_ = 0;
-  std::uint32_t reg_descriptor_id_ = 0, reg_step_mark_ = 0;
-  std::vector<bool> done_;
-  std::uint32_t completed_ = 0;
+  DmaRegisterFile registers_;
   std::deque<OutgoingMessage> outgoing_;
   std::vector<std::uint64_t> sequence_to_;              // per receiver: messages sent to it so far
   std::map<SourceTag, std::deque<PostedReceive>> posted_;
   std::map<SourceTag, std::deque<std::vector<std::uint8_t>>> buffered_;
   std::uint64_t messages_sent_ = 0, messages_received_ = 0, unexpected_count_ = 0;
-  std::string last_error_;
-  std::string refused_;  // a send the fabric refused: every register access answers it from then on
   tlm::tlm_generic_payload channel_payload_;  // the channel's transaction; it owns its extension
   MessageTransfer* channel_transfer_ = nullptr;
-  sc_core::sc_event completion_irq_;
   sc_core::sc_event send_queued_;
 };
 

@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include "hw/dma_register_file.h"
+
 namespace meshmp {
 
 class SharedMemoryInterface : public sc_core::sc_module {
@@ -30,8 +32,8 @@ class SharedMemoryInterface : public sc_core::sc_module {
 
   SharedMemoryInterface(sc_core::sc_module_name name, int node, std::size_t memory_bytes);
 
-  const sc_core::sc_event& completion_irq() const { return completion_irq_; }
-  const std::string& last_error() const { return last_error_; }
+  const sc_core::sc_event& completion_irq() const { return registers_.completion_irq(); }
+  const std::string& last_error() const { return registers_.last_error(); }
   std::string describe_descriptor(std::uint32_t id) const;
   std::uint64_t accesses() const { return accesses_; }
 
@@ -45,26 +47,16 @@ class SharedMemoryInterface : public sc_core::sc_module {
   };
 
   void register_access(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
-  bool write_register(std::uint64_t address, std::uint32_t value);
-  bool read_register(std::uint64_t address, std::uint32_t& value);
+  bool command(std::uint32_t value);
   bool start_access(bool write);
   void channel();  // SC_THREAD: the queued accesses, one at a time
   bool local_access(tlm::tlm_command command, std::uint32_t address, std::uint8_t* data, std::uint32_t length);
-  void complete(std::uint32_t descriptor);
-  bool reject(const std::string& why);
 
-  int node_;
   std::size_t memory_bytes_;
-  std::uint32_t reg_address_ = 0, reg_length_ = 0, reg_global_ = 0, reg_query_ = 0, reg_descriptor_id_ = 0;
-  std::uint32_t reg_step_mark_ = 0, reg_peer_ = 0, reg_tag_ = 0;
-  std::vector<bool> done_;
-  std::uint32_t completed_ = 0;
+  DmaRegisterFile registers_;
   std::deque<Access> queued_;
   std::uint64_t accesses_ = 0;
-  std::string last_error_;
-  std::string refused_;  // an access the memory refused: every register access answers it from then on
   tlm::tlm_generic_payload channel_payload_;
-  sc_core::sc_event completion_irq_;
   sc_core::sc_event access_queued_;
 };
 
