@@ -70,6 +70,15 @@ class NodeApi {
                       const std::vector<int>& route = {}) = 0;
   // Posts a receive of `length` bytes from `peer` with `tag` into local `address`.
   virtual Handle receive(int peer, std::uint32_t address, std::uint32_t length, std::uint32_t tag) = 0;
+  // Starts sending `length` bytes at local `address` to every other node at once, in one transfer: the
+  // broadcast bus's (004 §2 A); every other node receives it as a message from this node. FirmwareError
+  // on a machine without hardware broadcast.
+  virtual Handle broadcast(std::uint32_t address, std::uint32_t length, std::uint32_t tag) = 0;
+  // The shared-memory machine's accesses (004 §2 B): `length` bytes from local `local_address` to the
+  // global memory at `global_address`, and back. Each costs t_s and the memory's tau_M + m / b_M over the
+  // node's one channel; FirmwareError on a machine without a global memory.
+  virtual Handle shared_write(std::uint32_t global_address, std::uint32_t local_address, std::uint32_t length) = 0;
+  virtual Handle shared_read(std::uint32_t local_address, std::uint32_t global_address, std::uint32_t length) = 0;
   // Waits until the descriptor completed: a send when its last flit left, a receive when its last byte
   // is in memory.
   virtual void wait(Handle handle) = 0;

@@ -30,6 +30,11 @@ inline constexpr IntegerLimit kUnexpectedBufferBytes{"node.unexpected_buffer_byt
 inline constexpr IntegerLimit kWatchdogCycles{"run.watchdog_cycles", 10, 1ull << 62};
 inline constexpr IntegerLimit kMaxCycles{"run.max_cycles", 1, 1ull << 62};
 inline constexpr IntegerLimit kHostThreads{"run.host_threads", 1, 64};
+// 004 §2's shared-resource machines (topology bus:K, shared-memory:K, omega:K).
+inline constexpr IntegerLimit kFabricStartupCycles{"fabric.startup_cycles", 0, 100000000};
+inline constexpr IntegerLimit kFabricBytesPerCycle{"fabric.bytes_per_cycle", 1, 1024};
+inline constexpr IntegerLimit kConcurrentTransfers{"fabric.concurrent_transfers", 1, 4096};
+inline constexpr IntegerLimit kMemoryBanks{"fabric.memory_banks", 0, 1u << 20};
 // meshmp traffic: packets and the measurement's windows.
 inline constexpr IntegerLimit kTrafficPacketFlits{"traffic.packet_flits", 1, 4097};
 inline constexpr IntegerLimit kTrafficWarmupCycles{"traffic.warmup_cycles", 0, 1000000000};

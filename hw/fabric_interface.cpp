@@ -173,6 +173,16 @@ std::size_t FabricInterface::unreceived_messages() const {
   return count;
 }
 
+std::vector<std::string> FabricInterface::unreceived_descriptions() const {
+  std::vector<std::string> lines;
+  for (const auto& [key, messages] : buffered_)
+    for (const auto& bytes : messages)
+      lines.push_back("node " + std::to_string(node_) + " DMA: holds message from node " + std::to_string(key.first) +
+                      " tag " + std::to_string(key.second) + " (" + std::to_string(bytes.size()) +
+                      " bytes) that no receive took");
+  return lines;
+}
+
 std::string FabricInterface::describe_descriptor(std::uint32_t id) const {
   const std::string number = "descriptor " + std::to_string(id);
   if (!registers_.exists(id)) return number + " (no such descriptor)";

@@ -27,12 +27,13 @@
 #include <string>
 #include <vector>
 
+#include "hw/dma_engine.h"
 #include "hw/dma_register_file.h"
 #include "tlm/message_transfer.h"
 
 namespace meshmp {
 
-class FabricInterface : public sc_core::sc_module {
+class FabricInterface : public sc_core::sc_module, public DmaEngine {
  public:
   SC_HAS_PROCESS(FabricInterface);
   tlm_utils::simple_target_socket<FabricInterface> registers;     // the processor's register accesses
@@ -42,13 +43,18 @@ class FabricInterface : public sc_core::sc_module {
 
   FabricInterface(sc_core::sc_module_name name, int node, int nodes, std::size_t memory_bytes);
 
-  const sc_core::sc_event& completion_irq() const { return registers_.completion_irq(); }
-  const std::string& last_error() const { return registers_.last_error(); }
-  std::string describe_descriptor(std::uint32_t id) const;
+  // DmaEngine
+  tlm::tlm_target_socket<>& register_target() override { return registers; }
+  tlm::tlm_initiator_socket<>& memory_initiator() override { return memory_port; }
+  const sc_core::sc_event& completion_irq() const override { return registers_.completion_irq(); }
+  const std::string& last_error() const override { return registers_.last_error(); }
+  std::string describe_descriptor(std::uint32_t id) const override;
+  std::uint64_t unexpected_messages() const override { return unexpected_count_; }
+  std::size_t unreceived_messages() const override;
+  std::vector<std::string> unreceived_descriptions() const override;
+
   std::uint64_t messages_sent() const { return messages_sent_; }
   std::uint64_t messages_received() const { return messages_received_; }
-  std::uint64_t unexpected_messages() const { return unexpected_count_; }
-  std::size_t unreceived_messages() const;
 
  private:
   struct OutgoingMessage {

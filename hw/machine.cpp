@@ -5,30 +5,37 @@
 #include <chrono>
 
 #include "hw/dual_router.h"
+#include "hw/fabric_interface.h"
 #include "hw/routing.h"
 #include "hw/rtl_router.h"
+#include "hw/shared_memory_interface.h"
 #include "hw/stop_request.h"
 #include "topology/config_error.h"
 
 namespace meshmp {
 
-Node::Node(sc_core::sc_module_name name, int id, Network& network, const Workload& workload,
-           const ProcessorParams& params, std::uint64_t unexpected_buffer_bytes, HardwareBarrier& barrier,
-           StepStatistics& step_statistics, MessageStatistics& messages, Firmware firmware,
+Node::Node(sc_core::sc_module_name name, int id, const Topology& topology, const DmaEngineFactory& make_engine,
+           const TransferTiming& timing, sc_core::sc_time clock_period, const Workload& workload,
+           const ProcessorParams& params, HardwareBarrier& barrier, StepStatistics& step_statistics, Firmware firmware,
            const AlgorithmOptions& options, std::function<void()> on_finish)
     : sc_core::sc_module(name),
       memory("memory", workload.memory_bytes()),
-      dma("dma", id, network, workload.memory_bytes(), unexpected_buffer_bytes, messages,
-          params.startup_on_channel ? params.startup_cycles : 0),
-      cpu("cpu", id, network.topology(), workload, params,
-          NetworkTiming{network.params(), network.port_model(), network.routing()}, network.clock_period(), barrier,
-          step_statistics, dma.completion_irq(), [this] { return dma.last_error(); },
-          [this](Handle h) { return dma.describe_descriptor(static_cast<std::uint32_t>(h)); }, std::move(firmware),
+      engine_(make_engine(id, workload.memory_bytes())),
+      cpu("cpu", id, topology, workload, params, timing, clock_period, barrier, step_statistics,
+          engine_->completion_irq(), [this] { return engine_->last_error(); },
+          [this](Handle h) { return engine_->describe_descriptor(static_cast<std::uint32_t>(h)); }, std::move(firmware),
           options, std::move(on_finish)) {
-  cpu.dma_port.bind(dma.registers);
+  cpu.dma_port.bind(engine_->register_target());
   cpu.memory_port.bind(memory.cpu_port);
-  dma.memory_port.bind(memory.dma_port);
+  engine_->memory_initiator().bind(memory.dma_port);
 }
+
+NetworkInterface& Node::network_interface() {
+  if (auto* engine = dynamic_cast<NetworkInterface*>(engine_.get())) return *engine;
+  throw std::logic_error(std::string(name()) + " is not on a router network");
+}
+
+const NetworkInterface& Node::network_interface() const { return const_cast<Node*>(this)->network_interface(); }
 
 std::string to_string(RunStatus status) {
   switch (status) {
@@ -50,26 +57,95 @@ Machine::Machine(sc_core::sc_module_name name, const MachineConfig& config, Firm
       workload_(make_workload(workload, topology_, exchange_parameters(config), scratch_bytes)),
       options_(std::move(options)),
       period_(kClockPeriodNs, sc_core::SC_NS) {
-  if (!config.trace_rtl.empty()) RtlWaveform::enable();  // before the RTL routers are built
-  network_ = std::make_unique<Network>("network", topology_, config.router, config.port_model,
-                                       find_routing_function(config.routing), period_, config.watchdog_cycles,
-                                       config.host_threads);
-  network_->on_failure([] { sc_core::sc_stop(); });
-  // The run ends when every node has finished and the network has drained (a message still in flight
-  // must arrive, to be checked).
-  network_->on_idle([this] {
-    if (finished_nodes_ == topology_.num_nodes()) stop_requested_.notify(sc_core::SC_ZERO_TIME);
-  });
+  const DmaEngineFactory make_engine = topology_.fabric() == Fabric::None ? build_network() : build_fabric();
+  TransferTiming timing;
+  if (network_) {
+    timing = TransferTiming{network_->params(), network_->port_model(), network_->routing(), std::nullopt, false, false};
+  } else {
+    timing.fabric = FabricTiming{config.fabric.startup_cycles, config.fabric.bytes_per_cycle};
+    timing.fabric_broadcast = topology_.fabric() == Fabric::Bus;
+    timing.global_memory = topology_.fabric() == Fabric::SharedMemory;
+    timing.router.flit_bytes = static_cast<int>(config.fabric.bytes_per_cycle);
+  }
+  if (bus_ || shared_memory_)
+    step_statistics_.set_shared_slots(SharedSlots{config.fabric.concurrent_transfers,
+                                                  config.processor.startup_cycles,
+                                                  config.fabric.startup_cycles, config.fabric.bytes_per_cycle});
   barrier_ = std::make_unique<HardwareBarrier>(topology_.num_nodes(),
                                                period_ * static_cast<double>(config.barrier_latency_cycles));
   SC_METHOD(stop_simulation);
   sensitive << stop_requested_;
   dont_initialize();
   for (int n = 0; n < topology_.num_nodes(); ++n)
-    nodes_.push_back(std::make_unique<Node>(("node" + std::to_string(n)).c_str(), n, *network_, *workload_,
-                                            config.processor, config.unexpected_buffer_bytes, *barrier_,
-                                            step_statistics_, messages_, firmware,
-                                            options_, [this] { node_finished(); }));
+    nodes_.push_back(std::make_unique<Node>(("node" + std::to_string(n)).c_str(), n, topology_, make_engine, timing,
+                                            period_, *workload_, config.processor, *barrier_, step_statistics_,
+                                            firmware, options_, [this] { node_finished(); }));
+  // Each node's engine on the fabric: a message's sender and receiver bindings, or the memory's port.
+  for (auto& node : nodes_) {
+    if (auto* engine = dynamic_cast<FabricInterface*>(&node->dma())) {
+      if (bus_) engine->fabric_out.bind(bus_->nodes_in), bus_->nodes_out.bind(engine->fabric_in);
+      if (omega_) engine->fabric_out.bind(omega_->nodes_in), omega_->nodes_out.bind(engine->fabric_in);
+    } else if (auto* access = dynamic_cast<SharedMemoryInterface*>(&node->dma())) {
+      access->global_port.bind(shared_memory_->processors);
+    }
+  }
+}
+
+DmaEngineFactory Machine::build_network() {
+  if (!config_.trace_rtl.empty()) RtlWaveform::enable();  // before the RTL routers are built
+  network_ = std::make_unique<Network>("network", topology_, config_.router, config_.port_model,
+                                       find_routing_function(config_.routing), period_, config_.watchdog_cycles,
+                                       config_.host_threads);
+  network_->on_failure([] { sc_core::sc_stop(); });
+  // The run ends when every node has finished and the network has drained (a message still in flight
+  // must arrive, to be checked).
+  network_->on_idle([this] {
+    if (finished_nodes_ == topology_.num_nodes()) stop_requested_.notify(sc_core::SC_ZERO_TIME);
+  });
+  return [this](int node, std::size_t memory_bytes) -> std::unique_ptr<DmaEngine> {
+    return std::make_unique<NetworkInterface>(
+        "dma", node, *network_, memory_bytes, config_.unexpected_buffer_bytes, messages_,
+        config_.processor.startup_on_channel ? config_.processor.startup_cycles : 0);
+  };
+}
+
+DmaEngineFactory Machine::build_fabric() {
+  const FabricTiming timing{config_.fabric.startup_cycles, config_.fabric.bytes_per_cycle};
+  const int k = topology_.num_nodes();
+  switch (topology_.fabric()) {
+    case Fabric::Bus:
+      bus_ = std::make_unique<BroadcastBus>("bus", k, config_.fabric.concurrent_transfers, timing, period_);
+      break;
+    case Fabric::Omega:
+      omega_ = std::make_unique<OmegaSwitch>("omega", k, timing, period_);
+      break;
+    case Fabric::SharedMemory: {
+      // One region of a node's memory size per node: room for every node's data at once. Interleaved by
+      // words of the workload's unit (004's word).
+      const std::uint64_t bytes = static_cast<std::uint64_t>(k) * workload_->memory_bytes();
+      shared_memory_ = std::make_unique<SharedMemory>("global_memory", k, bytes, config_.fabric.banks(k),
+                                                      std::max<std::uint32_t>(1, workload_->unit_bytes()),
+                                                      config_.fabric.concurrent_transfers, timing, period_);
+      return [](int node, std::size_t memory_bytes) -> std::unique_ptr<DmaEngine> {
+        return std::make_unique<SharedMemoryInterface>("dma", node, memory_bytes);
+      };
+    }
+    case Fabric::None: break;
+  }
+  return [k](int node, std::size_t memory_bytes) -> std::unique_ptr<DmaEngine> {
+    return std::make_unique<FabricInterface>("dma", node, k, memory_bytes);
+  };
+}
+
+Network& Machine::network() {
+  if (!network_) throw std::logic_error("the machine " + topology_.spec() + " has no router network");
+  return *network_;
+}
+
+const Network& Machine::network() const { return const_cast<Machine*>(this)->network(); }
+
+std::uint64_t Machine::current_cycle() const {
+  return network_ ? network_->current_cycle() : static_cast<std::uint64_t>(sc_core::sc_time_stamp() / period_);
 }
 
 void check_words_option(const Algorithm& algorithm, const MachineConfig& config) {
@@ -101,7 +177,8 @@ Machine::Machine(sc_core::sc_module_name name, const MachineConfig& config, cons
 void Machine::enforce_port_rule(const Algorithm& algorithm) {
   if (!algorithm.port_rule) return;
   port_rule_monitor_ = std::make_unique<PortRuleMonitor>(topology_, algorithm.port_rule(topology_, options_));
-  for (auto& node : nodes_) node->dma.set_port_rule_monitor(port_rule_monitor_.get());
+  for (auto& node : nodes_)
+    if (auto* engine = dynamic_cast<NetworkInterface*>(&node->dma())) engine->set_port_rule_monitor(port_rule_monitor_.get());
 }
 
 const ExchangeLayout& Machine::layout() const {
@@ -129,7 +206,8 @@ void Machine::node_finished() {
   ++finished_nodes_;
   bool failed = false;
   for (const auto& node : nodes_) failed |= !node->cpu.error().empty();
-  if (failed || (finished_nodes_ == topology_.num_nodes() && !network_->busy()))
+  // A fabric's transfers end before their senders' descriptors do: nothing can be in flight.
+  if (failed || (finished_nodes_ == topology_.num_nodes() && (!network_ || !network_->busy())))
     stop_requested_.notify(sc_core::SC_ZERO_TIME);
 }
 
@@ -170,8 +248,8 @@ void Machine::open_waveform(const std::string& path, const std::vector<int>& nod
         if (const int* credits = router.credit_counter(p, v))
           sc_core::sc_trace(waveform_, *credits, o + "credits_vc" + std::to_string(v), 11);
     }
-    nodes_[n]->dma.enable_probe();
-    const DmaProbe& dma = nodes_[n]->dma.probe();
+    nodes_[n]->network_interface().enable_probe();
+    const DmaProbe& dma = nodes_[n]->network_interface().probe();
     const std::string d = "dma" + std::to_string(n) + ".";
     sc_core::sc_trace(waveform_, dma.busy, d + "busy");
     sc_core::sc_trace(waveform_, dma.queued_sends, d + "queued_sends", 16);
@@ -191,13 +269,13 @@ RunResult Machine::run() {
   for (const auto& node : nodes_) result.completion_cycles = std::max(result.completion_cycles, node->cpu.finish_cycle());
 
   if (const int signal = stop_signal()) {
-    result.completion_cycles = network_->current_cycle();  // the cycle at which the run stopped
+    result.completion_cycles = current_cycle();  // the cycle at which the run stopped
     result.status = RunStatus::Interrupted;
     result.message = std::string("stopped by ") + signal_name(signal) + " at simulated cycle " +
                      std::to_string(result.completion_cycles);
     return result;
   }
-  if (network_->failed()) {
+  if (network_ && network_->failed()) {
     result.completion_cycles = network_->failure_cycle();  // the cycle at which the run stopped
     result.status = RunStatus::NetworkFailure;
     result.message = network_->failure();
@@ -206,7 +284,7 @@ RunResult Machine::run() {
   }
   for (const auto& node : nodes_)
     if (!node->cpu.error().empty()) {
-      result.completion_cycles = network_->current_cycle();
+      result.completion_cycles = current_cycle();
       result.status = RunStatus::FirmwareError;
       result.message = node->cpu.error();
       return result;
@@ -214,9 +292,8 @@ RunResult Machine::run() {
   if (finished_nodes_ == topology_.num_nodes()) {
     // Every node finished: a message that arrived but was never received is a firmware mistake.
     for (const auto& node : nodes_)
-      if (node->dma.unreceived_messages() > 0)
-        for (const auto& line : node->dma.describe_pending())
-          if (line.find(" holds message ") != std::string::npos) result.details.push_back(line);
+      if (node->dma().unreceived_messages() > 0)
+        for (const auto& line : node->dma().unreceived_descriptions()) result.details.push_back(line);
     if (!result.details.empty()) {
       result.status = RunStatus::FirmwareError;
       result.message = std::to_string(result.details.size()) + " message(s) arrived but were never received";
@@ -236,7 +313,7 @@ RunResult Machine::run() {
     result.details.push_back("node " + std::to_string(node->cpu.id()) +
                              (waiting.empty() ? " is running (start-up, copy or compute)" : " waits for " + waiting));
   }
-  result.completion_cycles = network_->current_cycle();
+  result.completion_cycles = current_cycle();
   return result;
 }
 

@@ -1,8 +1,9 @@
-// The machine: a topology's worth of nodes (local memory, DMA engine / network interface, processor
-// running firmware) joined by the cycle-level network, assembled from a MachineConfig. run() starts the
-// SystemC kernel and returns how the run ended: completed, a network failure (deadlock with the blocked
-// channels, protocol error), a firmware error, a stall (every processor waits for something that will
-// never come) or the cycle limit.
+// The machine: a topology's worth of nodes (local memory, DMA engine, processor running firmware)
+// joined by the cycle-level router network, or, on paper 004's shared-resource machines (bus:K,
+// shared-memory:K, omega:K), by the TLM-2.0 broadcast bus, global shared memory or Omega switch of tlm/,
+// assembled from a MachineConfig. run() starts the SystemC kernel and returns how the run ended:
+// completed, a network failure (deadlock with the blocked channels, protocol error), a firmware error, a
+// stall (every processor waits for something that will never come) or the cycle limit.
 #pragma once
 
 #include <systemc>
@@ -15,6 +16,7 @@
 #include "firmware/algorithm_registry.h"
 #include "firmware/exchange_layout.h"
 #include "firmware/workload.h"
+#include "hw/dma_engine.h"
 #include "hw/hardware_barrier.h"
 #include "hw/machine_config.h"
 #include "hw/message_statistics.h"
@@ -23,20 +25,36 @@
 #include "hw/processor.h"
 #include "hw/step_statistics.h"
 #include "topology/topology.h"
+#include "tlm/broadcast_bus.h"
 #include "tlm/node_memory.h"
+#include "tlm/omega_switch.h"
+#include "tlm/shared_memory.h"
 
 namespace meshmp {
+
+// Builds a node's DMA engine (a child module of the node) for its machine: node id, local memory bytes.
+using DmaEngineFactory = std::function<std::unique_ptr<DmaEngine>(int node, std::size_t memory_bytes)>;
 
 class Node : public sc_core::sc_module {
  public:
   NodeMemory memory;
-  NetworkInterface dma;
+
+ private:
+  std::unique_ptr<DmaEngine> engine_;  // built before the processor, which sleeps on its interrupt
+
+ public:
   Processor cpu;
 
-  Node(sc_core::sc_module_name name, int id, Network& network, const Workload& workload,
-       const ProcessorParams& params, std::uint64_t unexpected_buffer_bytes, HardwareBarrier& barrier,
-       StepStatistics& step_statistics, MessageStatistics& messages, Firmware firmware,
+  Node(sc_core::sc_module_name name, int id, const Topology& topology, const DmaEngineFactory& make_engine,
+       const TransferTiming& timing, sc_core::sc_time clock_period, const Workload& workload,
+       const ProcessorParams& params, HardwareBarrier& barrier, StepStatistics& step_statistics, Firmware firmware,
        const AlgorithmOptions& options, std::function<void()> on_finish);
+
+  DmaEngine& dma() { return *engine_; }
+  const DmaEngine& dma() const { return *engine_; }
+  // The router network's engine (its buffers, probes, port rule); std::logic_error on the other machines.
+  NetworkInterface& network_interface();
+  const NetworkInterface& network_interface() const;
 };
 
 enum class RunStatus { Completed, NetworkFailure, FirmwareError, Stalled, Timeout, Interrupted };
@@ -81,8 +99,17 @@ class Machine : public sc_core::sc_module {
   // Every node's memory as the workload starts it; the workload's check of every node's memory.
   void fill_memory();
   VerificationReport verify() const;
-  Network& network() { return *network_; }
-  const Network& network() const { return *network_; }
+  // The router network; std::logic_error on 004's shared-resource machines (has_network() false).
+  bool has_network() const { return network_ != nullptr; }
+  Network& network();
+  const Network& network() const;
+  // 004's shared-resource machines: the fabric joining the nodes (null when the machine has another).
+  const BroadcastBus* bus() const { return bus_.get(); }
+  const SharedMemory* shared_memory() const { return shared_memory_.get(); }
+  SharedMemory* shared_memory() { return shared_memory_.get(); }
+  const OmegaSwitch* omega_switch() const { return omega_.get(); }
+  // The current simulated cycle.
+  std::uint64_t current_cycle() const;
   Node& node(int id) { return *nodes_[id]; }
   const Node& node(int id) const { return *nodes_[id]; }
   StepStatistics& step_statistics() { return step_statistics_; }
@@ -103,6 +130,9 @@ class Machine : public sc_core::sc_module {
 
  private:
   void node_finished();
+  // Builds the router network, or the fabric of a shared-resource machine, and how a node's engine is made.
+  DmaEngineFactory build_network();
+  DmaEngineFactory build_fabric();
   void stop_simulation() { sc_core::sc_stop(); }
 
   MachineConfig config_;
@@ -110,7 +140,10 @@ class Machine : public sc_core::sc_module {
   std::unique_ptr<const Workload> workload_;
   AlgorithmOptions options_;
   sc_core::sc_time period_;
-  std::unique_ptr<Network> network_;
+  std::unique_ptr<Network> network_;  // the router network, or
+  std::unique_ptr<BroadcastBus> bus_;  // one of 004's fabrics
+  std::unique_ptr<SharedMemory> shared_memory_;
+  std::unique_ptr<OmegaSwitch> omega_;
   std::unique_ptr<HardwareBarrier> barrier_;
   StepStatistics step_statistics_;
   MessageStatistics messages_;

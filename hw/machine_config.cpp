@@ -26,11 +26,27 @@ std::optional<std::string> MachineConfig::validate() const {
   } catch (const ConfigError& e) {
     return std::string(e.what());
   }
-  if (auto error = router.validate(*topo)) return error;
-  if (auto error = router_model_unsupported(router.model, *topo, router, port_model)) return error;
   auto bad = [](const std::string& field, const std::string& value, const std::string& rule) {
     return std::optional<std::string>(ConfigError(field, value, rule).what());
   };
+  if (topo->fabric() == Fabric::None) {
+    if (auto error = router.validate(*topo)) return error;
+    if (auto error = router_model_unsupported(router.model, *topo, router, port_model)) return error;
+  } else {
+    // The router settings do not apply; the ones that would build routers or trace them are refused.
+    const std::string machine = topology + " has no router network";
+    if (router.model != "cpp") return bad("router.model", router.model, machine + " (cpp, the default, is ignored there)");
+    if (port_model != PortModel::OnePort)
+      return bad("node.port_model", to_string(port_model), machine + ": a node has one channel to the " + fabric_name(topo->fabric()));
+    if (processor.startup_on_channel)
+      return bad("node.startup_on", "channel", machine + ": a node has one channel, and its processor pays t_s (processor)");
+    if (!vcd.empty()) return bad("output.vcd", vcd, machine + " to trace");
+    if (!trace_rtl.empty()) return bad("output.trace_rtl", trace_rtl, machine + " to trace");
+    if (host_threads != 1) return bad("run.host_threads", std::to_string(host_threads), machine + " to step in parallel");
+    if (fabric.concurrent_transfers > topo->num_nodes())
+      return bad("fabric.concurrent_transfers", std::to_string(fabric.concurrent_transfers),
+                 "004's k* is at most k, the " + std::to_string(topo->num_nodes()) + " nodes of " + topology);
+  }
   if (block_bytes == 0) return bad("block_bytes", "0", "a block must hold at least one byte");
   // The send and receive buffers (the algorithm's scratch comes on top: see run_machine).
   const std::uint64_t memory = 2ull * topo->num_nodes() * block_bytes;
@@ -51,6 +67,10 @@ std::optional<std::string> MachineConfig::validate() const {
     check_integer(watchdog_cycles, limits::kWatchdogCycles);
     check_integer(max_cycles, limits::kMaxCycles);
     check_integer(static_cast<std::uint64_t>(host_threads), limits::kHostThreads);
+    check_integer(fabric.startup_cycles, limits::kFabricStartupCycles);
+    check_integer(fabric.bytes_per_cycle, limits::kFabricBytesPerCycle);
+    check_integer(static_cast<std::uint64_t>(fabric.concurrent_transfers), limits::kConcurrentTransfers);
+    check_integer(static_cast<std::uint64_t>(fabric.memory_banks), limits::kMemoryBanks);
   } catch (const ConfigError& e) {
     return std::string(e.what());
   }
@@ -107,7 +127,8 @@ void check_keys(const nlohmann::json& json, const std::string& section, const st
 }  // namespace
 
 void MachineConfig::apply_json(const nlohmann::json& json) {
-  check_keys(json, "", {"topology", "algorithm", "algorithm_options", "workload_options", "block_bytes", "router", "node", "run", "output"});
+  check_keys(json, "", {"topology", "algorithm", "algorithm_options", "workload_options", "block_bytes", "router", "node",
+                        "fabric", "run", "output"});
   // A whole number within its real rule (hw/config_limits.h).
   auto whole = [](const nlohmann::json& j, const IntegerLimit& limit) {
     if (!j.is_number_unsigned()) throw ConfigError(limit.field, j.dump(), "is not a whole number; " + limit.rule());
@@ -168,6 +189,16 @@ void MachineConfig::apply_json(const nlohmann::json& json) {
     if (n.contains("barrier_latency_cycles"))
       barrier_latency_cycles = whole(n["barrier_latency_cycles"], limits::kBarrierLatency);
   }
+  if (json.contains("fabric")) {
+    const auto& f = json["fabric"];
+    check_keys(f, "fabric", {"startup_cycles", "bytes_per_cycle", "concurrent_transfers", "memory_banks"});
+    if (f.contains("startup_cycles")) fabric.startup_cycles = whole(f["startup_cycles"], limits::kFabricStartupCycles);
+    if (f.contains("bytes_per_cycle"))
+      fabric.bytes_per_cycle = static_cast<std::uint32_t>(whole(f["bytes_per_cycle"], limits::kFabricBytesPerCycle));
+    if (f.contains("concurrent_transfers"))
+      fabric.concurrent_transfers = static_cast<int>(whole(f["concurrent_transfers"], limits::kConcurrentTransfers));
+    if (f.contains("memory_banks")) fabric.memory_banks = static_cast<int>(whole(f["memory_banks"], limits::kMemoryBanks));
+  }
   if (json.contains("run")) {
     const auto& r = json["run"];
     check_keys(r, "run", {"watchdog_cycles", "max_cycles", "host_threads"});
@@ -226,6 +257,11 @@ nlohmann::json MachineConfig::to_json() const {
         {"copy_cycles_per_byte", processor.copy_cycles_per_byte},
         {"barrier_latency_cycles", barrier_latency_cycles},
         {"unexpected_buffer_bytes", unexpected_buffer_bytes}}},
+      {"fabric",
+       {{"startup_cycles", fabric.startup_cycles},
+        {"bytes_per_cycle", fabric.bytes_per_cycle},
+        {"concurrent_transfers", fabric.concurrent_transfers},
+        {"memory_banks", fabric.memory_banks}}},
       {"run", {{"watchdog_cycles", watchdog_cycles}, {"max_cycles", max_cycles}, {"host_threads", host_threads}}},
   };
 }
@@ -266,6 +302,12 @@ ExchangeParameters exchange_parameters(const MachineConfig& config) {
   p.block_bytes = config.block_bytes;
   p.startup_cycles = config.processor.startup_cycles;
   p.flit_bytes = config.router.flit_bytes;
+  if (Topology::parse(config.topology).fabric() != Fabric::None) {
+    // 004's tau and b of a shared-resource machine: a transfer costs the processor's t_s, a cycle of
+    // arbitration and the fabric's start-up, then m / b over the node's channel.
+    p.startup_cycles = config.processor.startup_cycles + 1 + config.fabric.startup_cycles;
+    p.flit_bytes = static_cast<int>(config.fabric.bytes_per_cycle);
+  }
   p.copy_cycles_per_byte = config.processor.copy_cycles_per_byte;
   p.all_port = config.port_model == PortModel::AllPort;
   p.max_packet_payload_flits = config.router.max_packet_payload_flits;

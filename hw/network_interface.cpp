@@ -446,6 +446,13 @@ void NetworkInterface::update_probe() {
   probe_.completed = completed_;
 }
 
+std::vector<std::string> NetworkInterface::unreceived_descriptions() const {
+  std::vector<std::string> lines;
+  for (const auto& line : describe_pending())
+    if (line.find(" holds message ") != std::string::npos) lines.push_back(line);
+  return lines;
+}
+
 std::vector<std::string> NetworkInterface::describe_pending() const {
   std::vector<std::string> lines;
   const std::string me = "node " + std::to_string(node_) + " DMA: ";

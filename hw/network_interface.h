@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "hw/depacketizer.h"
+#include "hw/dma_engine.h"
 #include "hw/message_statistics.h"
 #include "hw/network.h"
 #include "hw/network_endpoint.h"
@@ -46,7 +47,7 @@ struct DmaProbe {
   unsigned completed = 0;
 };
 
-class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
+class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint, public DmaEngine {
  public:
   tlm_utils::simple_target_socket<NetworkInterface> registers;
   tlm_utils::simple_initiator_socket<NetworkInterface> memory_port;
@@ -60,9 +61,12 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
                    std::uint64_t unexpected_buffer_bytes, MessageStatistics& messages,
                    std::uint64_t channel_startup_cycles = 0);
 
-  const sc_core::sc_event& completion_irq() const { return completion_irq_; }
-  // Why the last register access answered with an error response.
-  const std::string& last_error() const { return last_error_; }
+  // DmaEngine
+  tlm::tlm_target_socket<>& register_target() override { return registers; }
+  tlm::tlm_initiator_socket<>& memory_initiator() override { return memory_port; }
+  const sc_core::sc_event& completion_irq() const override { return completion_irq_; }
+  const std::string& last_error() const override { return last_error_; }
+  std::vector<std::string> unreceived_descriptions() const override;
 
   // NetworkEndpoint
   bool step(std::uint64_t cycle) override;
@@ -73,10 +77,10 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint {
   // Records of posted receives ever allocated: the most receives pending at once (records are reused).
   std::size_t receive_records_allocated() const { return posted_pool_.size(); }
   // What descriptor `id` is ("send to node 3 tag 1 (64 bytes)"), for stall reports.
-  std::string describe_descriptor(std::uint32_t id) const;
-  std::uint64_t unexpected_messages() const { return unexpected_count_; }
+  std::string describe_descriptor(std::uint32_t id) const override;
+  std::uint64_t unexpected_messages() const override { return unexpected_count_; }
   // Messages that arrived but were never matched to a receive (a firmware mistake at the end of a run).
-  std::size_t unreceived_messages() const { return buffered_.size(); }
+  std::size_t unreceived_messages() const override { return buffered_.size(); }
   // Checks every message this engine starts against a port rule (004 §2; firmware/saad_port_rule.h):
   // a message that breaks it is refused with the monitor's error. Null for none.
   void set_port_rule_monitor(PortRuleMonitor* monitor) { port_rule_monitor_ = monitor; }

@@ -13,7 +13,7 @@
 namespace meshmp {
 
 Processor::Processor(sc_core::sc_module_name name, int node, const Topology& topology, const Workload& workload,
-                     const ProcessorParams& params, const NetworkTiming& network, sc_core::sc_time clock_period,
+                     const ProcessorParams& params, const TransferTiming& timing, sc_core::sc_time clock_period,
                      HardwareBarrier& barrier, StepStatistics& step_statistics,
                      const sc_core::sc_event& completion_irq, std::function<std::string()> dma_error_text,
                      std::function<std::string(Handle)> describe_descriptor, Firmware firmware,
@@ -25,7 +25,7 @@ Processor::Processor(sc_core::sc_module_name name, int node, const Topology& top
       topology_(topology),
       workload_(workload),
       params_(params),
-      network_(network),
+      timing_(timing),
       period_(clock_period),
       barrier_(barrier),
       step_statistics_(step_statistics),
@@ -35,7 +35,7 @@ Processor::Processor(sc_core::sc_module_name name, int node, const Topology& top
       on_finish_(std::move(on_finish)),
       dma_error_text_(std::move(dma_error_text)),
       describe_descriptor_(std::move(describe_descriptor)),
-      model_channel_free_(network.port_model == PortModel::AllPort ? topology.num_ports() : 1, 0) {
+      model_channel_free_(timing.port_model == PortModel::AllPort && !timing.fabric ? topology.num_ports() : 1, 0) {
   SC_THREAD(run);
 }
 
@@ -81,18 +81,23 @@ std::uint32_t Processor::read_register(std::uint64_t address) {
   return value;
 }
 
-Handle Processor::issue(std::uint32_t command, int peer, std::uint32_t address, std::uint32_t length,
-                        std::uint32_t tag, const std::vector<int>& route) {
-  if (peer < 0) throw FirmwareError("peer " + std::to_string(peer) + " is not a node");
+Handle Processor::issue(std::uint32_t command, std::uint32_t peer, std::uint32_t address, std::uint32_t length,
+                        std::uint32_t tag, const std::vector<int>& route, std::uint32_t global_address) {
   if (route.size() > static_cast<std::size_t>(kMaxRouteHops))
     throw FirmwareError("a source route of " + std::to_string(route.size()) + " hops exceeds " +
                         std::to_string(kMaxRouteHops));
-  write_register(dma::kPeer, static_cast<std::uint32_t>(peer));
+  if (timing_.fabric && !route.empty())
+    throw FirmwareError("a source route of " + std::to_string(route.size()) + " hops to node " + std::to_string(peer) +
+                        ": this machine (" + topology_.spec() + ") has no router network");
+  write_register(dma::kPeer, peer);
   write_register(dma::kLocalAddress, address);
   write_register(dma::kLength, length);
   write_register(dma::kTag, tag);
-  write_register(dma::kChannel, dma::kAutoChannel);
-  write_register(dma::kRouteLength, static_cast<std::uint32_t>(route.size()));
+  if (timing_.global_memory) write_register(dma::kGlobalAddress, global_address);
+  if (!timing_.fabric) {
+    write_register(dma::kChannel, dma::kAutoChannel);
+    write_register(dma::kRouteLength, static_cast<std::uint32_t>(route.size()));
+  }
   if (!route.empty()) {
     std::vector<unsigned char> ports;
     for (int p : route) ports.push_back(static_cast<unsigned char>(p < 0 || p > 254 ? 255 : p));
@@ -104,13 +109,16 @@ Handle Processor::issue(std::uint32_t command, int peer, std::uint32_t address, 
   return h;
 }
 
-Handle Processor::send(int peer, std::uint32_t address, std::uint32_t length, std::uint32_t tag,
-                       const std::vector<int>& route) {
+Handle Processor::start_transfer(std::uint32_t command, std::uint32_t peer, int model_peer, std::uint32_t address,
+                                 std::uint32_t length, std::uint32_t tag, const std::vector<int>& route,
+                                 std::uint32_t global_address) {
   if (!params_.startup_on_channel) wait_cycles(params_.startup_cycles);
   std::uint64_t arrival = 0;
-  const std::uint64_t injected = model_send(peer, length, route, arrival);
-  write_register(dma::kModelArrival, static_cast<std::uint32_t>(std::min<std::uint64_t>(arrival, dma::kNoModelArrival - 1)));
-  Handle h = issue(dma::kCommandSend, peer, address, length, tag, route);
+  const std::uint64_t injected = model_send(model_peer, length, route, arrival);
+  if (!timing_.fabric)  // the router network's engine carries the model's arrival to the receiver
+    write_register(dma::kModelArrival,
+                   static_cast<std::uint32_t>(std::min<std::uint64_t>(arrival, dma::kNoModelArrival - 1)));
+  Handle h = issue(command, peer, address, length, tag, route, global_address);
   ++startups_;
   step_count_.messages += 1;
   step_count_.bytes += length;
@@ -121,8 +129,36 @@ Handle Processor::send(int peer, std::uint32_t address, std::uint32_t length, st
   return h;
 }
 
+Handle Processor::send(int peer, std::uint32_t address, std::uint32_t length, std::uint32_t tag,
+                       const std::vector<int>& route) {
+  if (peer < 0) throw FirmwareError("peer " + std::to_string(peer) + " is not a node");
+  return start_transfer(dma::kCommandSend, static_cast<std::uint32_t>(peer), peer, address, length, tag, route);
+}
+
+Handle Processor::broadcast(std::uint32_t address, std::uint32_t length, std::uint32_t tag) {
+  if (!timing_.fabric_broadcast)
+    throw FirmwareError("broadcast of " + std::to_string(length) + " bytes: this machine (" + topology_.spec() +
+                        ") has no hardware broadcast (the broadcast bus, bus:K, has)");
+  return start_transfer(dma::kCommandSend, dma::kPeerAllOthers, node_, address, length, tag, {});
+}
+
+Handle Processor::shared_write(std::uint32_t global_address, std::uint32_t local_address, std::uint32_t length) {
+  if (!timing_.global_memory)
+    throw FirmwareError("shared_write of " + std::to_string(length) + " bytes: this machine (" + topology_.spec() +
+                        ") has no global memory (the shared-memory machine, shared-memory:K, has)");
+  return start_transfer(dma::kCommandSharedWrite, 0, node_, local_address, length, 0, {}, global_address);
+}
+
+Handle Processor::shared_read(std::uint32_t local_address, std::uint32_t global_address, std::uint32_t length) {
+  if (!timing_.global_memory)
+    throw FirmwareError("shared_read of " + std::to_string(length) + " bytes: this machine (" + topology_.spec() +
+                        ") has no global memory (the shared-memory machine, shared-memory:K, has)");
+  return start_transfer(dma::kCommandSharedRead, 0, node_, local_address, length, 0, {}, global_address);
+}
+
 Handle Processor::receive(int peer, std::uint32_t address, std::uint32_t length, std::uint32_t tag) {
-  return issue(dma::kCommandReceive, peer, address, length, tag, {});
+  if (peer < 0) throw FirmwareError("peer " + std::to_string(peer) + " is not a node");
+  return issue(dma::kCommandReceive, static_cast<std::uint32_t>(peer), address, length, tag, {});
 }
 
 void Processor::wait(Handle handle) {
@@ -171,10 +207,10 @@ ExchangeParameters Processor::cost_parameters() const {
   ExchangeParameters p;
   p.block_bytes = workload_.unit_bytes();
   p.startup_cycles = params_.startup_cycles;
-  p.flit_bytes = network_.router.flit_bytes;
+  p.flit_bytes = timing_.router.flit_bytes;
   p.copy_cycles_per_byte = params_.copy_cycles_per_byte;
   p.all_port = all_port();
-  p.max_packet_payload_flits = network_.router.max_packet_payload_flits;
+  p.max_packet_payload_flits = timing_.router.max_packet_payload_flits;
   return p;
 }
 
@@ -240,15 +276,22 @@ void Processor::compute(std::uint64_t cycles) {
 std::uint64_t Processor::model_send(int peer, std::uint32_t length, const std::vector<int>& route,
                                     std::uint64_t& arrival) {
   if (!params_.startup_on_channel) model_cursor_ += params_.startup_cycles;
+  if (timing_.fabric) {
+    const std::uint64_t start = std::max(model_cursor_, model_channel_free_[0]) + 1 +
+                                (params_.startup_on_channel ? params_.startup_cycles : 0);
+    arrival = model_channel_free_[0] = start + timing_.fabric->transfer_cycles(length);
+    model_last_arrival_ = std::max(model_last_arrival_, arrival);
+    return arrival;
+  }
   const int hops = route.empty() ? topology_.distance(node_, peer) : static_cast<int>(route.size());
   std::size_t channel = 0;
   if (model_channel_free_.size() > 1 && peer != node_)
-    channel = static_cast<std::size_t>(route.empty() ? network_.routing(topology_, node_, peer) : route[0]);
+    channel = static_cast<std::size_t>(route.empty() ? timing_.routing(topology_, node_, peer) : route[0]);
   // The descriptor is written at the cursor; the DMA engine starts a cycle later, when its channel is free.
   const std::uint64_t start = std::max(model_cursor_ + 1, model_channel_free_[channel]) +
                               (params_.startup_on_channel ? params_.startup_cycles : 0);
-  model_channel_free_[channel] = start + message_flits(network_.router, length);
-  arrival = start + zero_load_transfer_cycles(network_.router, hops, length);
+  model_channel_free_[channel] = start + message_flits(timing_.router, length);
+  arrival = start + zero_load_transfer_cycles(timing_.router, hops, length);
   model_last_arrival_ = std::max(model_last_arrival_, arrival);
   return model_channel_free_[channel];
 }
@@ -263,7 +306,9 @@ void Processor::end_step() {
 
 void Processor::hardware_barrier() {
   // Zero-load model: every node arrives as its step's slowest would, and all leave `latency` later.
-  model_cursor_ += static_cast<std::uint64_t>(barrier_.latency() / period_);
+  const auto latency = static_cast<std::uint64_t>(barrier_.latency() / period_);
+  model_cursor_ += latency;
+  step_count_.barrier_cycles += latency;
   blocked_ = Blocked::OnBarrier;
   barrier_.arrive_and_wait();
   blocked_ = Blocked::No;

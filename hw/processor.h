@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,7 @@
 #include "hw/router_params.h"
 #include "hw/routing.h"
 #include "hw/step_statistics.h"
+#include "tlm/message_transfer.h"
 
 namespace meshmp {
 
@@ -32,11 +34,16 @@ struct ProcessorParams {
   bool startup_on_channel = false;
 };
 
-// What the processor needs to know of the network to predict its zero-load cost.
-struct NetworkTiming {
+// What the processor needs to know of the machine to predict its zero-load cost: the router network's
+// routers, port model and routing, or, on 004's shared-resource machines (bus, shared memory, switch),
+// the fabric's tau + m / b per transfer over the node's one channel.
+struct TransferTiming {
   RouterParams router;
   PortModel port_model = PortModel::OnePort;
   RoutingFunction routing = nullptr;
+  std::optional<FabricTiming> fabric;  // set on the shared-resource machines
+  bool fabric_broadcast = false;       // the fabric delivers one transfer to every node (the bus)
+  bool global_memory = false;          // the fabric is a global memory (shared_read / shared_write)
 };
 
 using Firmware = std::function<void(NodeApi&)>;
@@ -48,20 +55,23 @@ class Processor : public sc_core::sc_module, public NodeApi {
 
   SC_HAS_PROCESS(Processor);
   Processor(sc_core::sc_module_name name, int node, const Topology& topology, const Workload& workload,
-            const ProcessorParams& params, const NetworkTiming& network, sc_core::sc_time clock_period,
+            const ProcessorParams& params, const TransferTiming& timing, sc_core::sc_time clock_period,
             HardwareBarrier& barrier, StepStatistics& step_statistics, const sc_core::sc_event& completion_irq,
             std::function<std::string()> dma_error_text, std::function<std::string(Handle)> describe_descriptor,
             Firmware firmware, const AlgorithmOptions& options, std::function<void()> on_finish);
 
   // NodeApi
   int id() const override { return node_; }
-  bool all_port() const override { return network_.port_model == PortModel::AllPort; }
+  bool all_port() const override { return timing_.port_model == PortModel::AllPort; }
   const Topology& topology() const override { return topology_; }
   const Workload& workload() const override { return workload_; }
   const ExchangeLayout& layout() const override;
   Handle send(int peer, std::uint32_t address, std::uint32_t length, std::uint32_t tag,
               const std::vector<int>& route = {}) override;
   Handle receive(int peer, std::uint32_t address, std::uint32_t length, std::uint32_t tag) override;
+  Handle broadcast(std::uint32_t address, std::uint32_t length, std::uint32_t tag) override;
+  Handle shared_write(std::uint32_t global_address, std::uint32_t local_address, std::uint32_t length) override;
+  Handle shared_read(std::uint32_t local_address, std::uint32_t global_address, std::uint32_t length) override;
   void wait(Handle handle) override;
   void wait_all() override;
   bool test(Handle handle) override;
@@ -89,8 +99,13 @@ class Processor : public sc_core::sc_module, public NodeApi {
   void write_register(std::uint64_t address, std::uint32_t value);
   std::uint32_t read_register(std::uint64_t address);
   void register_access(tlm::tlm_command command, std::uint64_t address, unsigned char* data, unsigned length);
-  Handle issue(std::uint32_t command, int peer, std::uint32_t address, std::uint32_t length, std::uint32_t tag,
-               const std::vector<int>& route);
+  Handle issue(std::uint32_t command, std::uint32_t peer, std::uint32_t address, std::uint32_t length, std::uint32_t tag,
+               const std::vector<int>& route, std::uint32_t global_address = 0);
+  // A message or shared-memory access leaving through the DMA engine: t_s, the zero-load model, the
+  // descriptor, the step's counts.
+  Handle start_transfer(std::uint32_t command, std::uint32_t peer, int model_peer, std::uint32_t address,
+                        std::uint32_t length, std::uint32_t tag, const std::vector<int>& route,
+                        std::uint32_t global_address = 0);
   void wait_cycles(std::uint64_t cycles);
   // The local memory's bytes by direct memory interface (asked for once); FirmwareError if refused.
   unsigned char* direct_memory();
@@ -101,13 +116,15 @@ class Processor : public sc_core::sc_module, public NodeApi {
   // arrives zero_load_transfer_cycles later; the step costs max(cursor, last arrival).
   // Returns the modelled cycle (from the step's start) at which the send has been injected; `arrival` is
   // when its last byte is in the receiver's memory (it travels with the message, DMA MODEL_ARRIVAL).
+  // On a fabric every transfer holds the node's one channel for 1 + tau + ceil(m / b) cycles (a cycle of
+  // arbitration, then the transfer) and completes, at its receiver too, when it releases it.
   std::uint64_t model_send(int peer, std::uint32_t length, const std::vector<int>& route, std::uint64_t& arrival);
 
   int node_;
   const Topology& topology_;
   const Workload& workload_;
   ProcessorParams params_;
-  NetworkTiming network_;
+  TransferTiming timing_;
   sc_core::sc_time period_;
   HardwareBarrier& barrier_;
   StepStatistics& step_statistics_;

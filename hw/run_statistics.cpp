@@ -16,6 +16,90 @@ nlohmann::json distribution(const ValueHistogram& values) {
           {"max", values.max()}};
 }
 
+nlohmann::json fabric_statistics(const Machine& machine) {
+  const MachineConfig& config = machine.config();
+  nlohmann::json fabric = {{"machine", fabric_name(machine.topology().fabric())},
+                           {"startup_cycles", config.fabric.startup_cycles},
+                           {"bytes_per_cycle", config.fabric.bytes_per_cycle}};
+  if (const BroadcastBus* bus = machine.bus()) {
+    const BusStatistics& s = bus->statistics();
+    fabric["concurrent_transfers"] = bus->concurrent_transfers();
+    fabric["bus"] = {{"transfers", s.transfers},
+                     {"bytes", s.bytes},
+                     {"broadcasts", s.broadcasts},
+                     {"peak_concurrent_transfers", s.peak_concurrent_transfers},
+                     {"arbitration_wait_cycles", s.wait_cycles},
+                     {"busy_cycles", s.busy_cycles}};
+  }
+  if (const SharedMemory* memory = machine.shared_memory()) {
+    const SharedMemoryStatistics& s = memory->statistics();
+    fabric["concurrent_transfers"] = memory->ports();
+    fabric["memory_banks"] = memory->banks();
+    fabric["shared_memory"] = {{"accesses", s.accesses},
+                               {"reads", s.reads},
+                               {"writes", s.writes},
+                               {"bytes_read", s.bytes_read},
+                               {"bytes_written", s.bytes_written},
+                               {"peak_concurrent_accesses", s.peak_concurrent},
+                               {"bank_conflicts", s.bank_conflicts},
+                               {"bank_conflict_cycles", s.bank_conflict_cycles},
+                               {"port_waits", s.port_waits},
+                               {"port_wait_cycles", s.port_wait_cycles},
+                               {"busy_cycles", s.busy_cycles}};
+  }
+  if (const OmegaSwitch* omega = machine.omega_switch()) {
+    const OmegaStatistics& s = omega->statistics();
+    nlohmann::json steps = nlohmann::json::array();
+    for (const auto& [step, st] : s.steps)
+      steps.push_back({{"step", step},
+                       {"transfers", st.transfers},
+                       {"conflicting_transfers", st.conflicting_transfers},
+                       {"passes", st.passes},
+                       {"wait_cycles", st.wait_cycles}});
+    fabric["switch"] = {{"stages", omega->stages()},
+                        {"transfers", s.transfers},
+                        {"bytes", s.bytes},
+                        {"conflicting_transfers", s.conflicting_transfers},
+                        {"wait_cycles", s.wait_cycles},
+                        {"passes", s.passes},
+                        {"peak_concurrent_transfers", s.peak_concurrent},
+                        {"steps", steps}};
+  }
+  return fabric;
+}
+
+std::string describe_fabric(const MachineConfig& config, const Topology& topology) {
+  const int k = topology.num_nodes();
+  std::string text = fabric_name(topology.fabric()) + ": tau = " + std::to_string(config.fabric.startup_cycles) +
+                     " cycles, b = " + std::to_string(config.fabric.bytes_per_cycle) + " bytes/cycle per node";
+  if (topology.fabric() == Fabric::Omega)
+    return text + ", " + std::to_string(OmegaSwitch::stage_count(k)) + " stages of 2x2 switches (destination tags)";
+  text += ", k* = " + std::to_string(config.fabric.concurrent_transfers);
+  if (topology.fabric() == Fabric::SharedMemory)
+    text += ", " + std::to_string(config.fabric.banks(k)) + " word-interleaved banks";
+  return text;
+}
+
+std::string describe_fabric_statistics(const nlohmann::json& fabric) {
+  auto n = [](const nlohmann::json& v) { return std::to_string(v.get<std::uint64_t>()); };
+  if (fabric.contains("bus")) {
+    const auto& b = fabric["bus"];
+    return "bus: " + n(b["transfers"]) + " transfers (" + n(b["broadcasts"]) + " broadcasts), at most " +
+           n(b["peak_concurrent_transfers"]) + " at once, " + n(b["arbitration_wait_cycles"]) +
+           " cycles waited for the bus, busy " + n(b["busy_cycles"]) + " cycles";
+  }
+  if (fabric.contains("shared_memory")) {
+    const auto& m = fabric["shared_memory"];
+    return "shared memory: " + n(m["writes"]) + " writes, " + n(m["reads"]) + " reads, at most " +
+           n(m["peak_concurrent_accesses"]) + " at once; " + n(m["bank_conflicts"]) + " bank conflicts (" +
+           n(m["bank_conflict_cycles"]) + " cycles waited), " + n(m["port_waits"]) + " waits for a port (" +
+           n(m["port_wait_cycles"]) + " cycles)";
+  }
+  const auto& s = fabric["switch"];
+  return "switch: " + n(s["transfers"]) + " transfers in " + n(s["passes"]) + " passes, " + n(s["conflicting_transfers"]) +
+         " waited for a link (" + n(s["wait_cycles"]) + " cycles)";
+}
+
 nlohmann::json collect_statistics(const Machine& machine, const RunResult& result) {
   const Topology& topo = machine.topology();
   const int n = topo.num_nodes();
@@ -30,14 +114,15 @@ nlohmann::json collect_statistics(const Machine& machine, const RunResult& resul
   stats["completion_cycles"] = result.completion_cycles;
   // Speed, honestly: the clock stops while the network is idle, so the simulated cycles include cycles
   // that were skipped; the stepped cycles are those the network process actually ran.
-  const std::uint64_t stepped = machine.network().cycles_stepped();
+  const bool network = machine.has_network();
+  const std::uint64_t stepped = network ? machine.network().cycles_stepped() : result.completion_cycles;
   const double seconds = result.host_seconds > 0 ? result.host_seconds : 1e-9;
   stats["simulation"] = {{"host_seconds", result.host_seconds},
                          {"simulated_cycles", result.completion_cycles},
                          {"cycles_stepped", stepped},
                          {"simulated_cycles_per_second", result.completion_cycles / seconds},
                          {"stepped_cycles_per_second", stepped / seconds},
-                         {"host_threads", machine.network().host_threads()}};
+                         {"host_threads", network ? machine.network().host_threads() : 1}};
 
   std::uint64_t startups_max = 0, startups_total = 0;
   for (int i = 0; i < n; ++i) {
@@ -62,7 +147,7 @@ nlohmann::json collect_statistics(const Machine& machine, const RunResult& resul
                      {"bytes_total", a.bytes_total},
                      {"first_begin_cycle", a.first_begin_cycle},
                      {"last_begin_cycle", a.last_begin_cycle},
-                     {"zero_load_cycles", a.zero_load_cycles_max}});
+                     {"zero_load_cycles", machine.step_statistics().step_zero_load_cycles(k)}});
   }
   stats["steps"] = steps;
 
@@ -71,8 +156,9 @@ nlohmann::json collect_statistics(const Machine& machine, const RunResult& resul
     startups[i] = machine.node(i).cpu.startups();
     copied[i] = machine.node(i).cpu.copied_bytes();
   }
-  const ScheduleSummary schedule = summarize_schedule(machine.step_statistics(),
-                                                      machine.network().header_blocking_by_step(), m, startups, copied);
+  const ScheduleSummary schedule = summarize_schedule(
+      machine.step_statistics(), network ? machine.network().header_blocking_by_step() : std::vector<std::uint64_t>{}, m,
+      startups, copied);
   stats["schedule"] = {{"synchronized_steps", schedule.synchronized_steps},
                        {"sum_of_step_max_blocks", schedule.sum_of_step_max_blocks},
                        {"step_max_blocks", schedule.step_max_blocks},
@@ -94,11 +180,15 @@ nlohmann::json collect_statistics(const Machine& machine, const RunResult& resul
                      {"measured_steps_over_status_bound", measured / bounds.average_status},
                      {"measured_steps_over_cut_bound", measured / bounds.cut.steps}};
 
+  if (!network) {
+    stats["fabric"] = fabric_statistics(machine);
+    return stats;
+  }
   std::uint64_t unexpected = 0, out_of_order = 0, peak_buffered = 0;
   for (int i = 0; i < n; ++i) {
-    unexpected += machine.node(i).dma.unexpected_messages();
-    out_of_order += machine.node(i).dma.out_of_order_messages();
-    peak_buffered = std::max(peak_buffered, machine.node(i).dma.peak_buffered_bytes());
+    unexpected += machine.node(i).network_interface().unexpected_messages();
+    out_of_order += machine.node(i).network_interface().out_of_order_messages();
+    peak_buffered = std::max(peak_buffered, machine.node(i).network_interface().peak_buffered_bytes());
   }
   const MessageStatistics& messages = machine.messages();
   stats["messages"] = {{"received", messages.received()},

@@ -11,6 +11,13 @@
 namespace meshmp {
 
 nlohmann::json collect_statistics(const Machine& machine, const RunResult& result);
+// The statistics of a shared-resource machine's fabric (004 §2 A, B, F): bus transfers, broadcasts and
+// arbitration waits; memory accesses, bank conflicts and port waits; switch conflicts and passes.
+nlohmann::json fabric_statistics(const Machine& machine);
+// One line each for the run's report: the fabric as configured ("bus: tau = 100 cycles, b = 8 bytes/cycle,
+// k* = 1"), and what fabric_statistics() counted.
+std::string describe_fabric(const MachineConfig& config, const Topology& topology);
+std::string describe_fabric_statistics(const nlohmann::json& fabric);
 
 // min / mean / percentiles / max of a sample (empty sample: count 0).
 nlohmann::json distribution(std::vector<std::uint64_t> values);

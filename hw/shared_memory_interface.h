@@ -19,11 +19,12 @@
 #include <string>
 #include <vector>
 
+#include "hw/dma_engine.h"
 #include "hw/dma_register_file.h"
 
 namespace meshmp {
 
-class SharedMemoryInterface : public sc_core::sc_module {
+class SharedMemoryInterface : public sc_core::sc_module, public DmaEngine {
  public:
   SC_HAS_PROCESS(SharedMemoryInterface);
   tlm_utils::simple_target_socket<SharedMemoryInterface> registers;      // the processor's register accesses
@@ -32,9 +33,15 @@ class SharedMemoryInterface : public sc_core::sc_module {
 
   SharedMemoryInterface(sc_core::sc_module_name name, int node, std::size_t memory_bytes);
 
-  const sc_core::sc_event& completion_irq() const { return registers_.completion_irq(); }
-  const std::string& last_error() const { return registers_.last_error(); }
-  std::string describe_descriptor(std::uint32_t id) const;
+  // DmaEngine (the machine has no messages: none is ever unexpected or unreceived)
+  tlm::tlm_target_socket<>& register_target() override { return registers; }
+  tlm::tlm_initiator_socket<>& memory_initiator() override { return memory_port; }
+  const sc_core::sc_event& completion_irq() const override { return registers_.completion_irq(); }
+  const std::string& last_error() const override { return registers_.last_error(); }
+  std::string describe_descriptor(std::uint32_t id) const override;
+  std::uint64_t unexpected_messages() const override { return 0; }
+  std::size_t unreceived_messages() const override { return 0; }
+  std::vector<std::string> unreceived_descriptions() const override { return {}; }
   std::uint64_t accesses() const { return accesses_; }
 
  private:

@@ -23,6 +23,7 @@ void StepStatistics::record(int node, int step, const StepCount& count, std::uin
   s.first_begin_cycle = std::min(s.first_begin_cycle, begin_cycle);
   s.last_begin_cycle = std::max(s.last_begin_cycle, begin_cycle);
   s.zero_load_cycles_max = std::max(s.zero_load_cycles_max, zero_load_cycles);
+  s.barrier_cycles_max = std::max(s.barrier_cycles_max, count.barrier_cycles);
   if (detail_)
     *detail_ << node << ',' << step << ',' << count.messages << ',' << count.bytes << ',' << begin_cycle << ','
              << zero_load_cycles << '\n';
@@ -30,8 +31,18 @@ void StepStatistics::record(int node, int step, const StepCount& count, std::uin
 
 std::uint64_t StepStatistics::zero_load_prediction_cycles() const {
   std::uint64_t sum = 0;
-  for (const StepAggregate& s : steps_) sum += s.zero_load_cycles_max;
+  for (std::size_t k = 0; k < steps_.size(); ++k) sum += step_zero_load_cycles(k);
   return sum;
+}
+
+std::uint64_t StepStatistics::step_zero_load_cycles(std::size_t k) const {
+  const StepAggregate& s = steps_.at(k);
+  if (!shared_ || s.messages_total == 0) return s.zero_load_cycles_max;
+  const std::uint64_t slots = static_cast<std::uint64_t>(std::max(1, shared_->slots));
+  const std::uint64_t rounds = (s.messages_total + slots - 1) / slots;
+  const std::uint64_t transfer =
+      1 + shared_->tau + (s.largest_message_bytes + shared_->bytes_per_cycle - 1) / shared_->bytes_per_cycle;
+  return std::max(s.zero_load_cycles_max, shared_->startup_cycles + rounds * transfer + s.barrier_cycles_max);
 }
 
 }  // namespace meshmp

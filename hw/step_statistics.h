@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <vector>
 
@@ -16,6 +17,17 @@ struct StepCount {
   std::uint64_t messages = 0;
   std::uint64_t bytes = 0;
   std::uint64_t largest_message_bytes = 0;
+  std::uint64_t barrier_cycles = 0;  // the hardware barriers' latency in this node's step
+};
+
+// A shared resource that serves at most `slots` transfers at once (004's bus and shared memory with k*):
+// a step's T transfers of at most m bytes, each started after t_s, take at least
+// t_s + ceil(T / slots) (1 + tau + ceil(m / b)) cycles and the step's barrier, however its nodes share them.
+struct SharedSlots {
+  int slots = 1;
+  std::uint64_t startup_cycles = 0;  // t_s
+  std::uint64_t tau = 0;
+  std::uint32_t bytes_per_cycle = 1;
 };
 
 struct StepAggregate {
@@ -25,6 +37,7 @@ struct StepAggregate {
   std::uint64_t largest_message_bytes = 0;  // the largest single message any node sent in this step
   std::uint64_t first_begin_cycle = ~0ull, last_begin_cycle = 0;
   std::uint64_t zero_load_cycles_max = 0;  // the slowest node's zero-load cost of this step
+  std::uint64_t barrier_cycles_max = 0;
 };
 
 class StepStatistics {
@@ -34,13 +47,20 @@ class StepStatistics {
   // A node finished its part of `step`.
   void record(int node, int step, const StepCount& count, std::uint64_t begin_cycle, std::uint64_t zero_load_cycles);
 
+  // The machine's nodes share one resource with `slots` (a bus or a memory): each step's zero-load cost is
+  // at least what SharedSlots says (exact when the step's transfers are equal and start together).
+  void set_shared_slots(const SharedSlots& shared) { shared_ = shared; }
+
   const std::vector<StepAggregate>& steps() const { return steps_; }
+  // Step k's zero-load cost: its slowest node's, or the shared resource's when that is longer.
+  std::uint64_t step_zero_load_cycles(std::size_t k) const;
   // The zero-load prediction of the whole schedule: the steps one after the other, each as long as its
   // slowest node.
   std::uint64_t zero_load_prediction_cycles() const;
 
  private:
   std::vector<StepAggregate> steps_;
+  std::optional<SharedSlots> shared_;
   std::ostream* detail_ = nullptr;
 };
 

@@ -55,6 +55,10 @@ void RunOptions::add_node_options_to(CLI::App& c) {
   c.add_option("--unexpected-buffer-bytes", unexpected_buffer_bytes_,
                "network interface buffer for messages that arrive before their receive is posted; when full, "
                "they wait in the network  [default 1048576]");
+  c.add_option("--fabric-startup-cycles", fabric_startup_cycles_, "004's tau of the bus, shared memory or switch (topology bus:K, shared-memory:K, omega:K): a transfer's start-up, in cycles  [default 100]");
+  c.add_option("--fabric-bytes-per-cycle", fabric_bytes_per_cycle_, "004's b: bytes per cycle of a node's channel to the bus, memory or switch  [default 8]");
+  c.add_option("--concurrent-transfers", concurrent_transfers_, "004's k*: transfers the bus, or accesses the shared memory, serves at once  [default 1]");
+  c.add_option("--memory-banks", memory_banks_, "the shared memory's word-interleaved banks; 0 for one per node  [default 0]");
   c.add_option("--barrier-latency", barrier_latency_, "hardware barrier latency in cycles  [default 10]");
   c.add_option("--max-cycles", max_cycles_, "end the run after this many cycles  [default 200000000]");
   c.add_option("-o,--stats-json", stats_json_, "write statistics (and the config) as JSON to this file; \"\" for none  [default meshmp-stats.json]");
@@ -110,6 +114,10 @@ MachineConfig RunOptions::resolve() const {
   if (startup_on_) config.processor.startup_on_channel = parse_startup_on(*startup_on_, "--startup-on");
   if (copy_cycles_per_byte_) config.processor.copy_cycles_per_byte = parse_copy_cycles_per_byte(*copy_cycles_per_byte_);
   integer(barrier_latency_, limits::kBarrierLatency, config.barrier_latency_cycles);
+  integer(fabric_startup_cycles_, limits::kFabricStartupCycles, config.fabric.startup_cycles);
+  integer(fabric_bytes_per_cycle_, limits::kFabricBytesPerCycle, config.fabric.bytes_per_cycle);
+  integer(concurrent_transfers_, limits::kConcurrentTransfers, config.fabric.concurrent_transfers);
+  integer(memory_banks_, limits::kMemoryBanks, config.fabric.memory_banks);
   integer(unexpected_buffer_bytes_, limits::kUnexpectedBufferBytes, config.unexpected_buffer_bytes);
   integer(watchdog_cycles_, limits::kWatchdogCycles, config.watchdog_cycles);
   integer(max_cycles_, limits::kMaxCycles, config.max_cycles);

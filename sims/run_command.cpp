@@ -139,8 +139,12 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
                                                                    : "";
   out << "meshmp: " << topology.spec() << " (" << topology.num_nodes() << " nodes), algorithm " << algorithm->name
       << " [" << algorithm->source << "]\n"
-      << "  workload: " << machine.workload().describe() << "\n"
-      << "  router: " << router_model << to_string(config.router.switching) << ", " << config.router.vcs << " VCs x "
+      << "  workload: " << machine.workload().describe() << "\n";
+  if (topology.fabric() != Fabric::None)
+    out << "  " << describe_fabric(config, topology) << "; nodes: one channel each, t_s = " << config.processor.startup_cycles
+        << " cycles, rho = " << config.processor.copy_cycles_per_byte << " cycles/byte\n";
+  else
+    out << "  router: " << router_model << to_string(config.router.switching) << ", " << config.router.vcs << " VCs x "
       << config.router.buffer_flits << " flits, " << config.router.pipeline_depth << "-cycle routers, "
       << config.router.flit_bytes << "-byte flits, link latency " << config.router.link_latency_cycles
       << "; nodes: " << to_string(config.port_model) << ", t_s = " << config.processor.startup_cycles
@@ -162,9 +166,9 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
           << "s in place\n";
       for (const auto& e : verification.errors) out << "    " << e << "\n";
     }
-    const auto& lat = stats["messages"]["latency_cycles"];
     out << "  start-ups: " << stats["startups"]["max_per_node"] << " per node (max), " << stats["startups"]["total"]
         << " in total\n";
+    const auto& lat = machine.has_network() ? stats["messages"]["latency_cycles"] : nlohmann::json{{"count", 0}};
     if (lat["count"].get<std::uint64_t>() > 0)
       out << "  messages: " << lat["count"] << ", latency mean " << std::fixed << std::setprecision(1)
           << lat["mean"].get<double>() << " / p99 " << lat["p99"] << " / max " << lat["max"]
@@ -173,15 +177,18 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
     const double estimate = paper.cycles;
     const auto zero_load = static_cast<double>(machine.step_statistics().zero_load_prediction_cycles());
     if (!paper.choices.empty()) out << "  choices: " << paper.choices << "\n";
-    out << "  predictions: paper " << std::setprecision(0) << estimate << " cycles by " << paper.formula
+    out << "  predictions: paper " << std::fixed << std::setprecision(0) << estimate << " cycles by " << paper.formula
         << " (measured / paper = " << std::setprecision(3) << result.completion_cycles / estimate << ");\n"
         << "               zero-load model of this machine for the schedule run " << std::setprecision(0) << zero_load
         << " cycles (measured / zero-load = " << std::setprecision(3) << result.completion_cycles / zero_load
         << "; the model puts the marked steps one after the other: exact when every step is synchronised and "
            "none meets header blocking (the schedule line below says), too long where steps overlap, too short "
            "where messages contend)\n";
-    out << "  contention: header blocking " << stats["network"]["header_blocking_cycles"] << " cycles, body-flit stalls "
-        << stats["network"]["body_flit_stall_cycles"] << " cycles\n";
+    if (machine.has_network())
+      out << "  contention: header blocking " << stats["network"]["header_blocking_cycles"] << " cycles, body-flit stalls "
+          << stats["network"]["body_flit_stall_cycles"] << " cycles\n";
+    else
+      out << "  " << describe_fabric_statistics(stats["fabric"]) << "\n";
     const auto& schedule = stats["schedule"];
     out << "  schedule: " << schedule["synchronized_steps"] << " synchronized steps, " << schedule["sum_of_step_max_blocks"]
         << " " << (machine.workload().unit_bytes() == config.block_bytes ? machine.workload().unit() : std::string("word"))
@@ -198,9 +205,10 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
         << bounds["measured_steps_over_status_bound"].get<double>() << " (status) and "
         << bounds["measured_steps_over_cut_bound"].get<double>()
         << " (cut): below 1 where a step's messages cross several links, as wormhole routing allows\n";
-    out << "  network: " << stats["network"]["flit_hops"] << " flit-hops, link utilisation max " << std::setprecision(1)
-        << 100 * stats["network"]["max_link_utilization"].get<double>() << "% mean "
-        << 100 * stats["network"]["mean_link_utilization"].get<double>() << "%\n";
+    if (machine.has_network())
+      out << "  network: " << stats["network"]["flit_hops"] << " flit-hops, link utilisation max " << std::setprecision(1)
+          << 100 * stats["network"]["max_link_utilization"].get<double>() << "% mean "
+          << 100 * stats["network"]["mean_link_utilization"].get<double>() << "%\n";
   }
   const auto& speed = stats["simulation"];
   out << "  simulation: " << std::defaultfloat << std::setprecision(3) << result.host_seconds << " s host on "

@@ -209,7 +209,7 @@ int SweepCommand::run(const std::string& self_path, std::ostream& out, std::ostr
               << ',' << std::fixed << std::setprecision(1) << doc["analytic"]["paper"]["estimate_cycles"].get<double>()
               << ',' << schedule["synchronized_steps"] << ',' << schedule["sum_of_step_max_blocks"] << ','
               << schedule["max_messages_per_node"] << ',' << schedule["rearrangement_bytes_max_per_node"] << ','
-              << s["network"]["header_blocking_cycles"] << ',' << schedule["steps_with_blocking"] << ','
+              << (s.contains("network") ? s["network"]["header_blocking_cycles"] : nlohmann::json(0)) << ',' << schedule["steps_with_blocking"] << ','
               << std::setprecision(2) << s["simulation"]["host_seconds"].get<double>() << ','
               << s["bounds"]["status_bound_steps"] << ',' << std::setprecision(3) << s["bounds"]["cut_bound"].get<double>()
               << ',' << doc["config"]["node"]["port_model"].get<std::string>();

@@ -30,7 +30,7 @@ TEST(InterfaceBuffer, FullBufferPushesBackIntoTheNetwork) {
   ASSERT_EQ(result.status, RunStatus::Completed) << result.message;
   const auto& received = machine.node(1).memory.bytes();
   for (std::size_t b = 0; b < 256; ++b) ASSERT_EQ(received[b], static_cast<std::uint8_t>(3 * b + 1)) << "byte " << b;
-  EXPECT_EQ(machine.node(1).dma.peak_buffered_bytes(), 64u) << "only one message fitted the buffer";
+  EXPECT_EQ(machine.node(1).network_interface().peak_buffered_bytes(), 64u) << "only one message fitted the buffer";
   EXPECT_GT(machine.network().header_blocking_cycles(), 1000u) << "the later messages waited in the network";
   EXPECT_GT(result.completion_cycles, 2000u);
 }

@@ -63,7 +63,7 @@ void run(PortModel model) {
         if (++wrong > 5) return;
         break;
       }
-  EXPECT_GT(machine.node(1).dma.out_of_order_messages(), 10u) << "the test needs messages that overtake";
+  EXPECT_GT(machine.node(1).network_interface().out_of_order_messages(), 10u) << "the test needs messages that overtake";
   // The host keeps a record per packet only while it is in the network.
   EXPECT_EQ(machine.network().packets().open_records(), 0u) << "every packet's record is closed at its ejection";
   EXPECT_LT(machine.network().packets().table_size(), 100u) << "records are reused, not one per packet ever sent";

@@ -40,8 +40,19 @@ int parse_size(const std::string& text, const std::string& field, const std::str
 }
 
 const char* kTopologyRule =
-    "expected mesh:AxB[x...], torus:AxB[x...], ring:N, hypercube:N, ghc:AxB[x...] or "
-    "product:path4xring6xcomplete3";
+    "expected mesh:AxB[x...], torus:AxB[x...], ring:N, hypercube:N, ghc:AxB[x...], "
+    "product:path4xring6xcomplete3, bus:K, shared-memory:K or omega:K";
+
+// 004 §2's shared-resource machines: K nodes on one complete dimension, joined by the fabric.
+Topology parse_fabric(Fabric fabric, const std::string& rest, const std::string& spec, const std::string& field) {
+  const std::string range = "a " + fabric_name(fabric) + " machine has 2.." + std::to_string(Topology::kMaxFabricNodes) +
+                            " nodes" + (fabric == Fabric::Omega ? ", a power of two (log2 K stages of 2x2 switches)" : "");
+  const std::int64_t k = parse_digits(rest, Topology::kMaxFabricNodes);
+  if (k < 0) throw ConfigError(field, spec, "the node count is not a whole number; " + range);
+  if (k < 2 || k > Topology::kMaxFabricNodes || (fabric == Fabric::Omega && (k & (k - 1)) != 0))
+    throw ConfigError(field, spec, range + ": " + echo(rest) + " is not");
+  return Topology({Dimension{DimensionKind::Complete, static_cast<int>(k)}}, spec, fabric);
+}
 
 }  // namespace
 
@@ -51,6 +62,9 @@ Topology Topology::parse(const std::string& spec, const std::string& field) {
   std::string kind = spec.substr(0, colon);
   std::string rest = spec.substr(colon + 1);
   std::vector<Dimension> dims;
+  if (kind == "bus") return parse_fabric(Fabric::Bus, rest, spec, field);
+  if (kind == "shared-memory") return parse_fabric(Fabric::SharedMemory, rest, spec, field);
+  if (kind == "omega") return parse_fabric(Fabric::Omega, rest, spec, field);
   if (kind == "hypercube") {
     const std::string range = "the hypercube dimension must be 1.." + std::to_string(kMaxHypercubeDimension) +
                               " (at most " + std::to_string(kMaxNodes) + " nodes)";
@@ -91,8 +105,18 @@ Topology Topology::parse(const std::string& spec, const std::string& field) {
   return Topology(std::move(dims), spec);
 }
 
-Topology::Topology(std::vector<Dimension> dimensions, std::string spec)
-    : dims_(std::move(dimensions)), num_nodes_(1), spec_(std::move(spec)) {
+std::string fabric_name(Fabric fabric) {
+  switch (fabric) {
+    case Fabric::None: return "";
+    case Fabric::Bus: return "bus";
+    case Fabric::SharedMemory: return "shared-memory";
+    case Fabric::Omega: return "omega";
+  }
+  return "?";
+}
+
+Topology::Topology(std::vector<Dimension> dimensions, std::string spec, Fabric fabric)
+    : dims_(std::move(dimensions)), num_nodes_(1), spec_(std::move(spec)), fabric_(fabric) {
   for (const auto& d : dims_) {
     stride_.push_back(num_nodes_);
     num_nodes_ *= d.size;

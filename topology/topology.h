@@ -12,6 +12,12 @@ namespace meshmp {
 
 enum class DimensionKind { Path, Ring, Complete };
 
+// Paper 004 §2's shared-resource machines: no router network, K nodes one transfer apart through a
+// broadcast bus (A), a global shared memory (B) or an Omega switch (F). Their topology is one complete
+// dimension of size K (every node one hop from every other); `fabric` says which machine joins them.
+enum class Fabric { None, Bus, SharedMemory, Omega };
+std::string fabric_name(Fabric fabric);  // "bus", "shared-memory", "omega"; "" for None
+
 struct Dimension {
   DimensionKind kind;
   int size;
@@ -31,14 +37,19 @@ class Topology {
  public:
   static constexpr int kMaxNodes = 65536;
   static constexpr int kMaxHypercubeDimension = 16;
+  static constexpr int kMaxFabricNodes = 4096;
 
-  // Parses "mesh:8x8", "torus:4x4x4", "ring:8", "hypercube:6", "ghc:3x4" or a general product
-  // "product:path4xring6xcomplete3". Throws ConfigError naming the field `field`.
+  // Parses "mesh:8x8", "torus:4x4x4", "ring:8", "hypercube:6", "ghc:3x4", a general product
+  // "product:path4xring6xcomplete3", or one of 004's shared-resource machines "bus:K",
+  // "shared-memory:K", "omega:K" (K = 2..kMaxFabricNodes, a power of two for omega). Throws ConfigError
+  // naming the field `field`.
   static Topology parse(const std::string& spec, const std::string& field = "topology");
 
-  Topology(std::vector<Dimension> dimensions, std::string spec);
+  Topology(std::vector<Dimension> dimensions, std::string spec, Fabric fabric = Fabric::None);
 
   const std::string& spec() const { return spec_; }
+  // The shared-resource machine joining the nodes, or Fabric::None for a router network.
+  Fabric fabric() const { return fabric_; }
   int num_nodes() const { return num_nodes_; }
   int num_dimensions() const { return static_cast<int>(dims_.size()); }
   const Dimension& dimension(int d) const { return dims_[d]; }
@@ -81,6 +92,7 @@ class Topology {
   std::vector<int> neighbors_;  // node * num_ports + port -> node, or -1
   int num_nodes_;
   std::string spec_;
+  Fabric fabric_ = Fabric::None;
 };
 
 }  // namespace meshmp
