@@ -17,6 +17,7 @@ struct ExchangeParameters {
   double copy_cycles_per_byte = 0.25;      // rho
   bool all_port = false;                   // all-port nodes (else one-port)
   int max_packet_payload_flits = 16;       // messages are cut into packets of at most this many flits
+  int concurrent_transfers = 1;            // k* of 004's bus and shared memory (§2 A, B)
   // The workload's options as given (checked against the workload's declarations by make_workload).
   std::map<std::string, std::string> workload_options;
 };

@@ -176,10 +176,12 @@ std::vector<SaadAlgorithmSpec> saad_all_to_all_specs() {
   SaadAlgorithmSpec s;
   s.name = "saad-all-to-all-broadcast";
   s.summary = "every node's N/k words to every node: daisy chains, alternating directions, rotated doubling";
-  s.source = "004 §3.3 (3.28)-(3.33)";
+  s.source = "004 §3.3 (3.26)-(3.35)";
   s.workload = "all-to-all-broadcast";
   const auto ring = SaadMachine::Ring, grid = SaadMachine::Grid, cube = SaadMachine::Hypercube;
-  s.methods = {{"alternating", {grid}}, {"daisy-chain", {ring, grid}}, {"sequential-broadcast", {grid}},
+  const auto bus = SaadMachine::Bus, memory = SaadMachine::SharedMemory, omega = SaadMachine::Switch;
+  s.methods = {{"alternating", {grid}}, {"broadcast-each", {bus}}, {"write-then-read", {memory}},
+               {"doubling", {omega}}, {"daisy-chain", {ring, grid, omega}}, {"sequential-broadcast", {grid}},
                {"rotated-doubling", {cube}}};
   s.build = build;
   s.formula = formula;

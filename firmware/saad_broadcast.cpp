@@ -141,12 +141,14 @@ std::vector<SaadAlgorithmSpec> saad_broadcast_specs() {
   SaadAlgorithmSpec s;
   s.name = "saad-broadcast";
   s.summary = "the same N words from a root to every node, pipelined down a tree";
-  s.source = "004 §3.2 (3.16)-(3.21)";
+  s.source = "004 §3.2 T_2,B, (3.15)-(3.25)";
   s.workload = "broadcast";
   const auto ring = SaadMachine::Ring, grid = SaadMachine::Grid, cube = SaadMachine::Hypercube;
+  const auto bus = SaadMachine::Bus, memory = SaadMachine::SharedMemory, omega = SaadMachine::Switch;
   s.methods = {{"both-ways", {ring}}, {"one-way", {ring}},       {"split", {grid}},
                {"tree", {grid}},      {"line-then-rows", {grid}}, {"split-axis-pipelines", {grid}},
-               {"spanning-tree", {cube}}};
+               {"spanning-tree", {cube}}, {"broadcast", {bus}}, {"write-then-read", {memory}},
+               {"tree-pipeline", {omega}}, {"doubling", {omega}}, {"ring-pipeline", {omega}}};
   s.build = build;
   s.formula = formula;
   s.pipelined = true;

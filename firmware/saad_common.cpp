@@ -9,6 +9,12 @@
 namespace meshmp {
 
 std::optional<SaadMachine> saad_machine(const Topology& topology) {
+  switch (topology.fabric()) {
+    case Fabric::Bus: return SaadMachine::Bus;
+    case Fabric::SharedMemory: return SaadMachine::SharedMemory;
+    case Fabric::Omega: return SaadMachine::Switch;
+    case Fabric::None: break;
+  }
   const int n = topology.num_dimensions();
   bool rings = true, cube = true;
   for (int d = 0; d < n; ++d) {
@@ -27,6 +33,9 @@ std::string saad_machine_name(SaadMachine machine) {
     case SaadMachine::Ring: return "ring";
     case SaadMachine::Grid: return "grid";
     case SaadMachine::Hypercube: return "hypercube";
+    case SaadMachine::Bus: return "bus";
+    case SaadMachine::SharedMemory: return "shared-memory";
+    case SaadMachine::Switch: return "switch";
   }
   return "?";
 }
@@ -36,13 +45,24 @@ PortRule paper_port_rule(SaadMachine machine) {
     case SaadMachine::Ring: return PortRule::Ring;
     case SaadMachine::Grid: return PortRule::Grid;
     case SaadMachine::Hypercube: return PortRule::Hypercube;
+    case SaadMachine::Bus:
+    case SaadMachine::SharedMemory:
+    case SaadMachine::Switch: break;  // one channel per node: the fabric itself serialises a node's transfers
   }
   return PortRule::Unchecked;
 }
 
 namespace {
 
+// log2 of a power of two (the switch's stages).
+int omega_stages(int nodes) {
+  int n = 0;
+  while ((1 << n) < nodes) ++n;
+  return n;
+}
+
 PortRule rule_of(SaadMachine machine, const AlgorithmOptions& options) {
+  if (shared_resource(machine)) return PortRule::Unchecked;
   return options.text("port_rule") == "full-duplex" ? PortRule::FullDuplex : paper_port_rule(machine);
 }
 
@@ -50,8 +70,8 @@ PortRule rule_of(SaadMachine machine, const AlgorithmOptions& options) {
 SaadMachine checked_machine(const SaadAlgorithmSpec& spec, const Topology& topology, const AlgorithmOptions& options) {
   const auto machine = saad_machine(topology);
   if (!machine)
-    throw ConfigError("topology", topology.spec(), spec.name + " runs on 004's ring (ring:k, k >= 3), 2-D wraparound grid "
-                                                   "(torus:PxQ, P, Q >= 3) or hypercube (hypercube:n)");
+    throw ConfigError("topology", topology.spec(), spec.name + " runs on 004's machines: bus:k, shared-memory:k, ring:k (k >= 3), 2-D "
+                                                   "wraparound grid torus:PxQ (P, Q >= 3), hypercube:n or omega:k");
   const std::string& method = options.text("method");
   std::string here;
   for (const auto& [name, machines] : spec.methods) {
@@ -109,12 +129,30 @@ SaadPlan plan_for(const SaadAlgorithmSpec& spec, const Topology& topology, const
   const AlgorithmOptions options = resolved(spec, topology, given);
   const SaadMachine machine = checked_machine(spec, topology, options);
   const SaadContext context{topology, parameters, options, workload, machine};
+  if (machine == SaadMachine::SharedMemory && options.text("sync") == "none")
+    throw ConfigError("algorithm_options.sync", "none",
+                      "the shared-memory machine's reads must wait for the writes they read: its steps need the barrier");
   SaadPlan plan;
-  plan.program = spec.build(context);
+  const std::string operation = spec.name.substr(std::string("saad-").size());
+  const bool on_hypercube_schedule = machine == SaadMachine::Switch && (operation == "scatter" || operation == "multiscatter");
+  if (on_hypercube_schedule) {
+    // 004 §3.4 F, §3.5 F: the switch runs the hypercube's schedule, node for node (k = 2^n).
+    const Topology cube = Topology::parse("hypercube:" + std::to_string(omega_stages(topology.num_nodes())));
+    const SaadContext as_cube{cube, parameters, options, workload, SaadMachine::Hypercube};
+    plan.program = spec.build(as_cube);
+    plan.formula = spec.formula(as_cube, plan.program);
+    plan.formula.text = (operation == "scatter" ? "(3.41), the switch's (3.40) = " : "T_{5,S}, the switch's T_{5,H} = ") +
+                        plan.formula.text;
+  } else if (shared_resource(machine)) {
+    plan.program = fabric_program(operation, context);
+    plan.formula = fabric_formula(operation, context, plan.program);
+  } else {
+    plan.program = spec.build(context);
+  }
   if (spec.pipelined && plan.program.packets == 0 && options.integer("packets") != 0)
     throw ConfigError("algorithm_options.packets", std::to_string(options.integer("packets")),
                       "method " + options.text("method") + " of " + spec.name + " does not pipeline");
-  plan.formula = spec.formula(context, plan.program);
+  if (!shared_resource(machine)) plan.formula = spec.formula(context, plan.program);
   plan.formula.cycles = plan.formula.startups * context.tau() + plan.formula.words / context.b();
   plan.rule = rule_of(machine, options);
   return plan;
@@ -151,7 +189,8 @@ Algorithm saad_algorithm(const SaadAlgorithmSpec& spec) {
   a.supports = [name = spec.name](const Topology& topology, const ExchangeParameters&) -> std::optional<std::string> {
     if (saad_machine(topology)) return std::nullopt;
     return "topology = '" + topology.spec() + "': " + name +
-           " runs on 004's ring (ring:k, k >= 3), 2-D wraparound grid (torus:PxQ, P, Q >= 3) or hypercube (hypercube:n)";
+           " runs on 004's machines: bus:k, shared-memory:k, ring:k (k >= 3), 2-D wraparound grid torus:PxQ "
+           "(P, Q >= 3), hypercube:n or omega:k";
   };
   a.firmware = [spec](NodeApi& api) {
     // Every node runs its part of one program: the first node to start builds it, the others share it
@@ -164,7 +203,8 @@ Algorithm saad_algorithm(const SaadAlgorithmSpec& spec) {
       const ExchangeParameters parameters = api.cost_parameters();
       std::string key = spec.name + "|" + api.topology().spec() + "|" + api.workload().describe() + "|" +
                         std::to_string(parameters.block_bytes) + "|" + std::to_string(parameters.startup_cycles) +
-                        "|" + std::to_string(parameters.flit_bytes) + "|" + std::to_string(api.workload().scratch_base());
+                        "|" + std::to_string(parameters.flit_bytes) + "|" + std::to_string(api.workload().scratch_base()) +
+                        "|" + std::to_string(parameters.concurrent_transfers);
       for (const auto& [name, value] : api.options().values()) key += "|" + name + "=" + value;
       if (!cached || key != cached_key) {
         cached = std::make_shared<const SaadPlan>(plan_for(spec, api.topology(), parameters, api.options(), api.workload()));

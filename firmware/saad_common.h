@@ -1,6 +1,6 @@
-// What the saad-* algorithms (paper 004 §3 on the ring, the grid and the hypercube) share: which of 004's
-// machines a topology is (§2 C: ring:k; §2 D: the 2-D wraparound grid torus:PxQ; §2 E: hypercube:n), its
-// port rule, the options every one of them takes (sync, port_rule, packets, method), and the registration
+// What the saad-* algorithms (paper 004 §3 on its six machines) share: which of 004's machines a topology
+// is (§2 A: bus:k; §2 B: shared-memory:k; §2 C: ring:k; §2 D: the 2-D wraparound grid torus:PxQ; §2 E:
+// hypercube:n; §2 F: omega:k), its port rule, the options every one of them takes (sync, port_rule, packets, method), and the registration
 // of one algorithm from its program builder and the paper's formula for it.
 #pragma once
 
@@ -15,7 +15,12 @@
 
 namespace meshmp {
 
-enum class SaadMachine { Ring, Grid, Hypercube };
+// 004 §2's six machines: the shared-resource ones (A bus, B shared memory, F switch) and the nearest-
+// neighbour ones (C ring, D grid, E hypercube).
+enum class SaadMachine { Ring, Grid, Hypercube, Bus, SharedMemory, Switch };
+inline bool shared_resource(SaadMachine machine) {
+  return machine == SaadMachine::Bus || machine == SaadMachine::SharedMemory || machine == SaadMachine::Switch;
+}
 
 // Which of 004's nearest-neighbour machines `topology` is; empty for any other.
 std::optional<SaadMachine> saad_machine(const Topology& topology);
@@ -82,5 +87,10 @@ std::vector<SaadAlgorithmSpec> saad_broadcast_specs();
 std::vector<SaadAlgorithmSpec> saad_all_to_all_specs();
 std::vector<SaadAlgorithmSpec> saad_scatter_specs();
 std::vector<SaadAlgorithmSpec> saad_multiscatter_specs();
+
+// The six operations on the bus and the shared memory, and the switch's own ones
+// (firmware/saad_fabric_programs.cpp): the program for c.method() on c.machine, and its formula.
+SaadProgram fabric_program(const std::string& operation, const SaadContext& c);
+SaadFormula fabric_formula(const std::string& operation, const SaadContext& c, const SaadProgram& program);
 
 }  // namespace meshmp

@@ -139,10 +139,11 @@ std::vector<SaadAlgorithmSpec> saad_multiscatter_specs() {
   SaadAlgorithmSpec s;
   s.name = "saad-multiscatter";
   s.summary = "a scatter from every node (transposition): ring rotation, column then row stages, recursive exchange";
-  s.source = "004 §3.5 (3.43), (3.44), T_{5,H}";
+  s.source = "004 §3.5 T_{5,B}, (3.42)-(3.44), T_{5,H}, T_{5,S}";
   s.workload = "complete-exchange";
   s.methods = {{"rotate", {SaadMachine::Ring}}, {"two-stage", {SaadMachine::Grid}},
-               {"recursive-exchange", {SaadMachine::Hypercube}}};
+               {"recursive-exchange", {SaadMachine::Hypercube, SaadMachine::Switch}},
+               {"broadcast-each", {SaadMachine::Bus}}, {"write-then-read", {SaadMachine::SharedMemory}}};
   s.build = build;
   s.formula = formula;
   return {s};

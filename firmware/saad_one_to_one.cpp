@@ -116,11 +116,12 @@ std::vector<SaadAlgorithmSpec> saad_one_to_one_specs() {
   SaadAlgorithmSpec s;
   s.name = "saad-one-to-one";
   s.summary = "N words from one node to another: hop, pipelined, over 2 / 4 / n edge-disjoint paths";
-  s.source = "004 §3.1 (3.3)-(3.6), (3.8), (3.11), Prop. 3.1, (3.14), Prop. 3.2";
+  s.source = "004 §3.1 (3.1)-(3.6), (3.8), (3.11), Prop. 3.1, (3.14), Prop. 3.2, T_1,S";
   s.workload = "one-to-one";
   const auto ring = SaadMachine::Ring, grid = SaadMachine::Grid, cube = SaadMachine::Hypercube;
+  const auto bus = SaadMachine::Bus, memory = SaadMachine::SharedMemory, omega = SaadMachine::Switch;
   s.methods = {{"pipeline", {ring, grid, cube}}, {"hop", {ring}}, {"two-paths", {ring}},
-               {"four-paths", {grid}}, {"n-paths", {cube}}};
+               {"four-paths", {grid}}, {"n-paths", {cube}}, {"direct", {bus, omega}}, {"through-memory", {memory}}};
   s.build = build;
   s.formula = formula;
   s.pipelined = true;

@@ -174,13 +174,14 @@ SaadAlgorithmSpec spec(bool gather) {
   s.name = gather ? "saad-gather" : "saad-scatter";
   s.summary = gather ? "every node's N/k words to a root: the scatter's schedule reversed"
                      : "a root's N/k distinct words to every node: both ways on the ring, column then rows, binomial tree";
-  s.source = "004 §3.4 (3.38)-(3.40)";
+  s.source = "004 §3.4 (3.36)-(3.41)";
   s.workload = gather ? "all-to-one" : "one-to-all";
   if (gather)
     s.methods = {{"chain", {SaadMachine::Ring}},
                  {"reversed-scatter", {SaadMachine::Ring, SaadMachine::Grid, SaadMachine::Hypercube}}};
   else
-    s.methods = {{"tree", {SaadMachine::Ring, SaadMachine::Grid, SaadMachine::Hypercube}}};
+    s.methods = {{"tree", {SaadMachine::Ring, SaadMachine::Grid, SaadMachine::Hypercube, SaadMachine::Switch}},
+                 {"one-by-one", {SaadMachine::Bus}}, {"write-then-read", {SaadMachine::SharedMemory}}};
   s.build = [gather](const SaadContext& c) { return build(c, gather); };
   s.formula = formula;
   return s;

@@ -24,9 +24,15 @@ void run_saad_program(NodeApi& api, const SaadProgram& program) {
     if (s < program.step_copies.size()) copy(program.step_copies[s]);
     const auto tag = static_cast<std::uint32_t>(s);
     for (const SaadTransfer& t : program.steps[s])
-      if (t.to == me) api.receive(t.from, t.to_address, t.bytes, tag);
-    for (const SaadTransfer& t : program.steps[s])
-      if (t.from == me) api.send(t.to, t.from_address, t.bytes, tag);
+      if ((t.kind == SaadTransferKind::Message && t.to == me) || (t.kind == SaadTransferKind::Broadcast && t.from != me))
+        api.receive(t.from, t.to_address, t.bytes, tag);
+    for (const SaadTransfer& t : program.steps[s]) {
+      if (t.kind == SaadTransferKind::SharedRead && t.to == me) api.shared_read(t.to_address, t.from_address, t.bytes);
+      if (t.from != me) continue;
+      if (t.kind == SaadTransferKind::Message) api.send(t.to, t.from_address, t.bytes, tag);
+      if (t.kind == SaadTransferKind::Broadcast) api.broadcast(t.from_address, t.bytes, tag);
+      if (t.kind == SaadTransferKind::SharedWrite) api.shared_write(t.to_address, t.from_address, t.bytes);
+    }
     api.wait_all();
     if (barrier) api.hardware_barrier();
   }
@@ -49,7 +55,8 @@ std::string port_rule_violation(const Topology& topology, PortRule rule, const S
   PortRuleMonitor monitor(topology, rule);
   for (std::size_t s = 0; s < program.steps.size(); ++s)
     for (const SaadTransfer& t : program.steps[s])
-      if (auto broken = monitor.record(static_cast<int>(s), t.from, t.to)) return *broken;
+      if (t.kind == SaadTransferKind::Message)
+        if (auto broken = monitor.record(static_cast<int>(s), t.from, t.to)) return *broken;
   return "";
 }
 

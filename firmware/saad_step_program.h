@@ -20,13 +20,20 @@
 
 namespace meshmp {
 
-// One message of a step: `bytes` from node `from`'s local `from_address` to node `to`'s `to_address`.
+// What a transfer of a step is: a message between two nodes; on 004's broadcast bus (§2 A) one message
+// from `from` to every other node (to = -1, every node receiving at `to_address`); on its shared-memory
+// machine (§2 B) node `from` writing its local bytes to the global memory at `to_address` (to = -1), or
+// node `to` reading the global memory at `from_address` into its local bytes (from = -1).
+enum class SaadTransferKind { Message, Broadcast, SharedWrite, SharedRead };
+
+// One transfer of a step: `bytes` from node `from`'s local `from_address` to node `to`'s `to_address`.
 struct SaadTransfer {
   int from = 0;
   int to = 0;
   std::uint32_t from_address = 0;
   std::uint32_t to_address = 0;
   std::uint32_t bytes = 0;
+  SaadTransferKind kind = SaadTransferKind::Message;
 };
 
 struct SaadProgram {

@@ -65,12 +65,14 @@ Machine::Machine(sc_core::sc_module_name name, const MachineConfig& config, Firm
     timing.fabric = FabricTiming{config.fabric.startup_cycles, config.fabric.bytes_per_cycle};
     timing.fabric_broadcast = topology_.fabric() == Fabric::Bus;
     timing.global_memory = topology_.fabric() == Fabric::SharedMemory;
+    timing.concurrent_transfers = config.fabric.concurrent_transfers;
     timing.router.flit_bytes = static_cast<int>(config.fabric.bytes_per_cycle);
   }
   if (bus_ || shared_memory_)
     step_statistics_.set_shared_slots(SharedSlots{config.fabric.concurrent_transfers,
                                                   config.processor.startup_cycles,
-                                                  config.fabric.startup_cycles, config.fabric.bytes_per_cycle});
+                                                  config.fabric.startup_cycles, config.fabric.bytes_per_cycle,
+                                                  shared_memory_ != nullptr});
   barrier_ = std::make_unique<HardwareBarrier>(topology_.num_nodes(),
                                                period_ * static_cast<double>(config.barrier_latency_cycles));
   SC_METHOD(stop_simulation);

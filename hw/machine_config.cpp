@@ -307,6 +307,7 @@ ExchangeParameters exchange_parameters(const MachineConfig& config) {
     // arbitration and the fabric's start-up, then m / b over the node's channel.
     p.startup_cycles = config.processor.startup_cycles + 1 + config.fabric.startup_cycles;
     p.flit_bytes = static_cast<int>(config.fabric.bytes_per_cycle);
+    p.concurrent_transfers = config.fabric.concurrent_transfers;
   }
   p.copy_cycles_per_byte = config.processor.copy_cycles_per_byte;
   p.all_port = config.port_model == PortModel::AllPort;

@@ -211,6 +211,11 @@ ExchangeParameters Processor::cost_parameters() const {
   p.copy_cycles_per_byte = params_.copy_cycles_per_byte;
   p.all_port = all_port();
   p.max_packet_payload_flits = timing_.router.max_packet_payload_flits;
+  if (timing_.fabric) {  // as exchange_parameters() gives them for the machine's configuration
+    p.startup_cycles = params_.startup_cycles + 1 + timing_.fabric->startup_cycles;
+    p.flit_bytes = static_cast<int>(timing_.fabric->bytes_per_cycle);
+    p.concurrent_transfers = timing_.concurrent_transfers;
+  }
   return p;
 }
 

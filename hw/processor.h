@@ -44,6 +44,7 @@ struct TransferTiming {
   std::optional<FabricTiming> fabric;  // set on the shared-resource machines
   bool fabric_broadcast = false;       // the fabric delivers one transfer to every node (the bus)
   bool global_memory = false;          // the fabric is a global memory (shared_read / shared_write)
+  int concurrent_transfers = 1;        // k* of the bus or the memory
 };
 
 using Firmware = std::function<void(NodeApi&)>;

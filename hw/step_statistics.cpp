@@ -41,8 +41,9 @@ std::uint64_t StepStatistics::step_zero_load_cycles(std::size_t k) const {
   const std::uint64_t slots = static_cast<std::uint64_t>(std::max(1, shared_->slots));
   const std::uint64_t rounds = (s.messages_total + slots - 1) / slots;
   const std::uint64_t transfer =
-      1 + shared_->tau + (s.largest_message_bytes + shared_->bytes_per_cycle - 1) / shared_->bytes_per_cycle;
-  return std::max(s.zero_load_cycles_max, shared_->startup_cycles + rounds * transfer + s.barrier_cycles_max);
+      shared_->tau + (s.largest_message_bytes + shared_->bytes_per_cycle - 1) / shared_->bytes_per_cycle;
+  const std::uint64_t busy = shared_->handover_at_release ? 1 + rounds * transfer : rounds * (1 + transfer);
+  return std::max(s.zero_load_cycles_max, shared_->startup_cycles + busy + s.barrier_cycles_max);
 }
 
 }  // namespace meshmp

@@ -21,13 +21,16 @@ struct StepCount {
 };
 
 // A shared resource that serves at most `slots` transfers at once (004's bus and shared memory with k*):
-// a step's T transfers of at most m bytes, each started after t_s, take at least
-// t_s + ceil(T / slots) (1 + tau + ceil(m / b)) cycles and the step's barrier, however its nodes share them.
+// a step's T transfers of at most m bytes, each started after t_s, take at least t_s + ceil(T / slots)
+// (1 + n) cycles, n = tau + ceil(m / b), and the step's barrier, however its nodes share them: a slot
+// is free for the arbitration after the edge that releases it (the bus). With `handover_at_release` a
+// waiting request takes the slot at that very edge (the memory): t_s + 1 + ceil(T / slots) n.
 struct SharedSlots {
   int slots = 1;
   std::uint64_t startup_cycles = 0;  // t_s
   std::uint64_t tau = 0;
   std::uint32_t bytes_per_cycle = 1;
+  bool handover_at_release = false;
 };
 
 struct StepAggregate {

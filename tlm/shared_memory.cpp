@@ -147,7 +147,16 @@ void SharedMemory::complete_through(std::uint64_t edge) {
   completed_.notify();
 }
 
-void SharedMemory::arbitrate(std::uint64_t edge) {
+bool SharedMemory::arbitrate(std::uint64_t edge) {
+  // The edges skipped since the last visit: every request then waiting for a port or its channel waited
+  // at each of them for the same reason.
+  if (edge > last_visited_edge_ + 1) {
+    stats_.port_wait_cycles += (edge - last_visited_edge_ - 1) * held_port_waiters_;
+    stats_.channel_wait_cycles += (edge - last_visited_edge_ - 1) * held_channel_waiters_;
+  }
+  last_visited_edge_ = edge;
+  held_port_waiters_ = held_channel_waiters_ = 0;
+  bool bank_wait = false;
   std::uint64_t in_flight = in_flight_at(edge);
   int last = -1;
   for (int step = 1; step <= processor_count_; ++step) {
@@ -161,6 +170,7 @@ void SharedMemory::arbitrate(std::uint64_t edge) {
         if (!r.waited_channel) ++stats_.channel_waits;
         r.waited_channel = true;
         ++stats_.channel_wait_cycles;
+        ++held_channel_waiters_;
         blocked = true;
         ++it;
         continue;
@@ -169,6 +179,7 @@ void SharedMemory::arbitrate(std::uint64_t edge) {
         if (!r.waited_port) ++stats_.port_waits;
         r.waited_port = true;
         ++stats_.port_wait_cycles;
+        ++held_port_waiters_;
         blocked = true;
         ++it;
         continue;
@@ -184,6 +195,7 @@ void SharedMemory::arbitrate(std::uint64_t edge) {
         if (!r.waited_bank) ++stats_.bank_conflicts;
         r.waited_bank = true;
         ++stats_.bank_conflict_cycles;
+        bank_wait = true;
         blocked = true;
         ++it;
         continue;
@@ -209,6 +221,7 @@ void SharedMemory::arbitrate(std::uint64_t edge) {
   }
   if (last >= 0) last_granted_ = last;
   stats_.peak_concurrent = std::max(stats_.peak_concurrent, in_flight);
+  return bank_wait;
 }
 
 void SharedMemory::edge_thread() {
@@ -219,14 +232,18 @@ void SharedMemory::edge_thread() {
     sc_assert(now % period == 0);
     const std::uint64_t edge = now / period;
     complete_through(edge);
-    arbitrate(edge);
+    const bool bank_wait = arbitrate(edge);
     complete_through(edge);  // accesses of zero cycles (tau = 0, no bytes) complete where granted
 
+    // The next edge that can change anything: the first completion (it frees a port, a channel and its
+    // banks), the next edge while a request waits for a bank, or a new request's (b_transport notifies).
     std::uint64_t next = 0;
     for (const Request* r : in_flight_)
       if (next == 0 || r->end_edge < next) next = r->end_edge;
-    for (const auto& queue : pending_)
-      if (!queue.empty()) next = edge + 1;
+    bool pending = false;
+    for (const auto& queue : pending_) pending |= !queue.empty();
+    if (pending && (bank_wait || next == 0 || next <= edge)) next = edge + 1;
+    if (!pending) held_port_waiters_ = held_channel_waiters_ = 0;
     if (next > edge) wake_.notify(sc_core::sc_time::from_value((next - edge) * period));
   }
 }

@@ -143,7 +143,11 @@ class SharedMemory : public sc_core::sc_module {
 
   void edge_thread();
   void complete_through(std::uint64_t edge);
-  void arbitrate(std::uint64_t edge);
+  // Grants what it can at `edge`; returns true when a request waited for a bank (the next edge may differ:
+  // the bank schedules shift with the edge). Requests left waiting for a port or their channel wait until
+  // an access completes or a request arrives, and the edges in between are not visited: their waits are
+  // counted when the next edge is (held_port_waiters_, held_channel_waiters_).
+  bool arbitrate(std::uint64_t edge);
   void bank_schedule(Request& request, std::uint64_t grant_edge) const;
   std::uint64_t in_flight_at(std::uint64_t edge) const;
 
@@ -163,6 +167,8 @@ class SharedMemory : public sc_core::sc_module {
   std::uint64_t grant_sequence_ = 0;
   std::uint64_t busy_until_ = 0;  // end of the union of granted accesses' cycles (an edge)
   sc_core::sc_event wake_;        // the edge thread's next edge
+  std::uint64_t last_visited_edge_ = 0;
+  std::uint64_t held_port_waiters_ = 0, held_channel_waiters_ = 0;
   sc_core::sc_event completed_;   // some access completed (its caller checks its own request)
   SharedMemoryStatistics stats_;
 };

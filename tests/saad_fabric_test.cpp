@@ -1,0 +1,219 @@
+// Paper 004's algorithms on its shared-resource machines (004 §2 A bus:K, §2 B shared-memory:K, §2 F
+// omega:K), the TLM-2.0 fabrics of tlm/ behind the same node (firmware/saad_fabric_programs.cpp):
+//  - SaadFabricSweep: every saad-* operation with each method of the three machines, byte-exact on K = 2..64
+//    (one `meshmp sweep` per machine, the runs in child processes) at k* = 1 and k* = 3; every run's steps
+//    and words (statistics.schedule) equal the program's, and, where nothing conflicts (one port, or the
+//    switch's permutations), its completion equals this machine's zero-load model of the schedule;
+//  - SaadFabric: single runs here: the paper's counts where 004 gives them exactly, the fabric statistics,
+//    a data placement whose accesses conflict in the memory's banks, and the errors a user meets.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "exchange_run.h"
+#include "meshmp_process.h"
+#include "firmware/saad_common.h"
+#include "hw/machine_config.h"
+#include "topology/config_error.h"
+
+namespace meshmp {
+namespace {
+
+#if defined(__SANITIZE_ADDRESS__)
+const std::vector<int> kSizes{2, 3, 8};
+const std::vector<int> kPowers{2, 4, 8};
+#else
+const std::vector<int> kSizes{2, 3, 5, 8, 16, 33, 64};
+const std::vector<int> kPowers{2, 4, 8, 16, 32, 64};
+#endif
+
+const char* kFabricModel = "--copy-cycles-per-byte 0";
+
+std::vector<std::string> split(const std::string& text, char by) {
+  std::vector<std::string> parts;
+  std::stringstream in(text);
+  for (std::string part; std::getline(in, part, by);) parts.push_back(part);
+  return parts;
+}
+
+// Runs `meshmp sweep` on `machine`:K for every K and checks every row against the program the firmware runs.
+// Sizes below k* are left out (004's k* <= k).
+void sweep_and_check(const std::string& machine, const std::vector<int>& all_sizes, const std::vector<std::string>& algorithms,
+                     int k_star, const std::map<std::string, std::string>& options = {}) {
+  std::vector<int> sizes;
+  for (int k : all_sizes)
+    if (k >= k_star) sizes.push_back(k);
+  std::string tops, algs, option_flags;
+  for (int k : sizes) tops += (tops.empty() ? "" : ",") + machine + ":" + std::to_string(k);
+  for (const auto& a : algorithms) algs += (algs.empty() ? "" : ",") + a;
+  for (const auto& [key, value] : options) option_flags += " --algorithm-option " + key + "=" + value;
+  const std::string csv = ::testing::TempDir() + "saad_fabric_" + std::to_string(getpid()) + ".csv";
+  const auto outcome = meshmp_test::meshmp("sweep -j 2 --topologies " + tops + " --algorithms " + algs + " -m 8 --startup-cycles 0 --csv " +
+                                           csv + " --run-options '" + kFabricModel + " --concurrent-transfers " +
+                                           std::to_string(k_star) + option_flags + "'");
+  ASSERT_EQ(outcome.status, 0) << outcome.output;
+  std::ifstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  const std::vector<std::string> header = split(line, ',');
+  auto column = [&header](const std::string& name) {
+    return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
+  };
+  std::size_t rows = 0;
+  while (std::getline(in, line)) {
+    const std::vector<std::string> row = split(line, ',');
+    const std::string what = row[column("topology")] + " " + row[column("algorithm")] + " k* = " + std::to_string(k_star);
+    ++rows;
+    EXPECT_EQ(row[column("verified")], "yes") << what << ": " << line;
+    MachineConfig config;
+    config.topology = row[column("topology")];
+    config.block_bytes = 8;
+    config.processor.startup_cycles = 0;
+    config.fabric.concurrent_transfers = k_star;
+    const SaadPlan plan = saad_plan(row[column("algorithm")], Topology::parse(config.topology), exchange_parameters(config), options);
+    const SaadCounts counts = saad_counts(plan.program, 8);
+    EXPECT_EQ(row[column("synchronized_steps")], std::to_string(counts.steps)) << what;
+    EXPECT_EQ(row[column("sum_of_step_max_blocks")], std::to_string(counts.units)) << what;
+    if (k_star == 1 || machine == "omega")  // nothing can conflict: the zero-load model is the run
+      EXPECT_EQ(row[column("completion_cycles")], row[column("zero_load_cycles")]) << what;
+    else
+      EXPECT_GE(std::stoull(row[column("completion_cycles")]), std::stoull(row[column("zero_load_cycles")])) << what;
+  }
+  EXPECT_EQ(rows, sizes.size() * algorithms.size());
+  std::remove(csv.c_str());
+}
+
+const std::vector<std::string> kOperations{"saad-one-to-one", "saad-broadcast", "saad-all-to-all-broadcast", "saad-scatter",
+                                           "saad-multiscatter"};
+
+TEST(SaadFabricSweep, EveryOperationByteExactOnTheBus) {
+  sweep_and_check("bus", kSizes, kOperations, 1);
+  sweep_and_check("bus", kSizes, kOperations, 3);
+}
+
+TEST(SaadFabricSweep, EveryOperationByteExactOnTheSharedMemory) {
+  sweep_and_check("shared-memory", kSizes, kOperations, 1);
+  sweep_and_check("shared-memory", kSizes, kOperations, 3);
+}
+
+TEST(SaadFabricSweep, EveryOperationAndMethodByteExactOnTheOmegaSwitch) {
+  sweep_and_check("omega", kPowers, kOperations, 1);
+  for (const char* method : {"doubling", "ring-pipeline"})
+    sweep_and_check("omega", kPowers, {"saad-broadcast"}, 1, {{"method", method}});
+  sweep_and_check("omega", kPowers, {"saad-all-to-all-broadcast"}, 1, {{"method", "daisy-chain"}});
+}
+
+MachineConfig fabric_config(const std::string& topology, const std::string& algorithm, int k_star = 1) {
+  MachineConfig config;
+  config.topology = topology;
+  config.algorithm = algorithm;
+  config.block_bytes = 8;
+  config.processor.startup_cycles = 0;
+  config.processor.copy_cycles_per_byte = 0;
+  config.fabric.concurrent_transfers = k_star;
+  return config;
+}
+
+// The bus's expressions are exact: (3.26) k start-ups and N words; T_{2,B} one broadcast.
+TEST(SaadFabric, TheBusAllToAllBroadcastMeetsItsExpressionExactly) {
+  MachineConfig config = fabric_config("bus:16", "saad-all-to-all-broadcast");
+  config.workload_options = {{"words", "512"}};
+  const ExchangeRun run = run_exchange(config);
+  ASSERT_EQ(run.result.status, RunStatus::Completed) << run.result.message;
+  EXPECT_TRUE(run.report.ok());
+  const SaadPlan plan = saad_plan("saad-all-to-all-broadcast", Topology::parse("bus:16"), exchange_parameters(config));
+  ASSERT_TRUE(plan.formula.exact);
+  EXPECT_EQ(run.stats["schedule"]["synchronized_steps"].get<double>(), plan.formula.startups);  // k = 16
+  EXPECT_EQ(run.stats["schedule"]["sum_of_step_max_blocks"].get<double>(), plan.formula.words);  // N = 512
+  EXPECT_EQ(run.stats["fabric"]["bus"]["broadcasts"], 16);
+  EXPECT_EQ(run.result.completion_cycles, run.zero_load_cycles);
+}
+
+// The switch passes every shift the programs use in one pass: no transfer waits for a link.
+TEST(SaadFabric, TheSwitchMultiscatterIsConflictFree) {
+  const ExchangeRun run = run_exchange(fabric_config("omega:32", "saad-multiscatter"));
+  ASSERT_EQ(run.result.status, RunStatus::Completed) << run.result.message;
+  EXPECT_TRUE(run.report.ok());
+  EXPECT_EQ(run.stats["fabric"]["switch"]["conflicting_transfers"], 0);
+  EXPECT_EQ(run.stats["fabric"]["switch"]["stages"], 5);
+  EXPECT_EQ(run.result.completion_cycles, run.zero_load_cycles);
+}
+
+// 004 §2 B assumes no bank conflicts. With one bank every access served at once collides: the run stays
+// byte-exact, the conflicts are counted, and they cost time over the zero-load model; with one port
+// nothing can collide.
+TEST(SaadFabric, OneBankMakesConcurrentAccessesConflict) {
+  MachineConfig config = fabric_config("shared-memory:8", "saad-multiscatter", 4);
+  config.fabric.memory_banks = 1;
+  const ExchangeRun run = run_exchange(config);
+  ASSERT_EQ(run.result.status, RunStatus::Completed) << run.result.message;
+  EXPECT_TRUE(run.report.ok());
+  EXPECT_GT(run.stats["fabric"]["shared_memory"]["bank_conflicts"].get<std::uint64_t>(), 0u);
+  EXPECT_GT(run.result.completion_cycles, run.zero_load_cycles);
+}
+
+TEST(SaadFabric, OnePortNeverConflicts) {
+  MachineConfig config = fabric_config("shared-memory:8", "saad-multiscatter", 1);
+  config.fabric.memory_banks = 1;
+  const ExchangeRun run = run_exchange(config);
+  ASSERT_EQ(run.result.status, RunStatus::Completed) << run.result.message;
+  EXPECT_TRUE(run.report.ok());
+  EXPECT_EQ(run.stats["fabric"]["shared_memory"]["bank_conflicts"], 0);
+  EXPECT_EQ(run.result.completion_cycles, run.zero_load_cycles);
+}
+
+TEST(SaadFabric, ABroadcastOnARouterNetworkIsAFirmwareError) {
+  MachineConfig config;
+  config.topology = "torus:2x2";
+  Machine machine("machine", config, [](NodeApi& api) {
+    if (api.id() == 0) api.wait(api.broadcast(0, 8, 1));
+  });
+  const RunResult result = machine.run();
+  ASSERT_EQ(result.status, RunStatus::FirmwareError);
+  EXPECT_NE(result.message.find("has no hardware broadcast"), std::string::npos) << result.message;
+}
+
+TEST(SaadFabric, ASharedWriteOnTheBusIsAFirmwareError) {
+  MachineConfig config = fabric_config("bus:4", "direct");
+  Machine machine("machine", config, [](NodeApi& api) {
+    if (api.id() == 1) api.wait(api.shared_write(0, 0, 8));
+  });
+  const RunResult result = machine.run();
+  ASSERT_EQ(result.status, RunStatus::FirmwareError);
+  EXPECT_NE(result.message.find("has no global memory"), std::string::npos) << result.message;
+}
+
+TEST(SaadFabric, BadMachinesAreRefusedNamingTheRule) {
+  auto error_of = [](const std::string& spec) {
+    try {
+      Topology::parse(spec);
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(error_of("omega:12").find("a power of two"), std::string::npos);
+  EXPECT_NE(error_of("bus:1").find("2..4096 nodes"), std::string::npos);
+  EXPECT_NE(error_of("shared-memory:5000").find("2..4096 nodes"), std::string::npos);
+  EXPECT_NE(error_of("bus:x").find("not a whole number"), std::string::npos);
+  MachineConfig config = fabric_config("bus:8", "direct", 9);
+  ASSERT_TRUE(config.validate());
+  EXPECT_NE(config.validate()->find("fabric.concurrent_transfers"), std::string::npos) << *config.validate();
+  config = fabric_config("omega:8", "direct");
+  config.router.model = "rtl";
+  ASSERT_TRUE(config.validate());
+  EXPECT_NE(config.validate()->find("has no router network"), std::string::npos) << *config.validate();
+}
+
+TEST(SaadFabric, TheSharedMemoryNeedsItsBarrierAndGatherHasNoFabricMethod) {
+  ExchangeParameters p;
+  p.block_bytes = 8;
+  EXPECT_THROW(saad_plan("saad-broadcast", Topology::parse("shared-memory:4"), p, {{"sync", "none"}}), ConfigError);
+  EXPECT_THROW(saad_plan("saad-gather", Topology::parse("bus:4"), p), ConfigError);
+  EXPECT_THROW(saad_plan("saad-broadcast", Topology::parse("bus:4"), p, {{"method", "doubling"}}), ConfigError);
+}
+
+}  // namespace
+}  // namespace meshmp
