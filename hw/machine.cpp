@@ -60,13 +60,10 @@ Machine::Machine(sc_core::sc_module_name name, const MachineConfig& config, Firm
   const DmaEngineFactory make_engine = topology_.fabric() == Fabric::None ? build_network() : build_fabric();
   TransferTiming timing;
   if (network_) {
-    timing = TransferTiming{network_->params(), network_->port_model(), network_->routing(), std::nullopt, false, false};
+    timing = TransferTiming{network_->params(), network_->port_model(), network_->routing(), std::nullopt, 1};
   } else {
     timing.fabric = FabricTiming{config.fabric.startup_cycles, config.fabric.bytes_per_cycle};
-    timing.fabric_broadcast = topology_.fabric() == Fabric::Bus;
-    timing.global_memory = topology_.fabric() == Fabric::SharedMemory;
     timing.concurrent_transfers = config.fabric.concurrent_transfers;
-    timing.router.flit_bytes = static_cast<int>(config.fabric.bytes_per_cycle);
   }
   if (bus_ || shared_memory_)
     step_statistics_.set_shared_slots(SharedSlots{config.fabric.concurrent_transfers,
@@ -82,15 +79,6 @@ Machine::Machine(sc_core::sc_module_name name, const MachineConfig& config, Firm
     nodes_.push_back(std::make_unique<Node>(("node" + std::to_string(n)).c_str(), n, topology_, make_engine, timing,
                                             period_, *workload_, config.processor, *barrier_, step_statistics_,
                                             firmware, options_, [this] { node_finished(); }));
-  // Each node's engine on the fabric: a message's sender and receiver bindings, or the memory's port.
-  for (auto& node : nodes_) {
-    if (auto* engine = dynamic_cast<FabricInterface*>(&node->dma())) {
-      if (bus_) engine->fabric_out.bind(bus_->nodes_in), bus_->nodes_out.bind(engine->fabric_in);
-      if (omega_) engine->fabric_out.bind(omega_->nodes_in), omega_->nodes_out.bind(engine->fabric_in);
-    } else if (auto* access = dynamic_cast<SharedMemoryInterface*>(&node->dma())) {
-      access->global_port.bind(shared_memory_->processors);
-    }
-  }
 }
 
 DmaEngineFactory Machine::build_network() {
@@ -128,14 +116,20 @@ DmaEngineFactory Machine::build_fabric() {
       shared_memory_ = std::make_unique<SharedMemory>("global_memory", k, bytes, config_.fabric.banks(k),
                                                       std::max<std::uint32_t>(1, workload_->unit_bytes()),
                                                       config_.fabric.concurrent_transfers, timing, period_);
-      return [](int node, std::size_t memory_bytes) -> std::unique_ptr<DmaEngine> {
-        return std::make_unique<SharedMemoryInterface>("dma", node, memory_bytes);
+      return [this](int node, std::size_t memory_bytes) -> std::unique_ptr<DmaEngine> {
+        auto engine = std::make_unique<SharedMemoryInterface>("dma", node, memory_bytes);
+        engine->global_port.bind(shared_memory_->processors);  // binding i is node i: nodes are built in order
+        return engine;
       };
     }
     case Fabric::None: break;
   }
-  return [k](int node, std::size_t memory_bytes) -> std::unique_ptr<DmaEngine> {
-    return std::make_unique<FabricInterface>("dma", node, k, memory_bytes);
+  // A message's sender and receiver bindings on the bus or the switch (binding i is node i).
+  return [this, k](int node, std::size_t memory_bytes) -> std::unique_ptr<DmaEngine> {
+    auto engine = std::make_unique<FabricInterface>("dma", node, k, memory_bytes);
+    if (bus_) engine->fabric_out.bind(bus_->nodes_in), bus_->nodes_out.bind(engine->fabric_in);
+    if (omega_) engine->fabric_out.bind(omega_->nodes_in), omega_->nodes_out.bind(engine->fabric_in);
+    return engine;
   };
 }
 

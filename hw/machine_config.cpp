@@ -302,7 +302,7 @@ ExchangeParameters exchange_parameters(const MachineConfig& config) {
   p.block_bytes = config.block_bytes;
   p.startup_cycles = config.processor.startup_cycles;
   p.flit_bytes = config.router.flit_bytes;
-  if (Topology::parse(config.topology).fabric() != Fabric::None) {
+  if (Topology::fabric_of(config.topology) != Fabric::None) {
     // 004's tau and b of a shared-resource machine: a transfer costs the processor's t_s, a cycle of
     // arbitration and the fabric's start-up, then m / b over the node's channel.
     p.startup_cycles = config.processor.startup_cycles + 1 + config.fabric.startup_cycles;

@@ -93,7 +93,7 @@ Handle Processor::issue(std::uint32_t command, std::uint32_t peer, std::uint32_t
   write_register(dma::kLocalAddress, address);
   write_register(dma::kLength, length);
   write_register(dma::kTag, tag);
-  if (timing_.global_memory) write_register(dma::kGlobalAddress, global_address);
+  if (topology_.fabric() == Fabric::SharedMemory) write_register(dma::kGlobalAddress, global_address);
   if (!timing_.fabric) {
     write_register(dma::kChannel, dma::kAutoChannel);
     write_register(dma::kRouteLength, static_cast<std::uint32_t>(route.size()));
@@ -136,21 +136,21 @@ Handle Processor::send(int peer, std::uint32_t address, std::uint32_t length, st
 }
 
 Handle Processor::broadcast(std::uint32_t address, std::uint32_t length, std::uint32_t tag) {
-  if (!timing_.fabric_broadcast)
+  if (topology_.fabric() != Fabric::Bus)
     throw FirmwareError("broadcast of " + std::to_string(length) + " bytes: this machine (" + topology_.spec() +
                         ") has no hardware broadcast (the broadcast bus, bus:K, has)");
   return start_transfer(dma::kCommandSend, dma::kPeerAllOthers, node_, address, length, tag, {});
 }
 
 Handle Processor::shared_write(std::uint32_t global_address, std::uint32_t local_address, std::uint32_t length) {
-  if (!timing_.global_memory)
+  if (topology_.fabric() != Fabric::SharedMemory)
     throw FirmwareError("shared_write of " + std::to_string(length) + " bytes: this machine (" + topology_.spec() +
                         ") has no global memory (the shared-memory machine, shared-memory:K, has)");
   return start_transfer(dma::kCommandSharedWrite, 0, node_, local_address, length, 0, {}, global_address);
 }
 
 Handle Processor::shared_read(std::uint32_t local_address, std::uint32_t global_address, std::uint32_t length) {
-  if (!timing_.global_memory)
+  if (topology_.fabric() != Fabric::SharedMemory)
     throw FirmwareError("shared_read of " + std::to_string(length) + " bytes: this machine (" + topology_.spec() +
                         ") has no global memory (the shared-memory machine, shared-memory:K, has)");
   return start_transfer(dma::kCommandSharedRead, 0, node_, local_address, length, 0, {}, global_address);

@@ -41,9 +41,7 @@ struct TransferTiming {
   RouterParams router;
   PortModel port_model = PortModel::OnePort;
   RoutingFunction routing = nullptr;
-  std::optional<FabricTiming> fabric;  // set on the shared-resource machines
-  bool fabric_broadcast = false;       // the fabric delivers one transfer to every node (the bus)
-  bool global_memory = false;          // the fabric is a global memory (shared_read / shared_write)
+  std::optional<FabricTiming> fabric;  // set on the shared-resource machines (which: Topology::fabric())
   int concurrent_transfers = 1;        // k* of the bus or the memory
 };
 

@@ -8,12 +8,8 @@
 //    a data placement whose accesses conflict in the memory's banks, and the errors a user meets.
 #include <gtest/gtest.h>
 
-#include <cstdio>
-#include <fstream>
-#include <sstream>
-
 #include "exchange_run.h"
-#include "meshmp_process.h"
+#include "saad_sweep.h"
 #include "firmware/saad_common.h"
 #include "hw/machine_config.h"
 #include "topology/config_error.h"
@@ -31,58 +27,36 @@ const std::vector<int> kPowers{2, 4, 8, 16, 32, 64};
 
 const char* kFabricModel = "--copy-cycles-per-byte 0";
 
-std::vector<std::string> split(const std::string& text, char by) {
-  std::vector<std::string> parts;
-  std::stringstream in(text);
-  for (std::string part; std::getline(in, part, by);) parts.push_back(part);
-  return parts;
-}
-
 // Runs `meshmp sweep` on `machine`:K for every K and checks every row against the program the firmware runs.
 // Sizes below k* are left out (004's k* <= k).
 void sweep_and_check(const std::string& machine, const std::vector<int>& all_sizes, const std::vector<std::string>& algorithms,
                      int k_star, const std::map<std::string, std::string>& options = {}) {
-  std::vector<int> sizes;
+  std::vector<std::string> topologies;
   for (int k : all_sizes)
-    if (k >= k_star) sizes.push_back(k);
-  std::string tops, algs, option_flags;
-  for (int k : sizes) tops += (tops.empty() ? "" : ",") + machine + ":" + std::to_string(k);
-  for (const auto& a : algorithms) algs += (algs.empty() ? "" : ",") + a;
+    if (k >= k_star) topologies.push_back(machine + ":" + std::to_string(k));
+  std::string option_flags;
   for (const auto& [key, value] : options) option_flags += " --algorithm-option " + key + "=" + value;
-  const std::string csv = ::testing::TempDir() + "saad_fabric_" + std::to_string(getpid()) + ".csv";
-  const auto outcome = meshmp_test::meshmp("sweep -j 2 --topologies " + tops + " --algorithms " + algs + " -m 8 --startup-cycles 0 --csv " +
-                                           csv + " --run-options '" + kFabricModel + " --concurrent-transfers " +
-                                           std::to_string(k_star) + option_flags + "'");
-  ASSERT_EQ(outcome.status, 0) << outcome.output;
-  std::ifstream in(csv);
-  std::string line;
-  std::getline(in, line);
-  const std::vector<std::string> header = split(line, ',');
-  auto column = [&header](const std::string& name) {
-    return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
-  };
-  std::size_t rows = 0;
-  while (std::getline(in, line)) {
-    const std::vector<std::string> row = split(line, ',');
-    const std::string what = row[column("topology")] + " " + row[column("algorithm")] + " k* = " + std::to_string(k_star);
-    ++rows;
-    EXPECT_EQ(row[column("verified")], "yes") << what << ": " << line;
+  const auto rows = meshmp_test::sweep_rows(topologies, algorithms, "-m 8 --startup-cycles 0",
+                                            std::string(kFabricModel) + " --concurrent-transfers " +
+                                                std::to_string(k_star) + option_flags);
+  for (auto row : rows) {
+    const std::string what = row["topology"] + " " + row["algorithm"] + " k* = " + std::to_string(k_star);
+    EXPECT_EQ(row["verified"], "yes") << what << ": " << row["line"];
     MachineConfig config;
-    config.topology = row[column("topology")];
+    config.topology = row["topology"];
     config.block_bytes = 8;
     config.processor.startup_cycles = 0;
     config.fabric.concurrent_transfers = k_star;
-    const SaadPlan plan = saad_plan(row[column("algorithm")], Topology::parse(config.topology), exchange_parameters(config), options);
+    const SaadPlan plan = saad_plan(row["algorithm"], Topology::parse(config.topology), exchange_parameters(config), options);
     const SaadCounts counts = saad_counts(plan.program, 8);
-    EXPECT_EQ(row[column("synchronized_steps")], std::to_string(counts.steps)) << what;
-    EXPECT_EQ(row[column("sum_of_step_max_blocks")], std::to_string(counts.units)) << what;
+    EXPECT_EQ(row["synchronized_steps"], std::to_string(counts.steps)) << what;
+    EXPECT_EQ(row["sum_of_step_max_blocks"], std::to_string(counts.units)) << what;
     if (k_star == 1 || machine == "omega")  // nothing can conflict: the zero-load model is the run
-      EXPECT_EQ(row[column("completion_cycles")], row[column("zero_load_cycles")]) << what;
+      EXPECT_EQ(row["completion_cycles"], row["zero_load_cycles"]) << what;
     else
-      EXPECT_GE(std::stoull(row[column("completion_cycles")]), std::stoull(row[column("zero_load_cycles")])) << what;
+      EXPECT_GE(std::stoull(row["completion_cycles"]), std::stoull(row["zero_load_cycles"])) << what;
   }
-  EXPECT_EQ(rows, sizes.size() * algorithms.size());
-  std::remove(csv.c_str());
+  EXPECT_EQ(rows.size(), topologies.size() * algorithms.size());
 }
 
 const std::vector<std::string> kOperations{"saad-one-to-one", "saad-broadcast", "saad-all-to-all-broadcast", "saad-scatter",

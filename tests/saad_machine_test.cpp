@@ -16,6 +16,7 @@
 
 #include "exchange_run.h"
 #include "meshmp_process.h"
+#include "saad_sweep.h"
 #include "firmware/saad_common.h"
 #include "hw/machine_config.h"
 
@@ -32,53 +33,29 @@ constexpr bool kEverySize = true;
 
 const char* kModel004 = "--port-model all-port --startup-on channel --copy-cycles-per-byte 0";
 
-std::vector<std::string> split(const std::string& text, char by) {
-  std::vector<std::string> parts;
-  std::stringstream in(text);
-  for (std::string part; std::getline(in, part, by);) parts.push_back(part);
-  return parts;
-}
-
 // Runs `meshmp sweep` over the topologies and algorithms (block size `m`, `run_options` added to 004's
 // model) and checks every row against the program the firmware runs.
 void sweep_and_check(const std::vector<std::string>& topologies, const std::vector<std::string>& algorithms,
                      const std::string& run_options, int m = 4) {
-  std::string tops, algs;
-  for (const auto& t : topologies) tops += (tops.empty() ? "" : ",") + t;
-  for (const auto& a : algorithms) algs += (algs.empty() ? "" : ",") + a;
-  const std::string csv = ::testing::TempDir() + "saad_sweep_" + std::to_string(getpid()) + ".csv";
-  const auto outcome = meshmp_test::meshmp("sweep -j 2 --topologies " + tops + " --algorithms " + algs + " -m " +
-                                           std::to_string(m) + " --csv " + csv + " --run-options '" + kModel004 + " " +
-                                           run_options + "'");
-  ASSERT_EQ(outcome.status, 0) << outcome.output;
-  std::ifstream in(csv);
-  std::string line;
-  std::getline(in, line);
-  const std::vector<std::string> header = split(line, ',');
-  auto column = [&header](const std::string& name) {
-    return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
-  };
+  const auto rows = meshmp_test::sweep_rows(topologies, algorithms, "-m " + std::to_string(m),
+                                            std::string(kModel004) + " " + run_options);
   std::map<std::string, std::string> options;
-  for (const std::string& word : split(run_options, ' '))
+  for (const std::string& word : meshmp_test::split(run_options, ' '))
     if (word.find('=') != std::string::npos) options[word.substr(0, word.find('='))] = word.substr(word.find('=') + 1);
-  std::size_t rows = 0;
-  while (std::getline(in, line)) {
-    const std::vector<std::string> row = split(line, ',');
-    const std::string what = row[column("topology")] + " " + row[column("algorithm")] + " " + run_options;
-    ++rows;
-    EXPECT_EQ(row[column("verified")], "yes") << what << ": " << line;
-    EXPECT_EQ(row[column("completion_cycles")], row[column("zero_load_cycles")]) << what;
-    EXPECT_EQ(row[column("header_blocking_cycles")], "0") << what;
+  for (auto row : rows) {
+    const std::string what = row["topology"] + " " + row["algorithm"] + " " + run_options;
+    EXPECT_EQ(row["verified"], "yes") << what << ": " << row["line"];
+    EXPECT_EQ(row["completion_cycles"], row["zero_load_cycles"]) << what;
+    EXPECT_EQ(row["header_blocking_cycles"], "0") << what;
     ExchangeParameters p;
     p.block_bytes = static_cast<std::uint32_t>(m);
     p.startup_cycles = 100;
-    const SaadPlan plan = saad_plan(row[column("algorithm")], Topology::parse(row[column("topology")]), p, options);
+    const SaadPlan plan = saad_plan(row["algorithm"], Topology::parse(row["topology"]), p, options);
     const SaadCounts counts = saad_counts(plan.program, static_cast<std::uint32_t>(m));  // in words of m bytes
-    EXPECT_EQ(row[column("synchronized_steps")], std::to_string(counts.steps)) << what;
-    EXPECT_EQ(row[column("sum_of_step_max_blocks")], std::to_string(counts.units)) << what;
+    EXPECT_EQ(row["synchronized_steps"], std::to_string(counts.steps)) << what;
+    EXPECT_EQ(row["sum_of_step_max_blocks"], std::to_string(counts.units)) << what;
   }
-  EXPECT_EQ(rows, topologies.size() * algorithms.size());
-  std::remove(csv.c_str());
+  EXPECT_EQ(rows.size(), topologies.size() * algorithms.size());
 }
 
 const std::vector<std::string> kAlgorithms{"saad-one-to-one", "saad-broadcast", "saad-all-to-all-broadcast",

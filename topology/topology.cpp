@@ -62,9 +62,7 @@ Topology Topology::parse(const std::string& spec, const std::string& field) {
   std::string kind = spec.substr(0, colon);
   std::string rest = spec.substr(colon + 1);
   std::vector<Dimension> dims;
-  if (kind == "bus") return parse_fabric(Fabric::Bus, rest, spec, field);
-  if (kind == "shared-memory") return parse_fabric(Fabric::SharedMemory, rest, spec, field);
-  if (kind == "omega") return parse_fabric(Fabric::Omega, rest, spec, field);
+  if (const Fabric fabric = fabric_of(spec); fabric != Fabric::None) return parse_fabric(fabric, rest, spec, field);
   if (kind == "hypercube") {
     const std::string range = "the hypercube dimension must be 1.." + std::to_string(kMaxHypercubeDimension) +
                               " (at most " + std::to_string(kMaxNodes) + " nodes)";
@@ -113,6 +111,13 @@ std::string fabric_name(Fabric fabric) {
     case Fabric::Omega: return "omega";
   }
   return "?";
+}
+
+Fabric Topology::fabric_of(const std::string& spec) {
+  const std::string kind = spec.substr(0, spec.find(':'));
+  for (Fabric fabric : {Fabric::Bus, Fabric::SharedMemory, Fabric::Omega})
+    if (kind == fabric_name(fabric)) return fabric;
+  return Fabric::None;
 }
 
 Topology::Topology(std::vector<Dimension> dimensions, std::string spec, Fabric fabric)

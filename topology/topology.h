@@ -50,6 +50,8 @@ class Topology {
   const std::string& spec() const { return spec_; }
   // The shared-resource machine joining the nodes, or Fabric::None for a router network.
   Fabric fabric() const { return fabric_; }
+  // The same from the spec's kind alone, without building the topology (None for any other kind).
+  static Fabric fabric_of(const std::string& spec);
   int num_nodes() const { return num_nodes_; }
   int num_dimensions() const { return static_cast<int>(dims_.size()); }
   const Dimension& dimension(int d) const { return dims_[d]; }
