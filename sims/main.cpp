@@ -23,6 +23,7 @@
 #include "sims/cli_options.h"
 #include "sims/paper_003.h"
 #include "sims/paper_004.h"
+#include "sims/paper_004_summary.h"
 #include "sims/output_file.h"
 #include "sims/paper_command.h"
 #include "sims/run_command.h"
@@ -133,7 +134,7 @@ EXAMPLE
   std::string paper_png;
   paper->add_option("table", paper_table,
                     "000-table1, 001-theorem1, 001-table3, 001-table4, 002-a1, 002-a2, 003-paths, 003-exchange, 003-ports, "
-                    "003-gray, 004-ring, 004-grid or 004-hypercube")
+                    "003-gray, 004-ring, 004-grid, 004-hypercube, 004-table1 or 004-table2")
       ->required();
   paper->add_option("--plot", paper_png,
                     "003-paths: also write the table as CSV beside PNG and plot T / bound against B; 004-*: also time "
@@ -186,6 +187,9 @@ EXAMPLE
         throw meshmp::ConfigError("--plot", paper_png,
                                   "only the tables 003-paths and 004-* draw a plot (" + paper_table + " has none)");
       if (is_004) return meshmp::run_paper_004(self_path(argv[0]), paper_table, paper_png, std::cout, std::cerr);
+      const auto summary_004 = meshmp::paper_004_summary_tables();
+      if (std::find(summary_004.begin(), summary_004.end(), paper_table) != summary_004.end())
+        return meshmp::run_paper_004_summary(self_path(argv[0]), paper_table, std::cout, std::cerr);
       const auto tables_003 = meshmp::paper_003_tables();
       if (std::find(tables_003.begin(), tables_003.end(), paper_table) != tables_003.end())
         return meshmp::run_paper_003(self_path(argv[0]), paper_table, paper_png, std::cout, std::cerr);

@@ -19,6 +19,7 @@
 #include "sims/child_run.h"
 #include "sims/paper_003.h"
 #include "sims/paper_004.h"
+#include "sims/paper_004_summary.h"
 #include "topology/topology.h"
 
 #include <algorithm>
@@ -134,6 +135,7 @@ int run_paper_table(const std::string& self_path, const std::string& table, std:
     for (const auto& t : paper_tables()) err << " " << t;
     for (const auto& t : paper_003_tables()) err << " " << t;
     for (const auto& t : paper_004_tables()) err << " " << t;
+    for (const auto& t : paper_004_summary_tables()) err << " " << t;
     err << "\n";
     return 2;
   }

@@ -181,6 +181,42 @@ TEST(SaadPaper, TablesMeetEveryExactExpression) {
   }
 }
 
+// `meshmp paper 004-table1 | 004-table2`: all 15 cells of each table run and verified; a cell whose
+// printed entry lies under its own §3 equation is never passed as a bound (it carries an erratum); the
+// entries that are exactly their equation (the bus, the switch's T1,S) are met with eq / printed = 1.
+TEST(SaadPaper, SummaryTablesMeasureEveryCell) {
+  for (const auto& [table, errata] : {std::pair{"004-table1", 5}, std::pair{"004-table2", 4}}) {
+    const auto outcome = meshmp_test::meshmp(std::string("paper ") + table);
+    ASSERT_EQ(outcome.status, 0) << outcome.output;
+    std::stringstream lines(outcome.output);
+    int rows = 0, erratum_rows = 0;
+    for (std::string line; std::getline(lines, line);) {
+      const bool bound = line.size() > 7 && line.compare(line.size() - 7, 7, "  bound") == 0;
+      const bool erratum = line.find("  erratum ") != std::string::npos && line.rfind("erratum", 0) != 0;
+      EXPECT_EQ(line.find("BELOW"), std::string::npos) << table << ": " << line;
+      if (!bound && !erratum) continue;
+      ++rows;
+      erratum_rows += erratum;
+      std::vector<std::string> words;
+      std::stringstream split(line.substr(0, line.find(erratum ? "  erratum" : "  bound")));
+      for (std::string word; split >> word;) words.push_back(word);
+      ASSERT_GE(words.size(), 8u) << line;
+      const double equation_over_printed = std::stod(words.back()), cycles_over_printed = std::stod(words[words.size() - 2]);
+      if (bound) {
+        EXPECT_LE(equation_over_printed, 1.0) << table << ": " << line;
+      }
+      if (line.find(" bus ") != std::string::npos || line.rfind("one to one    switch", 0) == 0) {
+        EXPECT_EQ(words.back(), "1.000") << line;
+        EXPECT_GE(cycles_over_printed, 1.0) << line;  // the machine adds its arbitration and barrier cycles
+        EXPECT_LE(cycles_over_printed, 1.07) << line;
+      }
+    }
+    EXPECT_EQ(rows, 15) << outcome.output;
+    EXPECT_EQ(erratum_rows, errata) << outcome.output;
+    EXPECT_NE(outcome.output.find("the table as measured"), std::string::npos) << outcome.output;
+  }
+}
+
 TEST(SaadPaper, FigureAgainstNuWritesTheTableAndThePlot) {
   const std::string png = ::testing::TempDir() + "saad_figure_" + std::to_string(getpid()) + ".png";
   const auto outcome = meshmp_test::meshmp("paper 004-hypercube --plot " + png);
