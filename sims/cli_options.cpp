@@ -3,6 +3,7 @@
 
 #include "topology/config_error.h"
 #include "hw/config_limits.h"
+#include "topology/topology.h"
 
 #include <type_traits>
 
@@ -59,6 +60,11 @@ void RunOptions::add_node_options_to(CLI::App& c) {
   c.add_option("--fabric-bytes-per-cycle", fabric_bytes_per_cycle_, "004's b: bytes per cycle of a node's channel to the bus, memory or switch  [default 8]");
   c.add_option("--concurrent-transfers", concurrent_transfers_, "004's k*: transfers the bus, or accesses the shared memory, serves at once  [default 1]");
   c.add_option("--memory-banks", memory_banks_, "the shared memory's word-interleaved banks; 0 for one per node  [default 0]");
+  c.add_option("--cost-model", cost_model_,
+               "machine: every setting as given; 004: paper 004's model on all six of its machines, tau = "
+               "--startup-cycles and b = --flit-bytes on each (ring, grid, hypercube: all-port nodes paying t_s on "
+               "every channel; bus, shared memory, switch: t_s of 0 and a fabric start-up of tau - 1, plus the "
+               "cycle of arbitration; rho = 0 everywhere)  [default machine]");
   c.add_option("--barrier-latency", barrier_latency_, "hardware barrier latency in cycles  [default 10]");
   c.add_option("--max-cycles", max_cycles_, "end the run after this many cycles  [default 200000000]");
   c.add_option("-o,--stats-json", stats_json_, "write statistics (and the config) as JSON to this file; \"\" for none  [default meshmp-stats.json]");
@@ -128,7 +134,35 @@ MachineConfig RunOptions::resolve() const {
   if (messages_csv_) config.messages_csv = *messages_csv_;
   if (trace_rtl_) config.trace_rtl = *trace_rtl_;
   if (trace_nodes_) config.trace_nodes = parse_trace_nodes(*trace_nodes_);
+  if (cost_model_) apply_cost_model(config);
   return config;
+}
+
+void RunOptions::apply_cost_model(MachineConfig& config) const {
+  if (*cost_model_ == "machine") return;
+  if (*cost_model_ != "004")
+    throw ConfigError("--cost-model", *cost_model_,
+                      "must be machine (every setting as given) or 004 (paper 004's tau and b on all six machines)");
+  // The settings the model decides may not be given beside it: which of the two was meant?
+  for (const auto& [flag, given] : {std::pair{"--port-model", &port_model_}, {"--startup-on", &startup_on_},
+                                    {"--copy-cycles-per-byte", &copy_cycles_per_byte_},
+                                    {"--fabric-startup-cycles", &fabric_startup_cycles_},
+                                    {"--fabric-bytes-per-cycle", &fabric_bytes_per_cycle_}})
+    if (*given)
+      throw ConfigError(flag, **given, "is set by --cost-model 004 (tau = --startup-cycles, b = --flit-bytes); give one of the two");
+  config.processor.copy_cycles_per_byte = 0;
+  if (Topology::fabric_of(config.topology) == Fabric::None) {
+    config.port_model = PortModel::AllPort;
+    config.processor.startup_on_channel = true;
+    return;
+  }
+  const std::uint64_t tau = config.processor.startup_cycles;
+  if (tau == 0)
+    throw ConfigError("--startup-cycles", "0",
+                      "--cost-model 004 on " + config.topology + " needs tau >= 1: a transfer's tau includes its cycle of arbitration");
+  config.processor.startup_cycles = 0;
+  config.fabric.startup_cycles = tau - 1;
+  config.fabric.bytes_per_cycle = static_cast<std::uint32_t>(config.router.flit_bytes);
 }
 
 }  // namespace meshmp

@@ -25,6 +25,8 @@ class RunOptions {
 
  private:
   void add_node_options_to(CLI::App& command);
+  // --cost-model 004: the settings that make tau and b the same on all six of 004's machines.
+  void apply_cost_model(MachineConfig& config) const;
 
   std::string config_file_;
   std::optional<std::string> router_model_, topology_, algorithm_, switching_, port_model_, routing_, stats_json_, vcd_, detail_csv_,
@@ -36,6 +38,7 @@ class RunOptions {
   std::vector<std::string> algorithm_options_;  // key=value
   std::vector<std::string> workload_options_;   // key=value
   std::optional<std::string> startup_on_;
+  std::optional<std::string> cost_model_;  // machine (as given) or 004
   bool no_dateline_ = false;
 };
 

@@ -1,9 +1,9 @@
 // Paper 004 §4, Tables 1 and 2: the summary of §3's timings on the six machines, every cell measured.
 // One N, tau, b, k and k* for all of them: k = 64 (ring:64, the 8 x 8 wraparound grid torus:8x8,
 // hypercube:6, bus:64, shared-memory:64, omega:64), N = 4,096 words of 8 bytes, tau = 100 cycles, b = 1
-// word per cycle, k* = 4. The nearest-neighbour machines run 004's model of paper_004.cpp (all-port, t_s =
-// 100 on every channel, a barrier per step); the shared-resource machines a fabric start-up of 99 cycles,
-// which with the cycle of arbitration is tau = 100, and 8 bytes per cycle per node.
+// word per cycle, k* = 4, all under --cost-model 004: the nearest-neighbour machines all-port with t_s =
+// 100 on every channel and a barrier per step (paper_004.cpp's model); the shared-resource machines a
+// fabric start-up of 99 cycles, which with the cycle of arbitration is tau = 100, and 8 bytes per cycle.
 // Per cell: the method the entry summarises (the best of §3, pipelined at the nu the firmware picks near
 // nu_opt), the measured time, the §3 equation at the run's nu, the printed entry, measured / printed and
 // §3 / printed. The entries are upper bounds by §4's own rules ((sqrt(a) + sqrt(b))^2 <= 2 (a + b),
@@ -29,10 +29,8 @@ constexpr int kNodes = 64, kCubeDimension = 6, kGridSide = 8, kConcurrentTransfe
 constexpr std::uint64_t kWords = 4096;
 constexpr double kTau = 100, kWordsPerCycle = 1;
 
-const char* kNetworkModel = " --port-model all-port --startup-on channel --copy-cycles-per-byte 0 -m 8 --startup-cycles 100";
-const char* kFabricModel =
-    " --copy-cycles-per-byte 0 -m 8 --startup-cycles 0 --fabric-startup-cycles 99 --fabric-bytes-per-cycle 8"
-    " --concurrent-transfers 4";
+// 004's model with tau = 100 and b = 8 bytes (one word) per cycle on every machine (sims/cli_options.cpp).
+const char* kModel = " --cost-model 004 --startup-cycles 100 --flit-bytes 8 -m 8";
 
 // 004's symbols at the table's size.
 struct Symbols {
@@ -174,7 +172,7 @@ std::map<std::string, std::string> options_of(const Cell& cell) {
 
 std::string arguments(const Cell& cell) {
   std::string text = "--topology " + cell.topology + " --algorithm " + cell.algorithm +
-                     (on_fabric(cell) ? kFabricModel : kNetworkModel) + " --workload-option words=" + std::to_string(kWords);
+                     kModel + (on_fabric(cell) ? " --concurrent-transfers " + std::to_string(kConcurrentTransfers) : "") + " --workload-option words=" + std::to_string(kWords);
   if (!cell.method.empty()) text += " --algorithm-option method=" + cell.method;
   return text;
 }

@@ -191,3 +191,44 @@ TEST(SaadFabric, TheSharedMemoryNeedsItsBarrierAndGatherHasNoFabricMethod) {
 
 }  // namespace
 }  // namespace meshmp
+
+namespace meshmp {
+namespace {
+
+// --cost-model 004 puts tau = --startup-cycles and b = --flit-bytes on every machine: the same runs as the
+// settings it stands for, on a fabric and on a router network; what it decides may not be given beside it.
+TEST(SaadCostModel, Model004IsTheSettingsItStandsFor) {
+  const std::string base = ::testing::TempDir() + "meshmp_cost_model_" + std::to_string(getpid());
+  auto statistics = [&base](const std::string& args) {
+    const auto outcome = meshmp_test::meshmp("run -a saad-all-to-all-broadcast -m 8 --workload-option words=64 " + args +
+                                             " -o " + base + ".json");
+    EXPECT_EQ(outcome.status, 0) << outcome.output;
+    nlohmann::json stats = meshmp_test::statistics_without_host_timing(base + ".json");
+    std::remove((base + ".json").c_str());
+    return stats;
+  };
+  const nlohmann::json bus = statistics("-t bus:8 --cost-model 004 --startup-cycles 100 --flit-bytes 4");
+  EXPECT_EQ(bus, statistics("-t bus:8 --startup-cycles 0 --fabric-startup-cycles 99 --fabric-bytes-per-cycle 4 "
+                            "--copy-cycles-per-byte 0"));
+  EXPECT_EQ(bus["fabric"]["startup_cycles"], 99);
+  const nlohmann::json ring = statistics("-t ring:8 --cost-model 004 --startup-cycles 100");
+  EXPECT_EQ(ring, statistics("-t ring:8 --startup-cycles 100 --port-model all-port --startup-on channel "
+                             "--copy-cycles-per-byte 0"));
+  EXPECT_NE(ring, statistics("-t ring:8 --startup-cycles 100"));
+}
+
+TEST(SaadCostModel, ConflictingSettingsAreRefusedNamingTheField) {
+  const auto conflict = meshmp_test::meshmp("run -t ring:8 -a saad-broadcast --cost-model 004 --port-model one-port -o ''");
+  EXPECT_EQ(conflict.status, 2) << conflict.output;
+  EXPECT_NE(conflict.output.find("--port-model = 'one-port': is set by --cost-model 004"), std::string::npos)
+      << conflict.output;
+  const auto zero = meshmp_test::meshmp("run -t bus:8 -a saad-broadcast --cost-model 004 --startup-cycles 0 -o ''");
+  EXPECT_EQ(zero.status, 2) << zero.output;
+  EXPECT_NE(zero.output.find("needs tau >= 1"), std::string::npos) << zero.output;
+  const auto unknown = meshmp_test::meshmp("run -t bus:8 -a saad-broadcast --cost-model 003 -o ''");
+  EXPECT_EQ(unknown.status, 2) << unknown.output;
+  EXPECT_NE(unknown.output.find("--cost-model = '003': must be machine"), std::string::npos) << unknown.output;
+}
+
+}  // namespace
+}  // namespace meshmp
