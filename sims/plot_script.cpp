@@ -25,7 +25,7 @@ void run_plot_script(const std::string& self_path, const std::string& script_nam
                       " (python3 with matplotlib) ended with " + plot.describe());
   const std::string path = png.path();
   png.commit();
-  out << "  plot: " << path << "\n";
+  out << plot.out << "  plot: " << path << "\n";
 }
 
 }  // namespace meshmp

@@ -13,7 +13,8 @@
 namespace meshmp {
 
 // Runs `script_name` (beside `self_path`, else `source_path`) with `arguments` and the PNG's writing path
-// last but for `trailing` (arguments after the PNG), then puts the PNG in place and prints "plot: PNG".
+// last but for `trailing` (arguments after the PNG), then puts the PNG in place and prints what the script
+// printed (a table the plot summarises, if any) and "plot: PNG".
 // A script that fails is an OutputError with its last line of output.
 void run_plot_script(const std::string& self_path, const std::string& script_name, const std::string& source_path,
                      const std::vector<std::string>& arguments, OutputFile& png,

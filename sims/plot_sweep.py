@@ -4,12 +4,16 @@ of REFERENCE (default tseng-t4).
   nodes (default), like 001's Fig. 9: one panel per t_s / (b t_c), against the number of nodes;
   block-bytes, like 001's Fig. 10: one panel per topology, one line per algorithm and t_s / t_c (t_c in
     cycles per byte), against the block size b;
+  machines (REFERENCE unused), 004 §4's comparison: one panel per algorithm and t_s / (b t_c), the
+    completion time of each of 004's six machines (the topology's kind: ring, torus = grid, hypercube, bus,
+    shared-memory, omega = switch) against the nodes; and, on the standard output, which machine is
+    fastest for each algorithm, t_s / (b t_c) and number of nodes;
   bound (REFERENCE unused): per topology, each algorithm's completion time over 002's lower bound in time,
     the bound's steps (AS(G) on one-port nodes, the cut bound on all-port ones, whichever is larger)
     times one step of 002's model, t_s + m t_c.
 Points a run did not verify (or did not support) are left out.
 
-Usage: plot_sweep.py SWEEP.csv OUT.png [REFERENCE [nodes|block-bytes|bound]]
+Usage: plot_sweep.py SWEEP.csv OUT.png [REFERENCE [nodes|block-bytes|machines|bound]]
 """
 import csv
 import sys
@@ -104,11 +108,64 @@ def against_bound(sweep, out):
     fig.savefig(out, dpi=110)
 
 
+MACHINES = {"ring": "ring", "torus": "grid", "hypercube": "hypercube", "bus": "bus", "shared-memory": "shared memory",
+            "omega": "switch"}
+
+
+def against_machines(sweep, out):
+    # completion[(ratio, algorithm)][machine][nodes]
+    completion = defaultdict(lambda: defaultdict(dict))
+    with open(sweep) as f:
+        for row in csv.DictReader(f):
+            kind = row["topology"].split(":", 1)[0]
+            if row["verified"] != "yes" or kind not in MACHINES:
+                continue
+            ratio = float(row["startup_cycles"]) * float(row["flit_bytes"]) / float(row["block_bytes"])
+            completion[(ratio, row["algorithm"])][MACHINES[kind]][nodes(row["topology"])] = float(
+                row["completion_cycles"])
+    if not completion:
+        sys.exit(f"no verified runs of 004's machines in {sweep}")
+    ratios = sorted({r for r, _ in completion})
+    algorithms = sorted({a for _, a in completion})
+    colour = {m: f"C{i}" for i, m in enumerate(MACHINES.values())}
+    fig, axes = plt.subplots(len(ratios), len(algorithms), figsize=(4 * len(algorithms), 3.4 * len(ratios)),
+                             squeeze=False)
+    for row_axes, ratio in zip(axes, ratios):
+        for ax, algorithm in zip(row_axes, algorithms):
+            for machine, times in completion[(ratio, algorithm)].items():
+                xs = sorted(times)
+                ax.plot(xs, [times[n] for n in xs], marker="o", markersize=3, color=colour[machine], label=machine)
+            ax.set_xscale("log", base=2)
+            ax.set_yscale("log")
+            ax.set_xlabel("nodes k")
+            ax.set_ylabel("cycles")
+            ax.set_title(f"{algorithm}, t_s / (m t_c) = {ratio:g}", fontsize=9)
+            ax.grid(True, alpha=0.3)
+    handles = [plt.Line2D([], [], color=colour[m], marker="o", markersize=3, label=m) for m in MACHINES.values()]
+    fig.legend(handles=handles, loc="upper center", ncol=len(handles), fontsize=9)
+    fig.tight_layout(rect=(0, 0, 1, 0.95))
+    fig.savefig(out, dpi=100)
+    # Which machine wins: the fastest at each size.
+    sizes = sorted({n for times in completion.values() for t in times.values() for n in t})
+    print("  fastest machine (measured), per algorithm and t_s / (m t_c), at k =", " ".join(str(n) for n in sizes))
+    for ratio in ratios:
+        for algorithm in algorithms:
+            machines = completion[(ratio, algorithm)]
+            cells = []
+            for n in sizes:
+                ran = {m: t[n] for m, t in machines.items() if n in t}
+                cells.append(min(ran, key=ran.get) if ran else "-")
+            print(f"    {algorithm:27s} {ratio:>9g}: " + ", ".join(f"{n}: {c}" for n, c in zip(sizes, cells)))
+
+
 def main():
     sweep, out = sys.argv[1], sys.argv[2]
     reference = sys.argv[3] if len(sys.argv) > 3 else "tseng-t4"
     if len(sys.argv) > 4 and sys.argv[4] == "block-bytes":
         against_block_size(sweep, out, reference)
+        return
+    if len(sys.argv) > 4 and sys.argv[4] == "machines":
+        against_machines(sweep, out)
         return
     if len(sys.argv) > 4 and sys.argv[4] == "bound":
         against_bound(sweep, out)

@@ -149,8 +149,10 @@ void SweepCommand::add_to(CLI::App& app) {
   app.add_option("--plot-against", plot_against_,
                  "nodes: one panel per t_s / (b t_c), speedup against the nodes (001 Fig. 9); block-bytes: one "
                  "panel per topology, a line per algorithm and t_s / t_c, against the block size (001 Fig. 10); "
-                 "bound: per topology, each algorithm's time over 002's lower bound (steps x (t_s + m t_c))")
-      ->check(CLI::IsMember({"nodes", "block-bytes", "bound"}))
+                 "bound: per topology, each algorithm's time over 002's lower bound (steps x (t_s + m t_c)); machines: "
+                 "004 §4's comparison, a panel per algorithm and t_s / (b t_c) with the time of each of 004's six "
+                 "machines against the nodes, and which is fastest where")
+      ->check(CLI::IsMember({"nodes", "block-bytes", "machines", "bound"}))
       ->capture_default_str();
 }
 
