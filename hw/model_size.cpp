@@ -28,10 +28,14 @@ ModelSize estimate_model_size(const Topology& topology, const MachineConfig& con
   const std::uint64_t vcs = static_cast<std::uint64_t>(config.router.vcs);
   ModelSize size;
   // Per port and VC: the flit slots and the VC state; per port pair: allocator requests.
-  size.router_bytes = n * ports * (vcs * (config.router.buffer_flits * sizeof(Flit) + sizeof(InputVirtualChannel)) +
-                                   ports * 16 + 256);
+  // 004's bus, shared memory and switch (topology.fabric()) replace the routers: their state is a few
+  // bytes per node, but the shared memory holds a global memory of one node memory per node.
+  if (topology.fabric() == Fabric::None)
+    size.router_bytes = n * ports * (vcs * (config.router.buffer_flits * sizeof(Flit) + sizeof(InputVirtualChannel)) +
+                                     ports * 16 + 256);
   if (nodes) {
     size.memory_bytes = n * nodes->memory_bytes;
+    if (topology.fabric() == Fabric::SharedMemory) size.fabric_bytes = size.memory_bytes;
     // A processor's thread stack and modules; the network interface's table of peers (a pointer per 64
     // nodes, and a page of 64 peers' sequence numbers and posted-receive heads for each peer talked to,
     // at most every page); with a per-message log, a record per message of the exchange.
@@ -178,11 +182,16 @@ std::optional<std::string> check_model_fits(const Topology& topology, const Mach
       memory_bound(config.host_threads, nodes ? static_cast<std::uint64_t>(topology.num_nodes()) : 0);
   if (bound.bytes == 0 || size.total() <= bound.bytes) return std::nullopt;
   return std::string(ConfigError("topology", topology.spec(),
-                                 "the model would need about " + size_text(size.total()) + " of memory (routers " +
-                                     size_text(size.router_bytes) + ": " + std::to_string(topology.num_nodes()) +
-                                     " routers of " + std::to_string(topology.num_ports()) + " network ports x " +
-                                     std::to_string(config.router.vcs) + " VCs x " +
-                                     std::to_string(config.router.buffer_flits) + " flits; node memories " +
+                                 "the model would need about " + size_text(size.total()) + " of memory (" +
+                                     (topology.fabric() == Fabric::None
+                                          ? "routers " + size_text(size.router_bytes) + ": " +
+                                                std::to_string(topology.num_nodes()) + " routers of " +
+                                                std::to_string(topology.num_ports()) + " network ports x " +
+                                                std::to_string(config.router.vcs) + " VCs x " +
+                                                std::to_string(config.router.buffer_flits) + " flits"
+                                          : "the " + fabric_name(topology.fabric()) + "'s global memory " +
+                                                size_text(size.fabric_bytes)) +
+                                     "; node memories " +
                                      size_text(size.memory_bytes) + "; processors and interfaces " +
                                      size_text(size.node_bytes) + "), more than the " + size_text(bound.bytes) +
                                      " this process may use: " + bound.what)

@@ -13,10 +13,11 @@
 namespace meshmp {
 
 struct ModelSize {
-  std::uint64_t router_bytes = 0;   // input buffers (flit slots), allocator and credit state
+  std::uint64_t router_bytes = 0;   // input buffers (flit slots), allocator and credit state; none on a fabric
+  std::uint64_t fabric_bytes = 0;   // the shared-memory machine's global memory (one region per node)
   std::uint64_t memory_bytes = 0;   // the nodes' local memories
   std::uint64_t node_bytes = 0;     // processors (thread stacks), DMA engines, per-peer bookkeeping
-  std::uint64_t total() const { return router_bytes + memory_bytes + node_bytes; }
+  std::uint64_t total() const { return router_bytes + fabric_bytes + memory_bytes + node_bytes; }
 };
 
 // What each node of a machine with processors adds: its local memory (the workload's regions and the

@@ -39,6 +39,22 @@ TEST(ModelSize, PeerTableGrowsWithThePeersTalkedTo) {
   EXPECT_EQ(estimate_model_size(topology, config, std::nullopt).node_bytes, 0u) << "a bare network has no nodes";
 }
 
+// 004's bus and switch have no routers (a bus:1024 was refused as 1,024 routers of 1,023 ports, 18 GiB);
+// the shared memory adds its global memory, one node memory per node.
+TEST(ModelSize, FabricsHaveNoRoutersAndTheSharedMemoryItsGlobalMemory) {
+  const std::uint64_t n = 1024, memory = 2 << 20;
+  for (const char* spec : {"bus:1024", "omega:1024"}) {
+    const ModelSize size = estimate_model_size(Topology::parse(spec), config_of(spec), NodeFootprint{memory, n});
+    EXPECT_EQ(size.router_bytes, 0u) << spec;
+    EXPECT_EQ(size.fabric_bytes, 0u) << spec;
+  }
+  const ModelSize shared = estimate_model_size(Topology::parse("shared-memory:1024"), config_of("shared-memory:1024"),
+                                               NodeFootprint{memory, n});
+  EXPECT_EQ(shared.router_bytes, 0u);
+  EXPECT_EQ(shared.fabric_bytes, n * memory);
+  EXPECT_EQ(shared.total(), shared.fabric_bytes + shared.memory_bytes + shared.node_bytes);
+}
+
 TEST(PeerTable, PagesAreAllocatedWhenFirstTouched) {
   PeerTable table(32768);
   EXPECT_EQ(table.pages_in_use(), 0u);
