@@ -134,14 +134,16 @@ SaadPlan plan_for(const SaadAlgorithmSpec& spec, const Topology& topology, const
                       "the shared-memory machine's reads must wait for the writes they read: its steps need the barrier");
   SaadPlan plan;
   const std::string operation = spec.name.substr(std::string("saad-").size());
-  const bool on_hypercube_schedule = machine == SaadMachine::Switch && (operation == "scatter" || operation == "multiscatter");
+  const bool on_hypercube_schedule =
+      machine == SaadMachine::Switch && (operation == "scatter" || operation == "gather" || operation == "multiscatter");
   if (on_hypercube_schedule) {
     // 004 §3.4 F, §3.5 F: the switch runs the hypercube's schedule, node for node (k = 2^n).
     const Topology cube = Topology::parse("hypercube:" + std::to_string(omega_stages(topology.num_nodes())));
     const SaadContext as_cube{cube, parameters, options, workload, SaadMachine::Hypercube};
     plan.program = spec.build(as_cube);
     plan.formula = spec.formula(as_cube, plan.program);
-    plan.formula.text = (operation == "scatter" ? "(3.41), the switch's (3.40) = " : "T_{5,S}, the switch's T_{5,H} = ") +
+    plan.formula.text = (operation == "multiscatter" ? "T_{5,S}, the switch's T_{5,H} = "
+                                                     : "(3.41), the switch's (3.40) = ") +
                         plan.formula.text;
   } else if (shared_resource(machine)) {
     plan.program = fabric_program(operation, context);

@@ -15,6 +15,9 @@
 //  - scatter (§3.4): bus (3.36): the root sends the k - 1 blocks one after the other; shared memory (3.37):
 //    the root writes its N words, every other node reads its N/k; the switch runs the hypercube's (3.40)
 //    schedule (saad_scatter.cpp).
+//  - gather (§3.4's dual): bus: the k - 1 others send to the root one after the other; shared memory: every
+//    node writes its N/k words into the root's region, the root reads the N; the switch runs the
+//    hypercube's reversed scatter (saad_scatter.cpp);
 //  - multiscatter (§3.5): bus T_{5,B}: every node broadcasts its N/k words in turn and each keeps its
 //    block; shared memory (3.42): every node writes its row, then reads its k - 1 blocks from the others'
 //    rows; the switch runs the hypercube's recursive exchange (saad_multiscatter.cpp).
@@ -297,6 +300,44 @@ SaadFormula scatter_formula(const SaadContext& c) {
   return f;
 }
 
+// The gather (§3.4, the scatter's dual), with the vector's slot i node i's N/k words: on the bus the k - 1
+// others send their slots to the root one after the other; on the shared memory every node writes its
+// slot into the root's region, then the root reads the whole vector.
+SaadProgram gather(const SaadContext& c) {
+  const SaadWords& w = saad_words(c.workload);
+  const int k = c.topology.num_nodes(), root = w.source;
+  const std::uint64_t share = w.words / static_cast<std::uint64_t>(k);
+  const auto slot_bytes = static_cast<std::uint32_t>(share * w.word_bytes);
+  auto slot = [&](int i) { return w.address(w.input_base, static_cast<std::uint64_t>(i) * share); };
+  SaadProgram p;
+  if (c.machine == SaadMachine::Bus) {
+    for (int h = 1; h < k; ++h) {
+      const int j = ring_at(root, h, k);
+      p.at(static_cast<std::size_t>(h - 1)).push_back(message(j, root, slot(j), slot(j), slot_bytes));
+    }
+  } else {
+    for (int j = 0; j < k; ++j) p.at(0).push_back(shared_write(j, slot(j), region(c, root) + slot(j) - w.input_base, slot_bytes));
+    p.at(1).push_back(shared_read(root, region(c, root), w.input_base, static_cast<std::uint32_t>(w.words * w.word_bytes)));
+  }
+  return p;
+}
+
+SaadFormula gather_formula(const SaadContext& c) {
+  const double k = c.topology.num_nodes(), n = static_cast<double>(saad_words(c.workload).words);
+  SaadFormula f;
+  if (c.machine == SaadMachine::Bus) {
+    f.startups = k, f.words = n, f.exact = false;
+    f.text = "(3.36) by duality: k tau_B + N / b_B (the root's own block never moves)";
+  } else {
+    const double r = paper_rounds(c, k);
+    f.startups = r + 1, f.words = n / k * r + n;
+    f.exact = rounds(c, k) == r;
+    f.text = "§3.4 B's sum by duality: (N / (k b_M) + tau_M) max(1, k / k*) + N / b_M + tau_M, k* = " +
+             std::to_string(c.parameters.concurrent_transfers);
+  }
+  return f;
+}
+
 SaadProgram multiscatter(const SaadContext& c) {
   const ExchangeLayout& l = *c.workload.block_layout();
   const int k = c.topology.num_nodes();
@@ -355,6 +396,7 @@ SaadProgram fabric_program(const std::string& operation, const SaadContext& c) {
   if (operation == "broadcast") return broadcast_program(c);
   if (operation == "all-to-all-broadcast") return all_to_all(c);
   if (operation == "scatter") return scatter(c);
+  if (operation == "gather") return gather(c);
   if (operation == "multiscatter") return multiscatter(c);
   throw std::logic_error("no program for " + operation + " on the " + saad_machine_name(c.machine));
 }
@@ -364,6 +406,7 @@ SaadFormula fabric_formula(const std::string& operation, const SaadContext& c, c
   if (operation == "broadcast") return broadcast_formula(c, program);
   if (operation == "all-to-all-broadcast") return all_to_all_formula(c);
   if (operation == "scatter") return scatter_formula(c);
+  if (operation == "gather") return gather_formula(c);
   if (operation == "multiscatter") return multiscatter_formula(c);
   throw std::logic_error("no formula for " + operation + " on the " + saad_machine_name(c.machine));
 }

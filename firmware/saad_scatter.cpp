@@ -20,6 +20,8 @@
 //  - hypercube (3.40): the paper's algorithm with the dimensions taken from the highest down (the text
 //    fixes the lowest bits first: the same tree mirrored), so that every message is one contiguous range
 //    of the node-ordered blocks; node r (relative to the root) receives its subtree's 2^d blocks once.
+//  The switch runs the hypercube's scatter and its reverse (§3.4 F); the bus's and the shared memory's
+//  scatter and gather are in saad_fabric_programs.cpp.
 #include "firmware/saad_block_program.h"
 #include "firmware/saad_common.h"
 #include "firmware/saad_trees.h"
@@ -178,7 +180,8 @@ SaadAlgorithmSpec spec(bool gather) {
   s.workload = gather ? "all-to-one" : "one-to-all";
   if (gather)
     s.methods = {{"chain", {SaadMachine::Ring}},
-                 {"reversed-scatter", {SaadMachine::Ring, SaadMachine::Grid, SaadMachine::Hypercube}}};
+                 {"reversed-scatter", {SaadMachine::Ring, SaadMachine::Grid, SaadMachine::Hypercube, SaadMachine::Switch}},
+                 {"one-by-one", {SaadMachine::Bus}}, {"write-then-read", {SaadMachine::SharedMemory}}};
   else
     s.methods = {{"tree", {SaadMachine::Ring, SaadMachine::Grid, SaadMachine::Hypercube, SaadMachine::Switch}},
                  {"one-by-one", {SaadMachine::Bus}}, {"write-then-read", {SaadMachine::SharedMemory}}};

@@ -60,7 +60,7 @@ void sweep_and_check(const std::string& machine, const std::vector<int>& all_siz
 }
 
 const std::vector<std::string> kOperations{"saad-one-to-one", "saad-broadcast", "saad-all-to-all-broadcast", "saad-scatter",
-                                           "saad-multiscatter"};
+                                           "saad-gather", "saad-multiscatter"};
 
 TEST(SaadFabricSweep, EveryOperationByteExactOnTheBus) {
   sweep_and_check("bus", kSizes, kOperations, 1);
@@ -181,11 +181,11 @@ TEST(SaadFabric, BadMachinesAreRefusedNamingTheRule) {
   EXPECT_NE(config.validate()->find("has no router network"), std::string::npos) << *config.validate();
 }
 
-TEST(SaadFabric, TheSharedMemoryNeedsItsBarrierAndGatherHasNoFabricMethod) {
+TEST(SaadFabric, TheSharedMemoryNeedsItsBarrierAndMethodsBelongToTheirMachines) {
   ExchangeParameters p;
   p.block_bytes = 8;
   EXPECT_THROW(saad_plan("saad-broadcast", Topology::parse("shared-memory:4"), p, {{"sync", "none"}}), ConfigError);
-  EXPECT_THROW(saad_plan("saad-gather", Topology::parse("bus:4"), p), ConfigError);
+  EXPECT_THROW(saad_plan("saad-gather", Topology::parse("bus:4"), p, {{"method", "write-then-read"}}), ConfigError);
   EXPECT_THROW(saad_plan("saad-broadcast", Topology::parse("bus:4"), p, {{"method", "doubling"}}), ConfigError);
 }
 
