@@ -212,10 +212,15 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
   }
   const auto& speed = stats["simulation"];
   out << "  simulation: " << std::defaultfloat << std::setprecision(3) << result.host_seconds << " s host on "
-      << speed["host_threads"] << " thread(s); the clock stepped " << speed["cycles_stepped"] << " of "
-      << result.completion_cycles << " cycles (it stops while the network is idle): " << std::fixed
-      << std::setprecision(0) << speed["stepped_cycles_per_second"].get<double>() << " stepped cycles/s, "
-      << speed["simulated_cycles_per_second"].get<double>() << " simulated cycles/s\n";
+      << speed["host_threads"] << " thread(s); ";
+  if (machine.has_network())
+    out << "the clock stepped " << speed["cycles_stepped"] << " of " << result.completion_cycles
+        << " cycles (it stops while the network is idle): " << std::fixed << std::setprecision(0)
+        << speed["stepped_cycles_per_second"].get<double>() << " stepped cycles/s, ";
+  else
+    out << "the " << fabric_name(machine.topology().fabric()) << " steps no clock (it acts at its transfers' grants "
+        << "and completions): " << std::fixed << std::setprecision(0);
+  out << speed["simulated_cycles_per_second"].get<double>() << " simulated cycles/s\n";
   std::vector<std::string> written, write_errors;
   auto commit = [&](OutputFile& file, const std::string& what) {
     if (!file.is_open()) return;

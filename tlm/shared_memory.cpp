@@ -77,8 +77,10 @@ void SharedMemory::b_transport(int id, tlm::tlm_generic_payload& trans, sc_core:
   const std::uint64_t period = cycle_.value();
   request.request_cycle = now / period;
   pending_[static_cast<std::size_t>(id)].push_back(&request);
+  ++pending_count_;
+  arriving_.push_back(&request);
   wake_.notify(sc_core::sc_time::from_value((request.request_cycle + 1) * period - now));
-  while (!request.done) sc_core::wait(completed_);
+  while (!request.done) sc_core::wait(request.done_event);
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
@@ -133,6 +135,7 @@ void SharedMemory::complete_through(std::uint64_t edge) {
   for (Request* r : finishing)
     if (!r->write && r->length > 0) std::memcpy(r->data, bytes_.data() + r->address, r->length);
   for (Request* r : finishing) {
+    mark_ready_if_free(r->processor, edge);
     for (const auto& slot : r->schedule) reserved_.erase(slot);
     ++stats_.accesses;
     if (r->write) {
@@ -143,8 +146,38 @@ void SharedMemory::complete_through(std::uint64_t edge) {
       stats_.bytes_read += r->length;
     }
     r->done = true;  // the caller's b_transport returns once it sees this
+    r->done_event.notify();
   }
-  completed_.notify();
+}
+
+void SharedMemory::mark_ready_if_free(int p, std::uint64_t edge) {
+  const auto& queue = pending_[static_cast<std::size_t>(p)];
+  if (queue.empty() || queue.front()->request_cycle >= edge || busy_until_processor_[static_cast<std::size_t>(p)] > edge)
+    return;
+  ready_.insert(p);
+  if (!queue.front()->waited_port) fresh_ready_.insert(p);
+}
+
+void SharedMemory::consider_arrivals(std::uint64_t edge) {
+  std::size_t kept = 0;
+  for (Request* r : arriving_) {
+    if (r->request_cycle >= edge) {  // made at this edge or later: considered at a later one
+      arriving_[kept++] = r;
+      continue;
+    }
+    ++considered_count_;
+    const int p = r->processor;
+    if (pending_[static_cast<std::size_t>(p)].front() == r && busy_until_processor_[static_cast<std::size_t>(p)] <= edge) {
+      mark_ready_if_free(p, edge);
+    } else {
+      // Behind an earlier request of its processor, or its channel busy: it waits for its channel from its
+      // first edge on, until it is its processor's first with the channel free (it is then ready, and stays
+      // so until granted).
+      r->waited_channel = true;
+      ++stats_.channel_waits;
+    }
+  }
+  arriving_.resize(kept);
 }
 
 bool SharedMemory::arbitrate(std::uint64_t edge) {
@@ -155,70 +188,75 @@ bool SharedMemory::arbitrate(std::uint64_t edge) {
     stats_.channel_wait_cycles += (edge - last_visited_edge_ - 1) * held_channel_waiters_;
   }
   last_visited_edge_ = edge;
-  held_port_waiters_ = held_channel_waiters_ = 0;
+  consider_arrivals(edge);
+  // Every considered request that is not a ready processor's first waits for its channel at this edge.
+  held_channel_waiters_ = considered_count_ - ready_.size();
+  stats_.channel_wait_cycles += held_channel_waiters_;
+
+  // The ready processors round-robin, from the one after the last granted: each is granted unless the k*
+  // ports are taken (then it and every one after it wait for a port) or its bank schedule collides.
   bool bank_wait = false;
   std::uint64_t in_flight = in_flight_at(edge);
+  std::vector<int> bank_waiters;
+  const std::size_t ready = ready_.size();
+  std::size_t visited = 0;
   int last = -1;
-  for (int step = 1; step <= processor_count_; ++step) {
-    const int p = (last_granted_ + step) % processor_count_;
+  auto it = ready_.upper_bound(last_granted_);
+  for (; visited < ready && in_flight < static_cast<std::uint64_t>(ports_); ++visited) {
+    if (it == ready_.end()) it = ready_.begin();
+    const int p = *it;
     auto& queue = pending_[static_cast<std::size_t>(p)];
-    bool blocked = false;  // an earlier request of p is still pending
-    for (auto it = queue.begin(); it != queue.end();) {
-      Request& r = **it;
-      if (r.request_cycle >= edge) break;  // made at or after this edge: considered at a later one
-      if (blocked || busy_until_processor_[static_cast<std::size_t>(p)] > edge) {
-        if (!r.waited_channel) ++stats_.channel_waits;
-        r.waited_channel = true;
-        ++stats_.channel_wait_cycles;
-        ++held_channel_waiters_;
-        blocked = true;
-        ++it;
-        continue;
+    Request& r = *queue.front();
+    bank_schedule(r, edge);
+    bool collides = false;
+    for (const auto& slot : r.schedule)
+      if (reserved_.count(slot)) {
+        collides = true;
+        break;
       }
-      if (in_flight >= static_cast<std::uint64_t>(ports_)) {
-        if (!r.waited_port) ++stats_.port_waits;
-        r.waited_port = true;
-        ++stats_.port_wait_cycles;
-        ++held_port_waiters_;
-        blocked = true;
-        ++it;
-        continue;
-      }
-      bank_schedule(r, edge);
-      bool collides = false;
-      for (const auto& slot : r.schedule)
-        if (reserved_.count(slot)) {
-          collides = true;
-          break;
-        }
-      if (collides) {
-        if (!r.waited_bank) ++stats_.bank_conflicts;
-        r.waited_bank = true;
-        ++stats_.bank_conflict_cycles;
-        bank_wait = true;
-        blocked = true;
-        ++it;
-        continue;
-      }
-      // Granted.
-      r.granted = true;
-      r.grant_edge = edge;
-      r.end_edge = edge + timing_.transfer_cycles(r.length);
-      r.grant_sequence = grant_sequence_++;
-      for (const auto& slot : r.schedule) reserved_.insert(slot);
-      in_flight_.push_back(&r);
-      busy_until_processor_[static_cast<std::size_t>(p)] = r.end_edge;
-      if (r.end_edge > edge) {
-        ++in_flight;
-        const std::uint64_t from = std::max(edge, busy_until_);
-        if (r.end_edge > from) stats_.busy_cycles += r.end_edge - from;
-        busy_until_ = std::max(busy_until_, r.end_edge);
-      }
-      last = p;
-      it = queue.erase(it);
-      blocked = true;  // the processor's channel is now busy: its later requests wait
+    if (collides) {
+      if (!r.waited_bank) ++stats_.bank_conflicts;
+      r.waited_bank = true;
+      ++stats_.bank_conflict_cycles;
+      bank_wait = true;
+      bank_waiters.push_back(p);
+      ++it;
+      continue;
     }
+    // Granted.
+    r.granted = true;
+    r.grant_edge = edge;
+    r.end_edge = edge + timing_.transfer_cycles(r.length);
+    r.grant_sequence = grant_sequence_++;
+    for (const auto& slot : r.schedule) reserved_.insert(slot);
+    in_flight_.push_back(&r);
+    busy_until_processor_[static_cast<std::size_t>(p)] = r.end_edge;
+    if (r.end_edge > edge) {
+      ++in_flight;
+      const std::uint64_t from = std::max(edge, busy_until_);
+      if (r.end_edge > from) stats_.busy_cycles += r.end_edge - from;
+      busy_until_ = std::max(busy_until_, r.end_edge);
+    }
+    last = p;
+    queue.pop_front();
+    --pending_count_;
+    --considered_count_;
+    fresh_ready_.erase(p);
+    it = ready_.erase(it);  // its channel is now busy: its later requests wait
   }
+  // The ports are taken: the ready processors not visited wait for one (each request counted once).
+  held_port_waiters_ = ready - visited;
+  stats_.port_wait_cycles += held_port_waiters_;
+  if (held_port_waiters_ > 0)
+    for (auto f = fresh_ready_.begin(); f != fresh_ready_.end();) {
+      if (std::find(bank_waiters.begin(), bank_waiters.end(), *f) != bank_waiters.end()) {
+        ++f;
+        continue;
+      }
+      pending_[static_cast<std::size_t>(*f)].front()->waited_port = true;
+      ++stats_.port_waits;
+      f = fresh_ready_.erase(f);
+    }
   if (last >= 0) last_granted_ = last;
   stats_.peak_concurrent = std::max(stats_.peak_concurrent, in_flight);
   return bank_wait;
@@ -240,8 +278,7 @@ void SharedMemory::edge_thread() {
     std::uint64_t next = 0;
     for (const Request* r : in_flight_)
       if (next == 0 || r->end_edge < next) next = r->end_edge;
-    bool pending = false;
-    for (const auto& queue : pending_) pending |= !queue.empty();
+    const bool pending = pending_count_ > 0;
     if (pending && (bank_wait || next == 0 || next <= edge)) next = edge + 1;
     if (!pending) held_port_waiters_ = held_channel_waiters_ = 0;
     if (next > edge) wake_.notify(sc_core::sc_time::from_value((next - edge) * period));

@@ -132,6 +132,7 @@ class SharedMemory : public sc_core::sc_module {
     bool granted = false;
     bool done = false;
     bool waited_bank = false, waited_port = false, waited_channel = false;
+    sc_core::sc_event done_event;  // its caller waits on it alone (a shared event would wake all K callers)
     std::vector<std::pair<std::uint64_t, std::uint64_t>> schedule;  // (cycle, bank)
   };
 
@@ -143,10 +144,18 @@ class SharedMemory : public sc_core::sc_module {
 
   void edge_thread();
   void complete_through(std::uint64_t edge);
+  // Processor p's channel is free and its first request has been considered: it may be granted.
+  void mark_ready_if_free(int p, std::uint64_t edge);
+  // The requests made before `edge` that have not been considered yet are from now on.
+  void consider_arrivals(std::uint64_t edge);
   // Grants what it can at `edge`; returns true when a request waited for a bank (the next edge may differ:
   // the bank schedules shift with the edge). Requests left waiting for a port or their channel wait until
   // an access completes or a request arrives, and the edges in between are not visited: their waits are
-  // counted when the next edge is (held_port_waiters_, held_channel_waiters_).
+  // counted when the next edge is (held_port_waiters_, held_channel_waiters_). Its work is in the
+  // processors it grants or finds in a bank conflict, not in all K: the waits are counted from the
+  // numbers of considered requests and of ready processors (see rule 4 in the header's comment: a
+  // considered request that is not its processor's first, or whose processor's channel is busy, waits
+  // for its channel; once the k* ports are taken, every ready processor not yet visited waits for a port).
   bool arbitrate(std::uint64_t edge);
   void bank_schedule(Request& request, std::uint64_t grant_edge) const;
   std::uint64_t in_flight_at(std::uint64_t edge) const;
@@ -160,6 +169,11 @@ class SharedMemory : public sc_core::sc_module {
   std::vector<std::uint8_t> bytes_;
 
   std::vector<std::deque<Request*>> pending_;   // per processor, in request order
+  std::uint64_t pending_count_ = 0;             // requests in pending_
+  std::vector<Request*> arriving_;              // pending, not considered yet (made at or after the last edge)
+  std::uint64_t considered_count_ = 0;          // pending requests that have been considered
+  std::set<int> ready_;                         // processors whose channel is free and first request considered
+  std::set<int> fresh_ready_;                   // those of ready_ whose first request never waited for a port
   std::vector<Request*> in_flight_;             // granted, not completed, in grant order
   std::set<std::pair<std::uint64_t, std::uint64_t>> reserved_;  // (cycle, bank) of accesses in flight
   std::vector<std::uint64_t> busy_until_processor_;  // completion edge of the processor's access in flight
@@ -169,7 +183,6 @@ class SharedMemory : public sc_core::sc_module {
   sc_core::sc_event wake_;        // the edge thread's next edge
   std::uint64_t last_visited_edge_ = 0;
   std::uint64_t held_port_waiters_ = 0, held_channel_waiters_ = 0;
-  sc_core::sc_event completed_;   // some access completed (its caller checks its own request)
   SharedMemoryStatistics stats_;
 };
 
