@@ -83,11 +83,14 @@ void Network::wake(int node) {
     endpoint_active_[node] = 1;
     active_endpoints_.push_back(node);
   }
-  if (tick_scheduled_ || !failure_.empty()) return;
+  // A tick scheduled further ahead (the clock skipping a start-up) is brought forward: the earlier
+  // notification replaces the later one.
+  if ((tick_scheduled_ && scheduled_cycle_ <= current_cycle() + 1) || !failure_.empty()) return;
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   const sc_core::sc_time next = period_ * static_cast<double>(current_cycle() + 1);
   tick_.notify(next - now);
   tick_scheduled_ = true;
+  scheduled_cycle_ = current_cycle() + 1;
 }
 
 void Network::keep_stepping(int node) {
@@ -209,10 +212,24 @@ void Network::clock_edge() {
   if (!failure_.empty()) return;
   // While routers are traced the clock keeps ticking, so their probes show idle cycles as idle.
   if (work || traced_routers_ > 0) {
-    tick_.notify(period_);
+    const std::uint64_t next = next_tick_cycle(work);
+    tick_.notify(period_ * static_cast<double>(next - now_cycle_));
     tick_scheduled_ = true;
+    scheduled_cycle_ = next;
   }
   if (!work && on_idle_) on_idle_();
+}
+
+std::uint64_t Network::next_tick_cycle(bool work) const {
+  // With nothing in the network (no flit, credit or delivery on its way) the routers have nothing to do
+  // and only the endpoints' own times matter: a channel's start-up is skipped, as an idle network is.
+  if (!work || traced_routers_ > 0 || on_cycle_end_ || flits_in_network_ > 0 || credits_in_flight_ > 0 ||
+      pending_deliveries_ > 0)
+    return now_cycle_ + 1;
+  std::uint64_t next = UINT64_MAX;
+  for (int node : active_endpoints_)
+    next = std::min(next, endpoints_[node] ? endpoints_[node]->next_work_cycle(now_cycle_) : now_cycle_ + 1);
+  return next == UINT64_MAX ? now_cycle_ + 1 : next;
 }
 
 void Network::step(std::uint64_t cycle) {

@@ -238,8 +238,12 @@ class Network : public sc_core::sc_module, public RouterEnvironment {
   std::vector<int> active_endpoints_;
   std::vector<char> endpoint_active_;
 
+  // The cycle of the next clock edge after this one: the next, or later when the network holds nothing
+  // and every active endpoint waits for a start-up.
+  std::uint64_t next_tick_cycle(bool work) const;
   sc_core::sc_event tick_;
   bool tick_scheduled_ = false;
+  std::uint64_t scheduled_cycle_ = 0;  // the cycle tick_ is notified for, while tick_scheduled_
   std::uint64_t now_cycle_ = 0;
   std::uint64_t cycles_stepped_ = 0;
   std::uint64_t flits_in_network_ = 0;

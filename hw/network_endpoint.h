@@ -16,6 +16,10 @@ class NetworkEndpoint {
   virtual ~NetworkEndpoint() = default;
   // One cycle of injection; returns true while the endpoint still has work (keeps the clock running).
   virtual bool step(std::uint64_t cycle) = 0;
+  // After step(cycle): the first cycle at which step() can do anything, provided no flit or credit
+  // arrives and nothing new is posted before (the network then skips the cycles between: a channel's
+  // start-up, for instance).
+  virtual std::uint64_t next_work_cycle(std::uint64_t cycle) const { return cycle + 1; }
   // A flit left the router through ejection channel `channel`. The endpoint returns its slot with
   // Network::return_ejection_credit() once it has consumed it (at once, or later: back-pressure).
   virtual void eject(int channel, const Flit& flit, std::uint64_t cycle) = 0;

@@ -254,6 +254,14 @@ bool NetworkInterface::step(std::uint64_t cycle) {
   return busy;
 }
 
+std::uint64_t NetworkInterface::next_work_cycle(std::uint64_t cycle) const {
+  for (const auto& waiting : ejected_)
+    if (!waiting.empty()) return cycle + 1;  // a blocked flit tries again every cycle
+  std::uint64_t next = UINT64_MAX;
+  for (const auto& p : packetizers_) next = std::min(next, p->next_work_cycle(cycle));
+  return next;
+}
+
 void NetworkInterface::injection_credit(int channel, int vc) { packetizers_[channel]->return_credit(vc); }
 
 void NetworkInterface::eject(int channel, const Flit& flit, std::uint64_t cycle) {

@@ -70,6 +70,7 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint, publ
 
   // NetworkEndpoint
   bool step(std::uint64_t cycle) override;
+  std::uint64_t next_work_cycle(std::uint64_t cycle) const override;
   void eject(int channel, const Flit& flit, std::uint64_t cycle) override;
   void injection_credit(int channel, int vc) override;
   std::vector<std::string> describe_pending() const override;

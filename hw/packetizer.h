@@ -3,6 +3,7 @@
 // router's injection channel, on a virtual channel chosen round-robin per packet, as credits allow.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <vector>
@@ -35,6 +36,11 @@ class Packetizer {
 
   void enqueue(OutgoingMessage message) { queue_.push_back(std::move(message)); }
   bool idle() const { return queue_.empty(); }
+  // After next_flit(cycle): the first cycle it can act at, as long as its credits are home (no flit of
+  // its in the network); UINT64_MAX when it has nothing queued.
+  std::uint64_t next_work_cycle(std::uint64_t cycle) const {
+    return queue_.empty() ? UINT64_MAX : std::max(cycle + 1, queue_.front().ready_cycle);
+  }
   std::size_t queued_messages() const { return queue_.size(); }
   const std::deque<OutgoingMessage>& queue() const { return queue_; }
   std::uint32_t bytes_remaining() const;

@@ -251,6 +251,19 @@ TEST(CommandLine, SpeedFigureSaysWhatItCounts) {
   EXPECT_LT(sim["cycles_stepped"].get<std::uint64_t>(), 100u) << "the clock stops during t_s";
 }
 
+// A channel's own start-up (node.startup_on = channel, 004's model) is skipped as the processor's is:
+// the clock stepped every one of its cycles while the endpoint waited (a ring:256 all-to-all at t_s =
+// 100,000 took 283 s, 12 s at t_s = 10).
+TEST(CommandLine, TheClockSkipsAChannelsStartup) {
+  const std::string json = temp_path("channel_startup.json");
+  const Outcome o = meshmp("run --topology ring:8 -a saad-all-to-all-broadcast --cost-model 004 --startup-cycles 100000 -o " + json);
+  ASSERT_EQ(o.status, 0) << o.output;
+  const nlohmann::json doc = nlohmann::json::parse(std::ifstream(json));
+  const auto& sim = doc["statistics"]["simulation"];
+  EXPECT_GT(sim["simulated_cycles"].get<std::uint64_t>(), 7 * 100000u);  // 7 steps of one start-up each
+  EXPECT_LT(sim["cycles_stepped"].get<std::uint64_t>(), 1000u) << "the clock stops during every channel's t_s";
+}
+
 // The default statistics stay compact (no N x N tables); the per-node, per-step detail is a CSV on request.
 TEST(CommandLine, CompactStatisticsAndDetailOnRequest) {
   const std::string json = temp_path("compact.json"), csv = temp_path("detail.csv");
