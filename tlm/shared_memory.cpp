@@ -207,7 +207,9 @@ bool SharedMemory::arbitrate(std::uint64_t edge) {
     const int p = *it;
     auto& queue = pending_[static_cast<std::size_t>(p)];
     Request& r = *queue.front();
-    bank_schedule(r, edge);
+    // With one port (k* = 1) no two accesses are ever in flight together: no bank schedule can collide,
+    // and none is built (a read of N one-byte words would reserve N (cycle, bank) pairs).
+    if (ports_ > 1) bank_schedule(r, edge);
     bool collides = false;
     for (const auto& slot : r.schedule)
       if (reserved_.count(slot)) {
