@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "hw/flit.h"
+#include "hw/stop_request.h"
 #include "hw/zero_load_model.h"
 #include "tlm/dma_registers.h"
 #include "tlm/transport.h"
@@ -112,6 +113,7 @@ Handle Processor::issue(std::uint32_t command, std::uint32_t peer, std::uint32_t
 Handle Processor::start_transfer(std::uint32_t command, std::uint32_t peer, int model_peer, std::uint32_t address,
                                  std::uint32_t length, std::uint32_t tag, const std::vector<int>& route,
                                  std::uint32_t global_address) {
+  stop_if_requested();
   if (!params_.startup_on_channel) wait_cycles(params_.startup_cycles);
   std::uint64_t arrival = 0;
   const std::uint64_t injected = model_send(model_peer, length, route, arrival);
@@ -161,12 +163,19 @@ Handle Processor::receive(int peer, std::uint32_t address, std::uint32_t length,
   return issue(dma::kCommandReceive, static_cast<std::uint32_t>(peer), address, length, tag, {});
 }
 
+void Processor::stop_if_requested() {
+  // SIGINT / SIGTERM: the router network's clock ends the run at its next edge; the bus, the shared
+  // memory and the switch have no clock, so the processors end it, at a transfer or a completion.
+  if (stop_signal() != 0) sc_core::sc_stop();
+}
+
 void Processor::wait(Handle handle) {
   write_register(dma::kQuery, static_cast<std::uint32_t>(handle));
   while (read_register(dma::kStatus) != dma::kStatusDone) {
     blocked_ = Blocked::OnDescriptor;
     blocked_handle_ = handle;
     sc_core::wait(completion_irq_);
+    stop_if_requested();
   }
   blocked_ = Blocked::No;
   // Zero-load model: a send completes when it has been injected; a receive when its message arrives, as
@@ -199,6 +208,7 @@ std::size_t Processor::wait_any(const std::vector<Handle>& handles) {
     blocked_ = Blocked::OnDescriptor;
     blocked_handle_ = handles.front();
     sc_core::wait(completion_irq_);
+    stop_if_requested();
     blocked_ = Blocked::No;
   }
 }

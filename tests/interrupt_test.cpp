@@ -124,6 +124,23 @@ TEST_F(Interrupt, ARunStopsAtOnceSaysWhereAndKeepsThePreviousFiles) {
   }
 }
 
+// 004's bus, shared memory and switch have no clock to check the stop request: the processors do, at
+// each transfer (a 1,024-node shared-memory multiscatter ran its seconds to the end under SIGTERM).
+TEST_F(Interrupt, AFabricRunStopsAtOnce) {
+  for (const int signal_number : {SIGINT, SIGTERM}) {
+    const std::string d = dir(std::string("fabric") + (signal_number == SIGINT ? "int" : "term"));
+    const auto start = std::chrono::steady_clock::now();
+    const Interrupted r = interrupt({"run", "--topology", "shared-memory:1024", "-a", "saad-multiscatter", "-m", "8",
+                                     "--startup-cycles", "0", "-o", "stats.json"},
+                                    d, signal_number, false, std::chrono::milliseconds(1500));
+    EXPECT_EQ(r.status, 128 + signal_number) << r.out << r.err;
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(4000)) << "it stops at once";
+    EXPECT_NE(r.err.find(" at simulated cycle "), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(d + "/stats.json"));
+    expect_nothing_left(d);
+  }
+}
+
 TEST_F(Interrupt, ASweepStopsItsChildrenAndKeepsEveryFinishedRow) {
   for (int trial = 0; trial < 4; ++trial) {
     const int signal_number = trial % 2 ? SIGTERM : SIGINT;
