@@ -4,7 +4,9 @@
 // byte was verified, completion cycles, the zero-load model and the paper's formula, the schedule counts,
 // the contention, and the error of a point that failed. Every point is checked before the first runs: an
 // input error is exit 2 naming the point; a point whose algorithm does not support the machine is a row
-// marked unsupported, with the reason. SIGINT / SIGTERM stop the running points and keep the finished rows.
+// marked unsupported, with the reason. The CSV is rewritten whole (beside it, then renamed) as each point
+// finishes, so a kill loses only the running points; --resume keeps its rows and runs the others. SIGINT /
+// SIGTERM stop the running points and keep the finished rows.
 #include "sims/sweep_command.h"
 
 #include <nlohmann/json.hpp>
@@ -17,6 +19,9 @@
 #include <mutex>
 #include <sstream>
 #include <thread>
+#include <fstream>
+#include <iterator>
+#include <map>
 
 #include "firmware/algorithm_registry.h"
 #include "hw/stop_request.h"
@@ -130,6 +135,46 @@ std::string csv_field(const std::string& text) {
   return quoted + "\"";
 }
 
+// The records of a CSV file as csv_field writes them (quoted fields may hold commas, quotes and line breaks).
+std::vector<std::vector<std::string>> read_csv(const std::string& text) {
+  std::vector<std::vector<std::string>> records;
+  std::vector<std::string> record;
+  std::string field;
+  bool quoted = false, any = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') field += '"', ++i;
+      else if (c == '"') quoted = false;
+      else field += c;
+    } else if (c == '"') {
+      quoted = any = true;
+    } else if (c == ',') {
+      record.push_back(field), field.clear(), any = true;
+    } else if (c == '\n') {
+      record.push_back(field), field.clear();
+      records.push_back(record), record.clear(), any = false;
+    } else {
+      field += c, any = true;
+    }
+  }
+  if (any) record.push_back(field), records.push_back(record);
+  return records;
+}
+
+const char* kHeader =
+    "topology,algorithm,block_bytes,startup_cycles,flit_bytes,exit_status,verified,completion_cycles,"
+    "zero_load_cycles,paper_cycles,synchronized_steps,sum_of_step_max_blocks,max_messages_per_node,"
+    "rearrangement_bytes_max_per_node,header_blocking_cycles,steps_with_blocking,host_seconds,"
+    "status_bound_steps,cut_bound,port_model,run_options,error";
+
+// A point's key in the CSV: its parameters and the sweep's run options, as the row's first five fields
+// and its run_options field hold them.
+std::string point_key(const std::string& topology, const std::string& algorithm, const std::string& block_bytes,
+                      const std::string& startup_cycles, const std::string& flit_bytes, const std::string& run_options) {
+  return topology + '\n' + algorithm + '\n' + block_bytes + '\n' + startup_cycles + '\n' + flit_bytes + '\n' + run_options;
+}
+
 
 }  // namespace
 
@@ -141,7 +186,11 @@ void SweepCommand::add_to(CLI::App& app) {
   app.add_option("--flit-bytes", flit_bytes_, "comma-separated link widths (t_c = 1/flit_bytes cycles per byte)")
       ->capture_default_str();
   app.add_option("--run-options", run_options_, "more options for every run, e.g. '--algorithm-option sync=barrier'");
-  app.add_option("--csv", csv_, "the CSV file, one row per point")->capture_default_str();
+  app.add_option("--csv", csv_, "the CSV file, one row per point, rewritten whole as each point finishes")
+      ->capture_default_str();
+  app.add_flag("--resume", resume_,
+               "keep the rows already in --csv (a point is its topology, algorithm, m, t_s, link width and "
+               "--run-options) and run only the points missing there or failed");
   app.add_option("-j,--jobs", jobs_, "runs at once, 1.." + std::to_string(kMaxChildren) + " (default: the host's cores)")
       ->check(CLI::Range(1, kMaxChildren));
   app.add_option("--plot", png_, "also plot the speedup over --speedup-of (PNG): see --plot-against");
@@ -171,16 +220,68 @@ int SweepCommand::run(const std::string& self_path, std::ostream& out, std::ostr
             points.push_back({topology, algorithm, m, ts, flit, ""});
   for (SweepPoint& p : points) p.unsupported = check_point(p, run_options);
   check_distinct_outputs({{"--csv", csv_}, {"--plot", png_}});
-  OutputFile csv("--csv", csv_), png;
+  OutputFile csv("--csv", csv_), png;  // opened now: the check that both can be written
   if (!png_.empty()) png = OutputFile("--plot", png_);
   const unsigned jobs = jobs_ > 0 ? static_cast<unsigned>(jobs_) : std::max(1u, std::thread::hardware_concurrency());
 
-  std::vector<std::string> rows(points.size());
+  // --resume: the rows of --csv whose points this sweep holds are kept (a failed one is run again);
+  // rows of other points are kept too, before this sweep's.
+  std::vector<std::string> rows(points.size()), other_rows;
+  std::vector<bool> finished(points.size(), false);
+  std::size_t resumed = 0;
+  if (resume_) {
+    std::ifstream in(csv_, std::ios::binary);
+    if (in) {
+      const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      const auto records = read_csv(text);
+      std::string header;
+      if (!records.empty())
+        for (std::size_t i = 0; i < records.front().size(); ++i) header += (i ? "," : "") + records.front()[i];
+      if (!records.empty() && header != kHeader)
+        throw ConfigError("--resume", csv_,
+                          "its header is not the one this meshmp writes (" + std::string(kHeader) +
+                              "): a CSV of another sweep version cannot be resumed");
+      std::map<std::string, std::size_t> index;
+      for (std::size_t k = 0; k < points.size(); ++k) {
+        const SweepPoint& p = points[k];
+        index[point_key(p.topology, p.algorithm, std::to_string(p.block_bytes), std::to_string(p.startup_cycles),
+                        std::to_string(p.flit_bytes), run_options_)] = k;
+      }
+      for (std::size_t r = 1; r < records.size(); ++r) {
+        const auto& f = records[r];
+        if (f.size() != 22) throw ConfigError("--resume", csv_, "row " + std::to_string(r + 1) + " has " + std::to_string(f.size()) + " fields, not 22");
+        std::string line;
+        for (std::size_t i = 0; i < f.size(); ++i) line += (i ? "," : "") + csv_field(f[i]);
+        const auto found = index.find(point_key(f[0], f[1], f[2], f[3], f[4], f[20]));
+        if (found == index.end()) {
+          other_rows.push_back(line);
+        } else if (f[6] != "failed" && !finished[found->second]) {
+          rows[found->second] = line;
+          finished[found->second] = true;
+          ++resumed;
+        }
+      }
+    }
+  }
+  // The CSV as it stands: written whole (beside it, then renamed) after every finished point, so that a
+  // crash or a kill loses at most the points that were running.
+  auto write_csv = [&](OutputFile& file) {
+    std::ostream& table = file.stream();
+    table << kHeader << '\n';
+    for (const std::string& row : other_rows) table << row << '\n';
+    for (const std::string& row : rows)
+      if (!row.empty()) table << row << '\n';
+    file.commit();
+  };
+
   std::atomic<std::size_t> next{0};
   std::mutex progress;
-  std::size_t done = 0, failed = 0;
+  std::string write_error;  // the first failed rewrite of the CSV
+  std::size_t done = resumed, failed = 0;
+  if (resumed > 0) out << "  --resume: " << resumed << " of " << points.size() << " points already in " << csv_ << "\n";
   auto worker = [&] {
     for (std::size_t k = next++; k < points.size() && stop_signal() == 0; k = next++) {
+      if (finished[k]) continue;
       const SweepPoint& p = points[k];
       std::ostringstream row;
       row << csv_field(p.topology) << ',' << p.algorithm << ',' << p.block_bytes << ',' << p.startup_cycles << ','
@@ -220,9 +321,16 @@ int SweepCommand::run(const std::string& self_path, std::ostream& out, std::ostr
         }
         if (verdict != "yes" && error.empty()) error = outcome.describe();
       }
-      row << ',' << csv_field(error);
+      row << ',' << csv_field(run_options_) << ',' << csv_field(error);
       std::lock_guard<std::mutex> lock(progress);
       rows[k] = row.str();
+      try {
+        OutputFile rewrite("--csv", csv_);
+        write_csv(rewrite);
+      } catch (const OutputError& e) {  // the sweep stops: its rows cannot be kept
+        if (write_error.empty()) write_error = e.what();
+        next = points.size();
+      }
       ++done;
       if (verdict != "yes" && verdict != "unsupported") ++failed;
       out << "  [" << done << "/" << points.size() << "] " << describe(p) << ": " << verdict
@@ -233,15 +341,9 @@ int SweepCommand::run(const std::string& self_path, std::ostream& out, std::ostr
   std::vector<std::thread> threads;
   for (unsigned t = 0; t < std::min<std::size_t>(jobs, points.size()); ++t) threads.emplace_back(worker);
   for (auto& t : threads) t.join();
+  if (!write_error.empty()) throw OutputError(write_error);
 
-  std::ostream& table = csv.stream();
-  table << "topology,algorithm,block_bytes,startup_cycles,flit_bytes,exit_status,verified,completion_cycles,"
-           "zero_load_cycles,paper_cycles,synchronized_steps,sum_of_step_max_blocks,max_messages_per_node,"
-           "rearrangement_bytes_max_per_node,header_blocking_cycles,steps_with_blocking,host_seconds,"
-           "status_bound_steps,cut_bound,port_model,error\n";
-  for (const std::string& row : rows)
-    if (!row.empty()) table << row << '\n';
-  csv.commit();
+  write_csv(csv);
   if (stop_signal() != 0) {
     err << "meshmp: stopped by " << signal_name(stop_signal()) << ": " << done << " of " << points.size()
         << " points finished; " << csv_ << " holds them\n";

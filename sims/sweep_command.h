@@ -26,6 +26,7 @@ class SweepCommand {
   std::string speedup_of_ = "tseng-t4";
   std::string plot_against_ = "nodes";  // or block-bytes
   int jobs_ = 0;
+  bool resume_ = false;
 };
 
 }  // namespace meshmp
