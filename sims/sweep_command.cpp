@@ -15,13 +15,13 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <fstream>
 #include <iomanip>
+#include <iterator>
+#include <map>
 #include <mutex>
 #include <sstream>
 #include <thread>
-#include <fstream>
-#include <iterator>
-#include <map>
 
 #include "firmware/algorithm_registry.h"
 #include "hw/stop_request.h"
@@ -176,6 +176,56 @@ std::string point_key(const std::string& topology, const std::string& algorithm,
 }
 
 
+// What --resume keeps of an earlier CSV: per point of this sweep its row, when the CSV holds one that did
+// not fail (a failed point runs again); the rows of points not in this sweep, kept before this sweep's.
+struct SweptRows {
+  std::vector<std::string> rows;  // per point, empty when it is to run
+  std::vector<std::string> other_rows;
+  std::vector<bool> finished;
+  std::size_t resumed = 0;
+};
+
+SweptRows rows_to_resume(const std::string& csv, const std::vector<SweepPoint>& points, const std::string& run_options) {
+  SweptRows kept{std::vector<std::string>(points.size()), {}, std::vector<bool>(points.size(), false), 0};
+  std::ifstream in(csv, std::ios::binary);
+  if (!in) return kept;  // no CSV yet: every point runs
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto records = read_csv(text);
+  if (records.empty()) return kept;
+  std::string header;
+  for (std::size_t i = 0; i < records.front().size(); ++i) header += (i ? "," : "") + records.front()[i];
+  if (header != kHeader)
+    throw ConfigError("--resume", csv,
+                      "its header is not the one this meshmp writes (" + std::string(kHeader) +
+                          "): a CSV of another sweep version cannot be resumed");
+  const std::size_t fields = records.front().size(), run_options_field = fields - 2;
+  std::map<std::string, std::size_t> index;
+  for (std::size_t k = 0; k < points.size(); ++k) {
+    const SweepPoint& p = points[k];
+    index[point_key(p.topology, p.algorithm, std::to_string(p.block_bytes), std::to_string(p.startup_cycles),
+                    std::to_string(p.flit_bytes), run_options)] = k;
+  }
+  for (std::size_t r = 1; r < records.size(); ++r) {
+    const auto& f = records[r];
+    if (f.size() != fields)
+      throw ConfigError("--resume", csv,
+                        "row " + std::to_string(r + 1) + " has " + std::to_string(f.size()) + " fields, not " +
+                            std::to_string(fields));
+    std::string line;
+    for (std::size_t i = 0; i < f.size(); ++i) line += (i ? "," : "") + csv_field(f[i]);
+    const auto found = index.find(point_key(f[0], f[1], f[2], f[3], f[4], f[run_options_field]));
+    if (found == index.end()) {
+      kept.other_rows.push_back(line);
+    } else if (f[6] != "failed" && !kept.finished[found->second]) {
+      kept.rows[found->second] = line;
+      kept.finished[found->second] = true;
+      ++kept.resumed;
+    }
+  }
+  return kept;
+}
+
+
 }  // namespace
 
 void SweepCommand::add_to(CLI::App& app) {
@@ -224,45 +274,12 @@ int SweepCommand::run(const std::string& self_path, std::ostream& out, std::ostr
   if (!png_.empty()) png = OutputFile("--plot", png_);
   const unsigned jobs = jobs_ > 0 ? static_cast<unsigned>(jobs_) : std::max(1u, std::thread::hardware_concurrency());
 
-  // --resume: the rows of --csv whose points this sweep holds are kept (a failed one is run again);
-  // rows of other points are kept too, before this sweep's.
-  std::vector<std::string> rows(points.size()), other_rows;
-  std::vector<bool> finished(points.size(), false);
-  std::size_t resumed = 0;
-  if (resume_) {
-    std::ifstream in(csv_, std::ios::binary);
-    if (in) {
-      const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-      const auto records = read_csv(text);
-      std::string header;
-      if (!records.empty())
-        for (std::size_t i = 0; i < records.front().size(); ++i) header += (i ? "," : "") + records.front()[i];
-      if (!records.empty() && header != kHeader)
-        throw ConfigError("--resume", csv_,
-                          "its header is not the one this meshmp writes (" + std::string(kHeader) +
-                              "): a CSV of another sweep version cannot be resumed");
-      std::map<std::string, std::size_t> index;
-      for (std::size_t k = 0; k < points.size(); ++k) {
-        const SweepPoint& p = points[k];
-        index[point_key(p.topology, p.algorithm, std::to_string(p.block_bytes), std::to_string(p.startup_cycles),
-                        std::to_string(p.flit_bytes), run_options_)] = k;
-      }
-      for (std::size_t r = 1; r < records.size(); ++r) {
-        const auto& f = records[r];
-        if (f.size() != 22) throw ConfigError("--resume", csv_, "row " + std::to_string(r + 1) + " has " + std::to_string(f.size()) + " fields, not 22");
-        std::string line;
-        for (std::size_t i = 0; i < f.size(); ++i) line += (i ? "," : "") + csv_field(f[i]);
-        const auto found = index.find(point_key(f[0], f[1], f[2], f[3], f[4], f[20]));
-        if (found == index.end()) {
-          other_rows.push_back(line);
-        } else if (f[6] != "failed" && !finished[found->second]) {
-          rows[found->second] = line;
-          finished[found->second] = true;
-          ++resumed;
-        }
-      }
-    }
-  }
+  SweptRows swept{std::vector<std::string>(points.size()), {}, std::vector<bool>(points.size(), false), 0};
+  if (resume_) swept = rows_to_resume(csv_, points, run_options_);
+  std::vector<std::string>& rows = swept.rows;
+  const std::vector<std::string>& other_rows = swept.other_rows;
+  const std::vector<bool>& finished = swept.finished;
+  const std::size_t resumed = swept.resumed;
   // The CSV as it stands: written whole (beside it, then renamed) after every finished point, so that a
   // crash or a kill loses at most the points that were running.
   auto write_csv = [&](OutputFile& file) {
