@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iomanip>
@@ -296,6 +297,7 @@ int SweepCommand::run(const std::string& self_path, std::ostream& out, std::ostr
   std::string write_error;  // the first failed rewrite of the CSV
   std::size_t done = resumed, failed = 0;
   if (resumed > 0) out << "  --resume: " << resumed << " of " << points.size() << " points already in " << csv_ << "\n";
+  const auto started = std::chrono::steady_clock::now();
   auto worker = [&] {
     for (std::size_t k = next++; k < points.size() && stop_signal() == 0; k = next++) {
       if (finished[k]) continue;
@@ -350,8 +352,12 @@ int SweepCommand::run(const std::string& self_path, std::ostream& out, std::ostr
       }
       ++done;
       if (verdict != "yes" && verdict != "unsupported") ++failed;
-      out << "  [" << done << "/" << points.size() << "] " << describe(p) << ": " << verdict
-          << (error.empty() ? "" : " (" + error + ")") << "\n"
+      // Time left: the points still to run at the rate (wall time, all jobs) of those run so far.
+      const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      const double ran = static_cast<double>(done - resumed), left = static_cast<double>(points.size() - done);
+      out << "  [" << done << "/" << points.size() << ", " << failed << " failed, about "
+          << static_cast<long>(elapsed / ran * left + 0.5)
+          << " s left] " << describe(p) << ": " << verdict << (error.empty() ? "" : " (" + error + ")") << "\n"
           << std::flush;
     }
   };
