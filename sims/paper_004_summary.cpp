@@ -58,11 +58,13 @@ std::vector<Cell> cells_of(const std::string& table) {
   if (table == "004-table1") {
     // Bus (§2 A).
     const std::string bus = "bus:" + k;
-    add({"one to one", "bus", bus, "saad-one-to-one", "", "(3.1)", "N/b + tau", [](const Symbols& s) { return s.N / s.b + s.tau; }, ""});
-    add({"one to all", "bus", bus, "saad-broadcast", "", "T2,B", "N/b + tau", [](const Symbols& s) { return s.N / s.b + s.tau; }, ""});
+    const auto one_transfer = [](const Symbols& s) { return s.N / s.b + s.tau; };
+    add({"one to one", "bus", bus, "saad-one-to-one", "", "(3.1)", "N/b + tau", one_transfer, ""});
+    add({"one to all", "bus", bus, "saad-broadcast", "", "T2,B", "N/b + tau", one_transfer, ""});
     add({"all to all", "bus", bus, "saad-all-to-all-broadcast", "", "(3.26)", "N/b + k tau",
          [](const Symbols& s) { return s.N / s.b + s.k * s.tau; }, ""});
-    add({"scatter", "bus", bus, "saad-scatter", "", "(3.36)", "k tau + N/b", [](const Symbols& s) { return s.k * s.tau + s.N / s.b; }, ""});
+    add({"scatter", "bus", bus, "saad-scatter", "", "(3.36)", "k tau + N/b",
+         [](const Symbols& s) { return s.k * s.tau + s.N / s.b; }, ""});
     add({"multiscatter", "bus", bus, "saad-multiscatter", "", "T5,B", "N/b + k tau",
          [](const Symbols& s) { return s.N / s.b + s.k * s.tau; }, ""});
     // Shared memory (§2 B).
@@ -138,7 +140,8 @@ std::vector<Cell> cells_of(const std::string& table) {
          [](const Symbols& s) { return s.n() * (s.N / (s.k * s.b) + 2 * s.tau); }, ""});
     // Switch (§2 F).
     const std::string omega = "omega:" + k;
-    add({"one to one", "switch", omega, "saad-one-to-one", "", "T1,S", "N/b + tau", [](const Symbols& s) { return s.N / s.b + s.tau; }, ""});
+    add({"one to one", "switch", omega, "saad-one-to-one", "", "T1,S", "N/b + tau",
+         [](const Symbols& s) { return s.N / s.b + s.tau; }, ""});
     add({"one to all", "switch", omega, "saad-broadcast", "tree-pipeline", "(3.25)", "4 (N/b + log2(k) tau)",
          [](const Symbols& s) { return 4 * (s.N / s.b + s.n() * s.tau); }, ""});
     add({"all to all", "switch", omega, "saad-all-to-all-broadcast", "doubling", "(3.35)", "N/b + log2(k) tau",
@@ -171,8 +174,9 @@ std::map<std::string, std::string> options_of(const Cell& cell) {
 }
 
 std::string arguments(const Cell& cell) {
-  std::string text = "--topology " + cell.topology + " --algorithm " + cell.algorithm +
-                     kModel + (on_fabric(cell) ? " --concurrent-transfers " + std::to_string(kConcurrentTransfers) : "") + " --workload-option words=" + std::to_string(kWords);
+  std::string text = "--topology " + cell.topology + " --algorithm " + cell.algorithm + kModel +
+                     " --workload-option words=" + std::to_string(kWords);
+  if (on_fabric(cell)) text += " --concurrent-transfers " + std::to_string(kConcurrentTransfers);
   if (!cell.method.empty()) text += " --algorithm-option method=" + cell.method;
   return text;
 }
