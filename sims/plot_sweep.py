@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Speedup plots of a `meshmp sweep` CSV: the completion time of every other algorithm divided by that
 of REFERENCE (default tseng-t4).
-  nodes (default), like 001's Fig. 9: one panel per t_s / (b t_c), against the number of nodes;
+  nodes (default), like 001's Fig. 9: one panel per t_s, m and link width (titled with t_s / (b t_c)), a
+    line per algorithm and topology family against the number of nodes (two topologies of one family and
+    size share a position: the script says so);
   block-bytes, like 001's Fig. 10: one panel per topology, one line per algorithm and t_s / t_c (t_c in
     cycles per byte), against the block size b;
   machines (REFERENCE unused), 004 §4's comparison: one panel per algorithm and t_s / (b t_c), the
@@ -170,33 +172,46 @@ def main():
     if len(sys.argv) > 4 and sys.argv[4] == "bound":
         against_bound(sweep, out)
         return
-    # completion[(ratio)][algorithm][nodes]
+    # completion[(t_s, m, flit)][(algorithm, topology family)][nodes]: a panel per sweep setting (titled
+    # with its t_s / (b t_c)), a line per algorithm and topology family, divided by the reference on the
+    # same family and nodes.
     completion = defaultdict(lambda: defaultdict(dict))
+    topology_at = {}  # (panel, algorithm, family, nodes) -> topology: two topologies at one position
+    shared = set()
     with open(sweep) as f:
         for row in csv.DictReader(f):
             if row["verified"] != "yes":
                 continue
-            ratio = float(row["startup_cycles"]) * float(row["flit_bytes"]) / float(row["block_bytes"])
-            completion[ratio][row["algorithm"]][nodes(row["topology"])] = float(row["completion_cycles"])
-    ratios = sorted(r for r in completion if reference in completion[r])
-    if not ratios:
+            panel = (float(row["startup_cycles"]), int(row["block_bytes"]), int(row["flit_bytes"]))
+            family = row["topology"].split(":", 1)[0]
+            n = nodes(row["topology"])
+            place = (panel, row["algorithm"], family, n)
+            if place in topology_at and topology_at[place] != row["topology"]:
+                shared.add((topology_at[place], row["topology"], n))
+            topology_at[place] = row["topology"]
+            completion[panel][(row["algorithm"], family)][n] = float(row["completion_cycles"])
+    panels = sorted(p for p in completion if any(a == reference for a, _ in completion[p]))
+    if not panels:
         sys.exit(f"no verified {reference} runs in {sweep}")
-    fig, axes = plt.subplots(1, len(ratios), figsize=(4.5 * len(ratios), 3.8), squeeze=False)
-    for ax, ratio in zip(axes[0], ratios):
-        base = completion[ratio][reference]
-        for algorithm, times in sorted(completion[ratio].items()):
-            if algorithm == reference:
+    for first, second, n in sorted(shared):
+        print(f"  plot: {first} and {second} share a position ({n} nodes); the plot shows {second}")
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.5 * len(panels), 3.8), squeeze=False)
+    for ax, panel in zip(axes[0], panels):
+        ts, m, flit = panel
+        for (algorithm, family), times in sorted(completion[panel].items()):
+            base = completion[panel].get((reference, family))
+            if algorithm == reference or not base:
                 continue
             xs = sorted(n for n in times if n in base)
             if xs:
-                ax.plot(xs, [times[n] / base[n] for n in xs], marker="o", label=f"{algorithm} / {reference}")
+                ax.plot(xs, [times[n] / base[n] for n in xs], marker="o", label=f"{algorithm} / {reference} ({family})")
         ax.axhline(1.0, color="grey", linewidth=0.8)
         ax.set_xscale("log", base=2)
         ax.set_xlabel("nodes")
         ax.set_ylabel("speedup (completion time ratio)")
-        ax.set_title(f"t_s / (b t_c) = {ratio:g}")
+        ax.set_title(f"t_s / (b t_c) = {ts * flit / m:g} (t_s = {ts:g}, m = {m}, {flit}-byte links)", fontsize=8)
         ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=8)
+        ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(out, dpi=110)
 

@@ -406,6 +406,21 @@ TEST(CommandLine, PaperTableRowsFromRunsOfTheMachine) {
 
 namespace {
 
+// The speedup plot keeps every series: a line per algorithm and topology family, a panel per t_s, m and
+// link width (m = 8 and 64 at t_s = 0 overwrote each other; mesh:4x4 and torus:4x4 were one dot), and it
+// says when two topologies share a position.
+TEST(CommandLine, SweepPlotKeepsEverySeriesAndSaysWhatSharesAPosition) {
+  const std::string csv = temp_path("series.csv"), png = temp_path("series.png");
+  const Outcome sweep = meshmp("sweep --topologies torus:4x4,mesh:4x4,torus:2x8 --algorithms direct,bruck -m 8,64 "
+                               "--startup-cycles 0 --csv " + csv + " --plot " + png + " --speedup-of direct");
+  ASSERT_EQ(sweep.status, 0) << sweep.output;
+  EXPECT_NE(sweep.output.find("plot: torus:4x4 and torus:2x8 share a position (16 nodes)"), std::string::npos)
+      << sweep.output;
+  EXPECT_TRUE(std::ifstream(png).good());
+  std::remove(png.c_str());
+  std::remove(csv.c_str());
+}
+
 TEST(CommandLine, SweepWritesOneRowPerPoint) {
   const std::string csv = temp_path("sweep.csv");
   const std::string png = temp_path("sweep.png");
