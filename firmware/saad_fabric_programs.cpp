@@ -61,6 +61,16 @@ double rounds(const SaadContext& c, double accesses) { return std::ceil(accesses
 
 int ring_at(int root, int h, int k) { return ((root + h) % k + k) % k; }
 
+// The vector of N words that the all-to-all broadcast and the gather share out: node i's N/k words are
+// slot i, at the same place in every node's memory.
+struct VectorSlots {
+  const SaadWords& w;
+  std::uint64_t share;  // N/k words
+  VectorSlots(const SaadWords& words, int k) : w(words), share(words.words / static_cast<std::uint64_t>(k)) {}
+  std::uint32_t bytes() const { return static_cast<std::uint32_t>(share * w.word_bytes); }
+  std::uint32_t address(int i) const { return w.address(w.input_base, static_cast<std::uint64_t>(i) * share); }
+};
+
 // ---------------------------------------------------------------------------------------------------------
 // One-to-one
 
@@ -195,9 +205,9 @@ SaadFormula broadcast_formula(const SaadContext& c, const SaadProgram& program) 
 SaadProgram all_to_all(const SaadContext& c) {
   const SaadWords& w = saad_words(c.workload);
   const int k = c.topology.num_nodes();
-  const std::uint64_t share = w.words / static_cast<std::uint64_t>(k);
-  const auto slot_bytes = static_cast<std::uint32_t>(share * w.word_bytes);
-  auto slot = [&](int i) { return w.address(w.input_base, static_cast<std::uint64_t>(i) * share); };
+  const VectorSlots slots(w, k);
+  const std::uint32_t slot_bytes = slots.bytes();
+  auto slot = [&slots](int i) { return slots.address(i); };
   SaadProgram p;
   if (c.machine == SaadMachine::Bus) {
     for (int j = 0; j < k; ++j) p.at(static_cast<std::size_t>(j)).push_back(broadcast(j, slot(j), slot(j), slot_bytes));
@@ -306,9 +316,9 @@ SaadFormula scatter_formula(const SaadContext& c) {
 SaadProgram gather(const SaadContext& c) {
   const SaadWords& w = saad_words(c.workload);
   const int k = c.topology.num_nodes(), root = w.source;
-  const std::uint64_t share = w.words / static_cast<std::uint64_t>(k);
-  const auto slot_bytes = static_cast<std::uint32_t>(share * w.word_bytes);
-  auto slot = [&](int i) { return w.address(w.input_base, static_cast<std::uint64_t>(i) * share); };
+  const VectorSlots slots(w, k);
+  const std::uint32_t slot_bytes = slots.bytes();
+  auto slot = [&slots](int i) { return slots.address(i); };
   SaadProgram p;
   if (c.machine == SaadMachine::Bus) {
     for (int h = 1; h < k; ++h) {

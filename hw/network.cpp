@@ -85,12 +85,11 @@ void Network::wake(int node) {
   }
   // A tick scheduled further ahead (the clock skipping a start-up) is brought forward: the earlier
   // notification replaces the later one.
-  if ((tick_scheduled_ && scheduled_cycle_ <= current_cycle() + 1) || !failure_.empty()) return;
-  const sc_core::sc_time now = sc_core::sc_time_stamp();
-  const sc_core::sc_time next = period_ * static_cast<double>(current_cycle() + 1);
-  tick_.notify(next - now);
+  const std::uint64_t next_cycle = current_cycle() + 1;
+  if ((tick_scheduled_ && scheduled_cycle_ <= next_cycle) || !failure_.empty()) return;
+  tick_.notify(period_ * static_cast<double>(next_cycle) - sc_core::sc_time_stamp());
   tick_scheduled_ = true;
-  scheduled_cycle_ = current_cycle() + 1;
+  scheduled_cycle_ = next_cycle;
 }
 
 void Network::keep_stepping(int node) {
