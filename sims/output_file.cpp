@@ -118,6 +118,7 @@ OutputFile::OutputFile(std::string field, std::string path) : field_(std::move(f
     throw ConfigError(field_, path_, std::string("the file cannot be written: ") + std::strerror(errno));
   close(fd);
   writing_path_ = pattern;
+  registered_ = TemporaryPath(writing_path_);
 }
 
 OutputFile::OutputFile(OutputFile&& other) noexcept { *this = std::move(other); }
@@ -129,6 +130,7 @@ OutputFile& OutputFile::operator=(OutputFile&& other) noexcept {
     path_ = std::move(other.path_);
     writing_path_ = std::move(other.writing_path_);
     in_place_ = other.in_place_;
+    registered_ = std::move(other.registered_);
     buffer_ = std::move(other.buffer_);
     stream_ = std::move(other.stream_);
     other.path_.clear();
@@ -182,6 +184,7 @@ std::optional<std::string> OutputFile::try_commit() {
   const mode_t mode = stat(target.c_str(), &existing) == 0 ? (existing.st_mode & 07777) : new_file_mode();
   chmod(writing_path_.c_str(), mode);
   if (std::rename(writing_path_.c_str(), target.c_str()) != 0) return failure("the file cannot be put in place", errno);
+  registered_ = TemporaryPath();
   path_.clear();
   writing_path_.clear();
   return std::nullopt;
@@ -192,6 +195,7 @@ void OutputFile::discard() noexcept {
   stream_.reset();
   buffer_.reset();
   if (!in_place_ && !writing_path_.empty()) std::remove(writing_path_.c_str());
+  registered_ = TemporaryPath();
   path_.clear();
   writing_path_.clear();
 }

@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "sims/temporary_paths.h"
+
 namespace meshmp {
 
 class OutputError : public std::runtime_error {
@@ -60,6 +62,8 @@ class OutputFile {
   bool is_open() const { return !path_.empty(); }
   const std::string& path() const { return path_; }
   const std::string& field() const { return field_; }
+  // A special file (a device, a FIFO), written directly instead of through a temporary file.
+  bool writes_in_place() const { return in_place_; }
   // Where a writer that opens the file itself (a plot script, a waveform writer) puts the contents.
   const std::string& writing_path() const { return writing_path_; }
   // The stream onto writing_path(), opened on first use.
@@ -80,6 +84,7 @@ class OutputFile {
 
   std::string field_, path_, writing_path_;
   bool in_place_ = false;  // a special file: written directly
+  TemporaryPath registered_;  // the temporary file, where a fault handler can remove it
   std::unique_ptr<CheckedFileBuffer> buffer_;
   std::unique_ptr<std::ostream> stream_;
 };

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <iomanip>
 #include <memory>
+#include <optional>
 #include <tuple>
 
 #include "firmware/algorithm_registry.h"
@@ -12,6 +13,7 @@
 #include "hw/model_size.h"
 #include "hw/run_statistics.h"
 #include "hw/stop_request.h"
+#include "sims/fst_output.h"
 #include "sims/output_file.h"
 #include "sims/stop_signals.h"
 #include "sims/waveform_relay.h"
@@ -104,6 +106,8 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
     if (!path->empty()) *file = OutputFile(field, *path);
   std::unique_ptr<WaveformRelay> vcd_relay;
   if (vcd_file.is_open()) vcd_relay = std::make_unique<WaveformRelay>(vcd_file.writing_path(), "waveform");
+  std::optional<FstWriteFaultGuard> fst_fault_guard;
+  if (fst_file.is_open()) fst_fault_guard.emplace("output.trace_rtl", config.trace_rtl, fst_file.writing_path());
 
   Machine machine("machine", config, algorithm->firmware, options, scratch_bytes, algorithm->workload);
   machine.enforce_port_rule(*algorithm);
@@ -263,6 +267,11 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
       messages << m.src << ',' << m.dst << ',' << m.bytes << ',' << m.latency_cycles << ',' << m.blocked_cycles << '\n';
   }
   machine.close_waveforms();
+  if (fst_file.is_open() && !fst_file.writes_in_place())
+    if (const auto problem = fst_file_problem(fst_file.writing_path())) {
+      write_errors.push_back("output.trace_rtl = '" + config.trace_rtl + "': writing the file failed: " + *problem);
+      fst_file.discard();
+    }
   if (vcd_relay)
     if (const std::string error = vcd_relay->finish(); !error.empty()) {
       write_errors.push_back("output.vcd = '" + config.vcd + "': writing the file failed: " + error);

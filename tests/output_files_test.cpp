@@ -7,12 +7,14 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "meshmp_process.h"
+#include "sims/fst_output.h"
 
 namespace {
 
@@ -113,6 +115,36 @@ TEST(OutputFiles, AWaveformCutByAFileSizeLimitIsAnErrorAndNotLeftBehind) {
   EXPECT_FALSE(std::filesystem::exists(dir + "/w.vcd"));
   EXPECT_EQ(read_file(dir + "/d.csv").rfind("node,step,", 0), 0u) << "the other outputs are kept";
   EXPECT_TRUE(leftovers(dir).empty());
+}
+
+// The RTL waveform's writer maps its buffers: past a file-size limit (or on a full disk) a store into a
+// page that cannot grow raises SIGBUS. It was a crash (status 135) that left the FST's temporary file and
+// its .hier side file behind; now it is an error naming the output, with every temporary file removed.
+TEST(OutputFiles, AnRtlWaveformCutByAFileSizeLimitIsAnErrorAndNotLeftBehind) {
+  const std::string dir = fresh_directory("fst");
+  const Outcome o = run_command("(ulimit -f 16; " + std::string(MESHMP_BINARY) + " run --topology torus:4x4 " +
+                                "--router rtl -o " + dir + "/s.json --detail-csv " + dir + "/d.csv --trace-rtl " + dir +
+                                "/w.fst --trace-nodes 0,5)");
+  EXPECT_EQ(o.status, 1) << o.output;
+  EXPECT_NE(o.output.find("output.trace_rtl = '" + dir + "/w.fst': writing the file failed"), std::string::npos)
+      << o.output;
+  EXPECT_TRUE(std::filesystem::is_empty(dir)) << "no output and no temporary file: " << o.output;
+}
+
+// The FST file is read back block by block before it is put in place: a file cut anywhere is found.
+TEST(OutputFiles, TheFstCheckFindsAFileCutAnywhere) {
+  const std::string dir = fresh_directory("fst_cut");
+  const Outcome o = meshmp("run --topology torus:4x4 --router rtl -o '' --trace-rtl " + dir + "/w.fst --trace-nodes 0");
+  ASSERT_EQ(o.status, 0) << o.output;
+  const std::string whole = read_file(dir + "/w.fst");
+  ASSERT_GT(whole.size(), 1000u);
+  EXPECT_EQ(meshmp::fst_file_problem(dir + "/w.fst"), std::nullopt);
+  for (const std::size_t cut : {std::size_t{0}, std::size_t{5}, std::size_t{330}, std::size_t{400}, whole.size() / 2,
+                                whole.size() - 1}) {
+    std::ofstream(dir + "/cut.fst", std::ios::binary | std::ios::trunc) << whole.substr(0, cut);
+    EXPECT_NE(meshmp::fst_file_problem(dir + "/cut.fst"), std::nullopt) << "cut at byte " << cut;
+  }
+  EXPECT_EQ(meshmp::fst_file_problem(dir + "/none.fst").value_or(""), "the FST file cannot be read back");
 }
 
 TEST(OutputFiles, AWaveformWrittenWholeEndsAtTheRunsLastCycle) {
