@@ -153,7 +153,8 @@ void MachineConfig::apply_json(const nlohmann::json& json) {
   if (json.contains("block_bytes")) block_bytes = static_cast<std::uint32_t>(whole(json["block_bytes"], limits::kBlockBytes));
   if (json.contains("router")) {
     const auto& r = json["router"];
-    check_keys(r, "router", {"vcs", "buffer_flits", "pipeline_depth", "link_latency_cycles", "flit_bytes",
+    check_keys(r, "router", {"vcs", "buffer_flits", "pipeline_depth", "link_latency_cycles", "credit_latency_cycles",
+                             "credit_processing_cycles", "flit_bytes",
                              "max_packet_payload_flits", "switching", "dateline", "routing", "model",
                              "rtl_power_on_seed"});
     if (r.contains("model")) router.model = get<std::string>(r["model"], "router.model", "a string");
@@ -164,6 +165,10 @@ void MachineConfig::apply_json(const nlohmann::json& json) {
     if (r.contains("pipeline_depth")) router.pipeline_depth = static_cast<int>(whole(r["pipeline_depth"], limits::kPipelineDepth));
     if (r.contains("link_latency_cycles"))
       router.link_latency_cycles = static_cast<int>(whole(r["link_latency_cycles"], limits::kLinkLatency));
+    if (r.contains("credit_latency_cycles"))
+      router.credit_latency_cycles = static_cast<int>(whole(r["credit_latency_cycles"], limits::kCreditLatency));
+    if (r.contains("credit_processing_cycles"))
+      router.credit_processing_cycles = static_cast<int>(whole(r["credit_processing_cycles"], limits::kCreditProcessing));
     if (r.contains("flit_bytes")) router.flit_bytes = static_cast<int>(whole(r["flit_bytes"], limits::kFlitBytes));
     if (r.contains("max_packet_payload_flits"))
       router.max_packet_payload_flits = static_cast<int>(whole(r["max_packet_payload_flits"], limits::kMaxPacketPayloadFlits));
@@ -245,6 +250,8 @@ nlohmann::json MachineConfig::to_json() const {
         {"buffer_flits", router.buffer_flits},
         {"pipeline_depth", router.pipeline_depth},
         {"link_latency_cycles", router.link_latency_cycles},
+        {"credit_latency_cycles", router.credit_latency_cycles},
+        {"credit_processing_cycles", router.credit_processing_cycles},
         {"flit_bytes", router.flit_bytes},
         {"max_packet_payload_flits", router.max_packet_payload_flits},
         {"switching", to_string(router.switching)},

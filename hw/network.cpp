@@ -19,7 +19,12 @@ Network::Network(sc_core::sc_module_name name, const Topology& topology, const R
       period_(clock_period),
       watchdog_cycles_(watchdog_cycles),
       endpoints_(topology.num_nodes(), nullptr),
-      calendar_slots_(static_cast<std::size_t>(params.link_latency_cycles) + 2),
+      // Every delivery lands within this many cycles of its sending: a flit's link, a credit's wire and
+      // its processing, the ejection channel's credit (one cycle of wire).
+      calendar_slots_(static_cast<std::size_t>(std::max({params.link_latency_cycles,
+                                                          params.credit_wire_cycles() + params.credit_processing_cycles,
+                                                          1 + params.credit_processing_cycles})) +
+                      2),
       ejection_calendar_(calendar_slots_),
       injection_credit_calendar_(calendar_slots_),
       link_arrivals_(calendar_slots_, 0),
@@ -121,8 +126,9 @@ void Network::stamp_arrival(const Flit& flit, std::uint64_t arrival) {
 }
 
 void Network::return_ejection_credit(int node, int channel, int vc) {
-  credit_calendar_[calendar_index((now_cycle_ + 1) % calendar_slots_, node)].push_back(
-      {node, topology_.num_ports() + channel, vc});
+  // One cycle on the ejection channel's credit wire, then the output unit's processing.
+  const std::uint64_t counted = now_cycle_ + 1 + params_.credit_processing_cycles;
+  credit_calendar_[calendar_index(counted % calendar_slots_, node)].push_back({node, topology_.num_ports() + channel, vc});
   ++credits_in_flight_;
   ++pending_deliveries_;
 }
@@ -168,8 +174,11 @@ void Network::send_credit(int router, int in_port, int vc) {
     injection_credit_calendar_[(now_cycle_ + 1) % calendar_slots_].push_back({router, in_port - net_ports, vc});
   } else {
     const int upstream = topology_.neighbor(router, in_port);
-    credit_calendar_[calendar_index((now_cycle_ + params_.link_latency_cycles) % calendar_slots_, upstream)]
-        .push_back({upstream, topology_.reverse_port(in_port), vc});
+    // On the wire, then registered by the upstream output unit: handed to it when its allocators may
+    // count the slot (a router model sees a credit at the cycle it counts).
+    const std::uint64_t counted = now_cycle_ + params_.credit_wire_cycles() + params_.credit_processing_cycles;
+    credit_calendar_[calendar_index(counted % calendar_slots_, upstream)].push_back(
+        {upstream, topology_.reverse_port(in_port), vc});
   }
   ++credits_in_flight_;
   ++pending_deliveries_;

@@ -68,7 +68,8 @@ class Network : public sc_core::sc_module, public RouterEnvironment {
   // Called by endpoints during their step: the flit enters the router's injection channel next cycle.
   void inject(int node, int channel, const Flit& flit, std::uint64_t cycle);
   // Called by an endpoint (during the network's step) when it has consumed an ejected flit: the slot of
-  // ejection channel `channel`, VC `vc`, is free again; the router sees the credit next cycle.
+  // ejection channel `channel`, VC `vc`, is free again; the router counts the credit 1 + credit_processing_cycles
+  // cycles later (the channel's credit wire, then its output unit).
   void return_ejection_credit(int node, int channel, int vc);
 
   // Keeps a router stepped every cycle so its waveform probes are cleared (tracing only).

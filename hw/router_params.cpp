@@ -51,6 +51,8 @@ std::optional<std::string> RouterParams::validate(const Topology& topology) cons
   for (const auto& [value, limit] : {std::pair{vcs, &limits::kVcs}, std::pair{buffer_flits, &limits::kBufferFlits},
                                      std::pair{pipeline_depth, &limits::kPipelineDepth},
                                      std::pair{link_latency_cycles, &limits::kLinkLatency},
+                                     std::pair{credit_latency_cycles, &limits::kCreditLatency},
+                                     std::pair{credit_processing_cycles, &limits::kCreditProcessing},
                                      std::pair{flit_bytes, &limits::kFlitBytes},
                                      std::pair{max_packet_payload_flits, &limits::kMaxPacketPayloadFlits}})
     if (value < 0 || static_cast<std::uint64_t>(value) < limit->min || static_cast<std::uint64_t>(value) > limit->max)

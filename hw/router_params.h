@@ -31,7 +31,15 @@ struct RouterParams {
   // input-queued router with route computation, VC allocation, switch allocation and switch traversal
   // one cycle each; smaller depths fold stages together (speculation, lookahead routing).
   int pipeline_depth = 2;
-  int link_latency_cycles = 1;       // link traversal (and credit return) latency
+  int link_latency_cycles = 1;       // link traversal latency of a flit
+  // The credit loop. A router frees a buffer slot when the flit in it crosses the switch and sends the
+  // credit upstream: it is on the wire credit_latency_cycles (0: the link latency), and the upstream
+  // output unit registers it before its allocators may count it, credit_processing_cycles more (1: the
+  // slot is allocated again the cycle after the credit arrives, as in BookSim2's input-queued router,
+  // whose credit is sent at switch allocation, one cycle before traversal, and read a cycle after its
+  // channel latency). The same holds for the ejection channel's credits (a 1-cycle wire).
+  int credit_latency_cycles = 0;
+  int credit_processing_cycles = 1;
   int flit_bytes = 8;                // link width
   int max_packet_payload_flits = 16; // messages are cut into packets of at most this many payload flits
   SwitchingMode switching = SwitchingMode::Wormhole;
@@ -42,6 +50,7 @@ struct RouterParams {
   bool exclusive_ejection = true;
 
   int max_packet_flits() const { return 1 + max_packet_payload_flits; }
+  int credit_wire_cycles() const { return credit_latency_cycles > 0 ? credit_latency_cycles : link_latency_cycles; }
   // Empty when valid; otherwise the first broken rule, naming field, value and rule.
   std::optional<std::string> validate(const Topology& topology) const;
 };

@@ -33,6 +33,8 @@ void RunOptions::add_network_options_to(CLI::App& c, bool with_packet_limit) {
   c.add_option("--buffer-flits", buffer_flits_, "buffer depth per virtual channel  [default 8]");
   c.add_option("--pipeline-depth", pipeline_depth_, "cycles a flit spends in an idle router, 1..5 (4 = route, VC allocation, switch allocation, traversal)  [default 2]");
   c.add_option("--link-latency", link_latency_, "link latency in cycles  [default 1]");
+  c.add_option("--credit-latency", credit_latency_, "cycles a credit spends on its wire back upstream, 0..64 (0: the link latency)  [default 0]");
+  c.add_option("--credit-processing-cycles", credit_processing_, "cycles the upstream output unit takes to register an arrived credit before its allocators count the freed slot, 0..8 (1: as BookSim2's input-queued router)  [default 1]");
   c.add_option("--flit-bytes", flit_bytes_, "link width in bytes per flit, 1..32  [default 8]");
   if (with_packet_limit)
     c.add_option("--packet-flits", packet_flits_, "maximum payload flits per packet  [default 16]");
@@ -109,6 +111,8 @@ MachineConfig RunOptions::resolve() const {
   integer(buffer_flits_, limits::kBufferFlits, config.router.buffer_flits);
   integer(pipeline_depth_, limits::kPipelineDepth, config.router.pipeline_depth);
   integer(link_latency_, limits::kLinkLatency, config.router.link_latency_cycles);
+  integer(credit_latency_, limits::kCreditLatency, config.router.credit_latency_cycles);
+  integer(credit_processing_, limits::kCreditProcessing, config.router.credit_processing_cycles);
   integer(flit_bytes_, limits::kFlitBytes, config.router.flit_bytes);
   integer(packet_flits_, limits::kMaxPacketPayloadFlits, config.router.max_packet_payload_flits);
   integer(rtl_power_on_seed_, limits::kRtlPowerOnSeed, config.router.rtl_power_on_seed);

@@ -32,7 +32,8 @@ class RunOptions {
   std::optional<std::string> router_model_, topology_, algorithm_, switching_, port_model_, routing_, stats_json_, vcd_, detail_csv_,
       messages_csv_, trace_rtl_;
   // Numbers are kept as written and parsed against their real rules (hw/config_limits.h).
-  std::optional<std::string> block_bytes_, vcs_, buffer_flits_, pipeline_depth_, link_latency_, flit_bytes_,
+  std::optional<std::string> block_bytes_, vcs_, buffer_flits_, pipeline_depth_, link_latency_, credit_latency_,
+      credit_processing_, flit_bytes_,
       packet_flits_, rtl_power_on_seed_, startup_cycles_, barrier_latency_, fabric_startup_cycles_, fabric_bytes_per_cycle_, concurrent_transfers_, memory_banks_, unexpected_buffer_bytes_, watchdog_cycles_, host_threads_, max_cycles_, copy_cycles_per_byte_;
   std::optional<std::string> trace_nodes_;  // as typed: parse_trace_nodes() gives its rule
   std::vector<std::string> algorithm_options_;  // key=value

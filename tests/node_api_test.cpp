@@ -289,9 +289,10 @@ TEST(AlgorithmOptions, ReachTheFirmware) {
   for (int i = 0; i < 16; ++i) fill_exchange_memory(machine.node(i).memory.bytes(), machine.layout(), i);
   const RunResult result = machine.run();
   ASSERT_EQ(result.status, RunStatus::Completed) << result.message;
-  // Measured: 11,916 cycles of header blocking ascending, 5,879 with the staggered default (254 vs 323 cycles).
+  // Measured: 11,742 cycles of header blocking ascending, 5,619 with the staggered default (334 vs 244
+  // cycles; 323 vs 254 before a credit took a cycle in its output unit before its slot could be allocated).
   EXPECT_GT(machine.network().header_blocking_cycles(), 9000u) << "every node sent to node 0 first";
-  EXPECT_EQ(result.completion_cycles, 323u);
+  EXPECT_EQ(result.completion_cycles, 334u);
 }
 
 }  // namespace

@@ -42,6 +42,18 @@ TEST(Traffic, MediumLoadLatencyWithinFivePercentOfBookSim2) {
   EXPECT_NEAR(p["accepted_flits_per_node_per_cycle"].get<double>(), 0.25, 0.005);
 }
 
+// The credit loop as BookSim2's input-queued router has it (28f43299, its defaults, 4-cycle routers,
+// 1-cycle links): one 8-flit packet over one hop takes 19 cycles from creation to tail ejection with
+// 16-flit buffers, and 20, 23 and 28 with 4, 3 and 2 (measured there on a 1-D mesh, packets alone in
+// the network). Here: a 2-node mesh at a load where packets almost never meet, the defaults otherwise.
+TEST(Traffic, ShallowBuffersCostWhatTheyCostInBookSim2) {
+  for (const auto& [buffer, booksim] : {std::pair{16, 19.0}, std::pair{4, 20.0}, std::pair{3, 23.0}, std::pair{2, 28.0}}) {
+    const auto p = point("--topology mesh:2 --exclude-self --pipeline-depth 4 --vcs 2 --packet-flits 8 --rate 0.002 "
+                         "--buffer-flits " + std::to_string(buffer));
+    EXPECT_NEAR(p["average_packet_latency_cycles"].get<double>(), booksim, 0.05) << buffer << "-flit buffers";
+  }
+}
+
 TEST(Traffic, NeighbourPatternIsOneHop) {
   const auto p = point("--topology torus:4x4 --pattern neighbour --rate 0.05 --measure-cycles 5000");
   EXPECT_DOUBLE_EQ(p["average_hops"].get<double>(), 1.0);
