@@ -155,7 +155,7 @@ void MachineConfig::apply_json(const nlohmann::json& json) {
     const auto& r = json["router"];
     check_keys(r, "router", {"vcs", "buffer_flits", "pipeline_depth", "link_latency_cycles", "credit_latency_cycles",
                              "credit_processing_cycles", "flit_bytes",
-                             "max_packet_payload_flits", "switching", "dateline", "routing", "model",
+                             "max_packet_payload_flits", "switching", "dateline", "dateline_classes", "routing", "model",
                              "rtl_power_on_seed"});
     if (r.contains("model")) router.model = get<std::string>(r["model"], "router.model", "a string");
     if (r.contains("rtl_power_on_seed"))
@@ -175,6 +175,9 @@ void MachineConfig::apply_json(const nlohmann::json& json) {
     if (r.contains("switching"))
       router.switching = parse_switching(get<std::string>(r["switching"], "router.switching", "a string"), "router.switching");
     if (r.contains("dateline")) router.dateline = get<bool>(r["dateline"], "router.dateline", "true or false");
+    if (r.contains("dateline_classes"))
+      router.dateline_whole_segment = parse_dateline_classes(
+          get<std::string>(r["dateline_classes"], "router.dateline_classes", "a string"), "router.dateline_classes");
     if (r.contains("routing")) routing = get<std::string>(r["routing"], "router.routing", "a string");
   }
   if (json.contains("node")) {
@@ -256,6 +259,7 @@ nlohmann::json MachineConfig::to_json() const {
         {"max_packet_payload_flits", router.max_packet_payload_flits},
         {"switching", to_string(router.switching)},
         {"dateline", router.dateline},
+        {"dateline_classes", dateline_classes_name(router.dateline_whole_segment)},
         {"routing", routing}}},
       {"node",
        {{"port_model", to_string(port_model)},

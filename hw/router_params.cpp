@@ -34,6 +34,14 @@ std::string to_string(SwitchingMode mode) {
 
 std::string to_string(PortModel model) { return model == PortModel::OnePort ? "one-port" : "all-port"; }
 
+bool parse_dateline_classes(const std::string& text, const std::string& field) {
+  if (text == "from-wrap-link") return false;
+  if (text == "whole-segment") return true;
+  throw ConfigError(field, text, "expected from-wrap-link or whole-segment");
+}
+
+std::string dateline_classes_name(bool whole_segment) { return whole_segment ? "whole-segment" : "from-wrap-link"; }
+
 std::optional<std::string> RouterParams::validate(const Topology& topology) const {
   auto bad = [](const std::string& field, int value, const std::string& rule) {
     return std::string(ConfigError(field, std::to_string(value), rule).what());
@@ -63,6 +71,11 @@ std::optional<std::string> RouterParams::validate(const Topology& topology) cons
   if (rtl_power_on_seed != 0 && model != "rtl" && model != "dual")
     return std::string(ConfigError(limits::kRtlPowerOnSeed.field, std::to_string(rtl_power_on_seed),
                                    "sets the power-on state of RTL routers: needs router.model rtl or dual, not " + echo(model)).what());
+  if (dateline_whole_segment && model != "cpp")
+    return std::string(ConfigError("router.dateline_classes", "whole-segment",
+                                   "is a rule of the SystemC router's route computation: needs router.model cpp, not " +
+                                       echo(model) + " (the RTL router takes class 1 from the wrap-around link on)")
+                           .what());
   if (dateline && topology.has_rings() && vcs < 2)
     return bad("router.vcs", vcs,
                "a topology with rings needs at least 2 virtual channels for the dateline classes");

@@ -17,6 +17,9 @@ SwitchingMode parse_switching(const std::string& text, const std::string& field)
 PortModel parse_port_model(const std::string& text, const std::string& field);
 std::string to_string(SwitchingMode mode);
 std::string to_string(PortModel model);
+// router.dateline_classes: "from-wrap-link" (false) or "whole-segment" (true).
+bool parse_dateline_classes(const std::string& text, const std::string& field);
+std::string dateline_classes_name(bool whole_segment);
 
 struct RouterParams {
   std::string model = "cpp";         // which router model the network builds (hw/router_model.h)
@@ -44,6 +47,11 @@ struct RouterParams {
   int max_packet_payload_flits = 16; // messages are cut into packets of at most this many payload flits
   SwitchingMode switching = SwitchingMode::Wormhole;
   bool dateline = true;              // dateline virtual-channel classes on rings (deadlock freedom)
+  // Which class a packet takes on a ring (hw/routing_unit.h): false, class 0 until it crosses the ring's
+  // wrap-around link and class 1 after ("from-wrap-link"); true, class 1 for the whole stretch of a
+  // ring that crosses the wrap-around link, chosen as the packet enters the ring ("whole-segment", as
+  // BookSim2's dim_order_torus: the two classes carry the wrapping and the other packets).
+  bool dateline_whole_segment = false;
   // Ejection channels take one packet at a time (a node's DMA engine receives one worm at a time: the
   // one-port rule). Off for the bare sinks of synthetic traffic, which take a flit per cycle from any
   // packet, interleaved on the ejection channel's VCs.

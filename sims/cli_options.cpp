@@ -41,6 +41,7 @@ void RunOptions::add_network_options_to(CLI::App& c, bool with_packet_limit) {
   c.add_option("--switching", switching_, "wormhole, cut-through or store-and-forward  [default wormhole]");
   c.add_flag("--no-dateline", no_dateline_, "do not split virtual channels into dateline classes on rings "
                                             "(a torus can then deadlock)");
+  c.add_option("--dateline-classes", dateline_classes_, "which VC class a packet takes on a ring: from-wrap-link (class 0, then class 1 from the wrap-around link on) or whole-segment (class 1 for the whole stretch of a ring that crosses the wrap-around link, as BookSim2's torus routing; SystemC router)  [default from-wrap-link]");
   c.add_option("--routing", routing_, "routing function  [default dimension-order]");
   c.add_option("--port-model", port_model_, "one-port or all-port  [default one-port]");
   c.add_option("--watchdog-cycles", watchdog_cycles_, "deadlock watchdog: cycles without any flit or credit moving  [default 20000]");
@@ -118,6 +119,8 @@ MachineConfig RunOptions::resolve() const {
   integer(rtl_power_on_seed_, limits::kRtlPowerOnSeed, config.router.rtl_power_on_seed);
   if (switching_) config.router.switching = parse_switching(*switching_, "router.switching");
   if (no_dateline_) config.router.dateline = false;
+  if (dateline_classes_)
+    config.router.dateline_whole_segment = parse_dateline_classes(*dateline_classes_, "router.dateline_classes");
   if (routing_) config.routing = *routing_;
   if (port_model_) config.port_model = parse_port_model(*port_model_, "node.port_model");
   integer(startup_cycles_, limits::kStartupCycles, config.processor.startup_cycles);
