@@ -14,7 +14,7 @@ Router::Router(int node, const Topology& topology, const RouterParams& params, P
       local_ports_(port_model == PortModel::AllPort ? topology.num_ports() : 1),
       env_(environment),
       routing_unit_(node, topology, params, port_model, routing),
-      vc_allocator_(net_ports_ + local_ports_, (net_ports_ + local_ports_) * params.vcs),
+      vc_allocator_(net_ports_ + local_ports_, (net_ports_ + local_ports_) * params.vcs, params.round_robin_vcs),
       switch_allocator_(net_ports_ + local_ports_, net_ports_ + local_ports_, params.vcs),
       flits_sent_(net_ports_ + local_ports_, 0),
       probes_(net_ports_ + local_ports_) {
@@ -50,7 +50,8 @@ int Router::packet_credits_needed(const Flit& head) const {
   return params_.switching == SwitchingMode::Wormhole ? 1 : head.packet_flits;
 }
 
-void Router::step(std::uint64_t) {
+void Router::step(std::uint64_t cycle) {
+  now_ = cycle;
   if (probes_enabled_)
     for (auto& p : probes_) p.flit_valid = false;
   if (buffered_flits_ == 0) return;
@@ -127,6 +128,8 @@ void Router::traverse(const SwitchGrant& grant) {
     env_->protocol_error("router " + std::to_string(node_) + " output " + port_name(topology_, grant.out_port) +
                          " vc " + std::to_string(vc.out_vc) + ": a flit left without a credit");
   if (flit.tail) {
+    vc.last_tail_cycle = now_;
+    vc.tail_has_left = true;
     out.release(vc.out_vc);
     inputs_[grant.in_port].set_state(grant.vc, VcState::Idle);
   }

@@ -72,13 +72,18 @@ class Router final : public RouterModel {
   }
   // The front flit of VC v has been in the buffer for its pipeline (age >= flit_pipeline_cycles).
   bool front_ready(const InputUnit& unit, int v) const {
-    return unit.front_age(v) >= flit_pipeline_cycles(unit.vc(v).front_flit());
+    const InputVirtualChannel& vc = unit.vc(v);
+    if (params_.head_pipeline_from_front && vc.tail_has_left && vc.front_flit().head &&
+        now_ + 1 < vc.last_tail_cycle + params_.pipeline_depth)
+      return false;  // routed the cycle after the packet ahead left: pipeline_depth - 1 cycles after it
+    return unit.front_age(v) >= flit_pipeline_cycles(vc.front_flit());
   }
   // Store-and-forward: the front packet's tail is in the buffer and has been for the whole pipeline.
   bool tail_ready(const InputUnit& unit, int v) const;
   int packet_credits_needed(const Flit& head) const;
   void traverse(const SwitchGrant& grant);
 
+  std::uint64_t now_ = 0;  // the cycle being stepped
   int node_;
   const Topology& topology_;
   RouterParams params_;

@@ -42,6 +42,22 @@ bool parse_dateline_classes(const std::string& text, const std::string& field) {
 
 std::string dateline_classes_name(bool whole_segment) { return whole_segment ? "whole-segment" : "from-wrap-link"; }
 
+bool parse_head_pipeline(const std::string& text, const std::string& field) {
+  if (text == "from-write") return false;
+  if (text == "from-front") return true;
+  throw ConfigError(field, text, "expected from-write or from-front");
+}
+
+std::string head_pipeline_name(bool from_front) { return from_front ? "from-front" : "from-write"; }
+
+bool parse_vc_selection(const std::string& text, const std::string& field) {
+  if (text == "lowest") return false;
+  if (text == "round-robin") return true;
+  throw ConfigError(field, text, "expected lowest or round-robin");
+}
+
+std::string vc_selection_name(bool round_robin) { return round_robin ? "round-robin" : "lowest"; }
+
 std::optional<std::string> RouterParams::validate(const Topology& topology) const {
   auto bad = [](const std::string& field, int value, const std::string& rule) {
     return std::string(ConfigError(field, std::to_string(value), rule).what());
@@ -75,6 +91,16 @@ std::optional<std::string> RouterParams::validate(const Topology& topology) cons
     return std::string(ConfigError("router.dateline_classes", "whole-segment",
                                    "is a rule of the SystemC router's route computation: needs router.model cpp, not " +
                                        echo(model) + " (the RTL router takes class 1 from the wrap-around link on)")
+                           .what());
+  if (head_pipeline_from_front && model != "cpp")
+    return std::string(ConfigError("router.head_pipeline", "from-front",
+                                   "is a rule of the SystemC router's input units: needs router.model cpp, not " +
+                                       echo(model) + " (the RTL router counts a head's pipeline from its buffer write)")
+                           .what());
+  if (round_robin_vcs && model != "cpp")
+    return std::string(ConfigError("router.vc_selection", "round-robin",
+                                   "is a rule of the SystemC router's VC allocator: needs router.model cpp, not " +
+                                       echo(model) + " (the RTL router gives the lowest free VC)")
                            .what());
   if (dateline && topology.has_rings() && vcs < 2)
     return bad("router.vcs", vcs,

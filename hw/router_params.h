@@ -20,6 +20,12 @@ std::string to_string(PortModel model);
 // router.dateline_classes: "from-wrap-link" (false) or "whole-segment" (true).
 bool parse_dateline_classes(const std::string& text, const std::string& field);
 std::string dateline_classes_name(bool whole_segment);
+// router.head_pipeline: "from-write" (false) or "from-front" (true).
+bool parse_head_pipeline(const std::string& text, const std::string& field);
+std::string head_pipeline_name(bool from_front);
+// router.vc_selection: "lowest" (false) or "round-robin" (true).
+bool parse_vc_selection(const std::string& text, const std::string& field);
+std::string vc_selection_name(bool round_robin);
 
 struct RouterParams {
   std::string model = "cpp";         // which router model the network builds (hw/router_model.h)
@@ -52,6 +58,16 @@ struct RouterParams {
   // ring that crosses the wrap-around link, chosen as the packet enters the ring ("whole-segment", as
   // BookSim2's dim_order_torus: the two classes carry the wrapping and the other packets).
   bool dateline_whole_segment = false;
+  // When a head queued behind another packet in its input VC starts its pipeline: false ("from-write"),
+  // from its buffer write, as if its route computation and VC allocation ran while it waited (lookahead);
+  // true ("from-front"), only once it is the front of the VC and the packet ahead has left: the input VC
+  // holds one packet's route and output VC at a time, so the head is routed the cycle after that tail
+  // crossed the switch and crosses pipeline_depth - 1 cycles after it at the earliest (BookSim2's
+  // input-queued router). A head written into an empty VC is unaffected.
+  bool head_pipeline_from_front = false;
+  // Which free output VC a head is given (hw/vc_allocator.h): false ("lowest"), the lowest of its
+  // range; true ("round-robin"), the first at or after the port's pointer, which moves past it.
+  bool round_robin_vcs = false;
   // Ejection channels take one packet at a time (a node's DMA engine receives one worm at a time: the
   // one-port rule). Off for the bare sinks of synthetic traffic, which take a flit per cycle from any
   // packet, interleaved on the ejection channel's VCs.

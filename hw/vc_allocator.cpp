@@ -3,8 +3,9 @@
 
 namespace meshmp {
 
-VcAllocator::VcAllocator(int outputs, int input_vcs)
-    : requests_(outputs), pointer_(outputs, 0), input_vcs_(input_vcs) {
+VcAllocator::VcAllocator(int outputs, int input_vcs, bool round_robin_vcs)
+    : requests_(outputs), pointer_(outputs, 0), vc_pointer_(outputs, 0), round_robin_vcs_(round_robin_vcs),
+      input_vcs_(input_vcs) {
   // Room for the worst case now, so the router's state stays together in memory (built in one go).
   for (auto& r : requests_) r.reserve(input_vcs);
   touched_.reserve(outputs);

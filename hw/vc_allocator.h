@@ -2,7 +2,10 @@
 // output port the requests are served in round-robin order of input VC index starting at a pointer that
 // moves past the last winner; each winner takes the lowest-numbered free output VC of its class range
 // (for cut-through and store-and-forward only one with room for the whole packet). A fixed order that an
-// RTL twin reproduces exactly.
+// RTL twin reproduces exactly. With round-robin VC selection (router.vc_selection) a winner takes the
+// first free VC of its range at or after the port's VC pointer, which then moves past it: successive
+// packets through a port spread over its VCs, as BookSim2's iSLIP VC allocator spreads them (SystemC
+// router only).
 #pragma once
 
 #include <vector>
@@ -20,7 +23,7 @@ struct VcRequest {
 
 class VcAllocator {
  public:
-  VcAllocator(int outputs, int input_vcs);
+  VcAllocator(int outputs, int input_vcs, bool round_robin_vcs);
 
   void request(int out_port, const VcRequest& req);
   // Grants as many requests as there are free output VCs; calls grant(input_vc, out_port, out_vc).
@@ -31,6 +34,8 @@ class VcAllocator {
   std::vector<std::vector<VcRequest>> requests_;  // per output port, in input VC order
   std::vector<int> touched_;
   std::vector<int> pointer_;
+  std::vector<int> vc_pointer_;  // round-robin VC selection: per output port, where the search starts
+  bool round_robin_vcs_;
   int input_vcs_;
 };
 
@@ -45,11 +50,15 @@ void VcAllocator::allocate(std::vector<OutputUnit>& outputs, Grant&& grant) {
     int last_winner = -1;
     for (int k = 0; k < n; ++k) {
       const VcRequest& r = reqs[(start + k) % n];
-      for (int v = r.vc_begin; v < r.vc_end; ++v) {
+      const int span = r.vc_end - r.vc_begin;
+      const int first = round_robin_vcs_ ? vc_pointer_[out] % span : 0;
+      for (int i = 0; i < span; ++i) {
+        const int v = r.vc_begin + (first + i) % span;
         if (unit.is_free(v) && unit.has_credit(v, r.credits_needed)) {
           unit.allocate(v, r.input_vc);
           grant(r.input_vc, out, v);
           last_winner = r.input_vc;
+          if (round_robin_vcs_) vc_pointer_[out] = v - r.vc_begin + 1;
           break;
         }
       }

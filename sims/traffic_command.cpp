@@ -336,7 +336,8 @@ int TrafficCommand::run_sweep(const std::string& self_path, const std::vector<st
     // Latencies are compared below the reference's saturation, less the 0.025 the saturation may differ by.
     const double compared_below = ref_saturation > 0 ? ref_saturation - 0.025 : 2.0;
     out << "  against " << reference_ << ":\n";
-    double worst = 0;
+    double worst = 0, worst_to_80 = 0;  // the second up to 80% of the reference's saturation
+    const double eighty_percent = ref_saturation > 0 ? 0.8 * ref_saturation : 2.0;
     comparison["points"] = nlohmann::json::array();
     for (const auto& r : reference)
       for (std::size_t k = 0; k < loads.size(); ++k)
@@ -347,12 +348,17 @@ int TrafficCommand::run_sweep(const std::string& self_path, const std::vector<st
           comparison["points"].push_back({{"load", r.load}, {"latency", latencies[k]}, {"reference", r.latency},
                                           {"ratio", ratio}});
           if (r.load < compared_below) worst = std::max(worst, std::abs(ratio - 1));
+          if (r.load <= eighty_percent + 1e-9) worst_to_80 = std::max(worst_to_80, std::abs(ratio - 1));
         }
     out << "    saturation (latency 3x its low-load value): " << std::setprecision(4) << saturation << " vs "
         << ref_saturation << " flits/node/cycle\n"
         << "    largest latency difference at loads below " << std::setprecision(3) << compared_below << ": "
-        << std::setprecision(1) << 100 * worst << "%\n";
+        << std::setprecision(1) << 100 * worst << "%\n"
+        << "    largest latency difference up to 80% of its saturation (" << std::setprecision(3) << eighty_percent
+        << "): " << std::setprecision(1) << 100 * worst_to_80 << "%; saturation differs by "
+        << (ref_saturation > 0 && saturation > 0 ? 100 * std::abs(saturation / ref_saturation - 1) : 100.0) << "%\n";
     comparison["saturation"] = saturation;
+    comparison["largest_latency_difference_to_80_percent_of_saturation"] = worst_to_80;
     comparison["largest_latency_difference"] = worst;
     comparison["reference_saturation"] = ref_saturation;
   } else {
