@@ -1,0 +1,185 @@
+// The SystemC router configured as BookSim2's input-queued router (sims/reference/README.md): a head
+// queued behind another packet is routed only once that packet has left its VC (--head-pipeline
+// from-front), output VCs are taken in turn (--vc-selection round-robin), on a torus a packet's VC class
+// is fixed for its whole stretch of a ring (--dateline-classes whole-segment). Each rule is held to what
+// it says, the RTL router is refused with the rule, and two of BookSim2's curves are met within 5% on
+// short windows (scripts/cross-validate-booksim2.sh runs all of them).
+#include <gtest/gtest.h>
+
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "exchange_run.h"
+#include "hw/machine.h"
+#include "hw/routing_unit.h"
+#include "hw/vc_allocator.h"
+#include "meshmp_process.h"
+
+namespace meshmp {
+namespace {
+
+// Two packets of one message, back to back from node 0 to node 2 of a 3-node line: the latency of the
+// message (descriptor to the second tail).
+std::uint64_t two_packet_message_latency(int vcs, int pipeline_depth, bool from_front, bool round_robin_vcs) {
+  MachineConfig config;
+  config.topology = "mesh:3";
+  config.block_bytes = 8 * 16;  // 16 payload flits: two packets of 8
+  config.router.vcs = vcs;
+  config.router.pipeline_depth = pipeline_depth;
+  config.router.max_packet_payload_flits = 8;
+  config.router.buffer_flits = 16;
+  config.router.head_pipeline_from_front = from_front;
+  config.router.round_robin_vcs = round_robin_vcs;
+  EXPECT_FALSE(config.validate().has_value()) << *config.validate();
+  const std::uint32_t bytes = config.block_bytes;
+  Machine machine("machine", config, [bytes](NodeApi& api) {
+    if (api.id() == 0) api.wait(api.send(2, 0, bytes, 1));
+    if (api.id() == 2) api.wait(api.receive(0, 0, bytes, 1));
+  });
+  machine.messages().keep_log();
+  const RunResult result = machine.run();
+  EXPECT_EQ(result.status, RunStatus::Completed) << result.message;
+  const auto received = machine.messages().received_by(2);
+  return received.empty() ? 0 : received[0].latency_cycles;
+}
+
+// BookSim2 (28f43299): when packet A's tail is switch-allocated in cycle x, the head of B queued behind
+// it in the same VC is routed in x + 1, VC-allocated in x + 2, switch-allocated in x + 3 and sent in
+// x + 4, three cycles after A's tail (pipeline_depth - 1); a head that finds its VC empty is not delayed.
+// Counted from its buffer write, B's head follows A's tail at once: the message streams its 18 flits over
+// H = 2 links in H (d + L) + d + 3 + 17 cycles (d = pipeline depth, L = 1). From the front, with one VC,
+// B's head queues behind A's tail at the source router, and pipeline_depth - 2 cycles more are kept to
+// the end (behind A at the next routers it waits no longer than its own pipeline). With two VCs the
+// interface puts the packets on different VCs; the lowest free output VC then puts B behind A again at
+// the next router (A's VC is free once A's tail has crossed): the same pipeline_depth - 2. Taken in turn,
+// B's output VC is the other one and nothing waits, as in BookSim2 (its VC allocator gave B the other VC
+// while A's tail was still in the router).
+struct HeadCase {
+  int vcs;
+  int depth;
+  bool from_front;
+  bool round_robin_vcs;
+};
+
+std::ostream& operator<<(std::ostream& os, const HeadCase& c) {
+  return os << c.vcs << " VCs depth " << c.depth << (c.from_front ? " from-front" : " from-write")
+            << (c.round_robin_vcs ? " round-robin" : " lowest");
+}
+
+class HeadPipeline : public ::testing::TestWithParam<HeadCase> {};
+
+TEST_P(HeadPipeline, TheSecondPacketOfAMessageFollowsAsTheRuleSays) {
+  const HeadCase c = GetParam();
+  const std::uint64_t streamed = 2 * (c.depth + 1) + c.depth + 3 + 17;
+  const bool queued = c.vcs == 1 || !c.round_robin_vcs;  // B's head behind A's tail in one VC somewhere
+  const std::uint64_t expected = streamed + (c.from_front && queued ? c.depth - 2 : 0);
+  EXPECT_EQ(two_packet_message_latency(c.vcs, c.depth, c.from_front, c.round_robin_vcs), expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, HeadPipeline,
+                         ::testing::Values(HeadCase{1, 2, true, false}, HeadCase{1, 3, true, false},
+                                           HeadCase{1, 4, true, false}, HeadCase{1, 5, true, true},
+                                           HeadCase{1, 4, false, false}, HeadCase{1, 5, false, true},
+                                           HeadCase{2, 4, true, false}, HeadCase{2, 5, true, false},
+                                           HeadCase{2, 4, true, true}, HeadCase{2, 5, true, true},
+                                           HeadCase{2, 4, false, false}));
+
+// One output port of 4 VCs: the same input VC asks three times, its VC released in between.
+std::vector<int> granted_vcs(bool round_robin) {
+  std::vector<OutputUnit> outputs;
+  outputs.emplace_back(4, 8, false, false);
+  VcAllocator allocator(1, 4, round_robin);
+  std::vector<int> granted;
+  for (int packet = 0; packet < 3; ++packet) {
+    allocator.request(0, {0, 0, 4, 1});
+    allocator.allocate(outputs, [&](int, int, int out_vc) { granted.push_back(out_vc); });
+    outputs[0].release(granted.back());
+  }
+  return granted;
+}
+
+TEST(VcSelection, LowestGivesTheLowestFreeVcAndRoundRobinTakesThemInTurn) {
+  EXPECT_EQ(granted_vcs(false), (std::vector<int>{0, 0, 0}));
+  EXPECT_EQ(granted_vcs(true), (std::vector<int>{0, 1, 2}));
+}
+
+// On ring:8 with 4 VCs (class 0: VCs 0-1, class 1: VCs 2-3), a packet entering the ring at node `from`
+// for node `to` (the class is chosen at the first hop and kept).
+std::pair<int, int> first_hop_vcs(const Topology& ring, bool whole_segment, int from, int to) {
+  RouterParams params;
+  params.dateline_whole_segment = whole_segment;
+  const RoutingUnit unit(from, ring, params, PortModel::OnePort, &dimension_order_port);
+  Flit head;
+  head.head = true;
+  head.dst = to;
+  const RouteDecision d = unit.compute(head, ring.num_ports());  // from the injection channel
+  return {d.vc_begin, d.vc_end};
+}
+
+TEST(DatelineClasses, WholeSegmentTakesClassOneFromTheFirstHopOfAStretchThatWraps) {
+  const Topology ring = Topology::parse("ring:8");
+  // 6 -> 1 goes + across the 7 -> 0 link: class 1 from node 6 on; from the wrap-around link on, class 0
+  // at node 6.
+  EXPECT_EQ(first_hop_vcs(ring, true, 6, 1), std::make_pair(2, 4));
+  EXPECT_EQ(first_hop_vcs(ring, false, 6, 1), std::make_pair(0, 2));
+  // 1 -> 6 goes - across the 0 -> 7 link: class 1; 1 -> 3 does not wrap: class 0 either way.
+  EXPECT_EQ(first_hop_vcs(ring, true, 1, 6), std::make_pair(2, 4));
+  EXPECT_EQ(first_hop_vcs(ring, true, 1, 3), std::make_pair(0, 2));
+  EXPECT_EQ(first_hop_vcs(ring, false, 1, 3), std::make_pair(0, 2));
+}
+
+TEST(BookSim2RouterOptions, TheRtlRouterIsRefusedNamingTheRule) {
+  const Topology torus = Topology::parse("torus:4x4");
+  RouterParams params;
+  params.model = "rtl";
+  params.head_pipeline_from_front = true;
+  EXPECT_EQ(params.validate(torus).value_or(""),
+            "router.head_pipeline = 'from-front': is a rule of the SystemC router's input units: needs router.model "
+            "cpp, not rtl (the RTL router counts a head's pipeline from its buffer write)");
+  params.head_pipeline_from_front = false;
+  params.round_robin_vcs = true;
+  EXPECT_NE(params.validate(torus).value_or("").find("router.vc_selection = 'round-robin'"), std::string::npos);
+  params.round_robin_vcs = false;
+  params.dateline_whole_segment = true;
+  EXPECT_NE(params.validate(torus).value_or("").find("router.dateline_classes = 'whole-segment'"), std::string::npos);
+}
+
+TEST(BookSim2RouterOptions, BadValuesNameTheFieldAndTheChoices) {
+  const meshmp_test::Outcome o = meshmp_test::meshmp("traffic --topology mesh:4x4 --head-pipeline early");
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find("router.head_pipeline = 'early': expected from-write or from-front"), std::string::npos)
+      << o.output;
+  const meshmp_test::Outcome v = meshmp_test::meshmp("run --topology mesh:4x4 -o '' --vc-selection random");
+  EXPECT_EQ(v.status, 2) << v.output;
+  EXPECT_NE(v.output.find("router.vc_selection = 'random': expected lowest or round-robin"), std::string::npos)
+      << v.output;
+}
+
+// Short windows of two curves of sims/reference (the full comparison: scripts/cross-validate-booksim2.sh).
+double latency(const std::string& args) {
+  const meshmp_test::Outcome o = meshmp_test::meshmp(
+      "traffic --pipeline-depth 4 --head-pipeline from-front --vc-selection round-robin --dateline-classes "
+      "whole-segment --routing dimension-order-split-ties --warmup-cycles 5000 --measure-cycles 30000 --json-line " +
+      args);
+  EXPECT_EQ(o.status, 0) << o.output;
+  return nlohmann::json::parse(o.output)["average_packet_latency_cycles"].get<double>();
+}
+
+// booksim2-mesh8x8-v2b4p8l1-uniform.csv: 2 VCs x 4 flits, 8-flit packets, 44.46 at 0.10 and 61.16 at 0.25.
+TEST(BookSim2Curves, ShallowBufferedMeshWithinFivePercent) {
+  const std::string mesh = "--topology mesh:8x8 --vcs 2 --buffer-flits 4 --packet-flits 8 ";
+  EXPECT_NEAR(latency(mesh + "--rate 0.10") / 44.4605, 1.0, 0.05);
+  EXPECT_NEAR(latency(mesh + "--rate 0.25") / 61.1559, 1.0, 0.05);
+}
+
+// booksim2-torus8x8-v4b2p8l1-uniform.csv: 4 VCs x 2 flits, 8-flit packets, 1-cycle links, 67.43 at 0.20.
+TEST(BookSim2Curves, ShallowBufferedTorusWithinFivePercent) {
+  EXPECT_NEAR(latency("--topology torus:8x8 --vcs 4 --buffer-flits 2 --packet-flits 8 --rate 0.20") / 67.4341, 1.0, 0.05);
+}
+
+}  // namespace
+}  // namespace meshmp
