@@ -6,7 +6,8 @@
 # stretch, ties split), and
 # compared load by load: latency ratios, saturation (latency 3x its low-load value) and the largest
 # difference below 90% of saturation. The loads run 0.04 past the reference's last stable load, so
-# meshmp's own saturation is found. Writes each curve's CSV and PNG under OUTDIR.
+# meshmp's own saturation is found. Writes each curve's CSV and PNG under OUTDIR. The curves of
+# sims/reference/link-latency/ come from a BookSim2 given a link-latency option (its README).
 #   scripts/cross-validate-booksim2.sh [MESHMP] [OUTDIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,7 +15,8 @@ meshmp=${1:-meshmp}
 out=${2:-cross-validation}
 mkdir -p "$out"
 # The first reference (4 VCs x 8 flits, 4-flit packets) is named for its topology alone.
-for reference in sims/reference/booksim2-mesh8x8-uniform.csv sims/reference/booksim2-*-v*b*p*l*-uniform.csv; do
+for reference in sims/reference/booksim2-mesh8x8-uniform.csv sims/reference/booksim2-*-v*b*p*l*-uniform.csv \
+                 sims/reference/link-latency/booksim2-*-v*b*p*l*-uniform.csv; do
   name=$(basename "$reference" .csv)
   spec=${name#booksim2-}; spec=${spec%-uniform}
   [ "$spec" = mesh8x8 ] && spec=mesh8x8-v4b8p4l1
