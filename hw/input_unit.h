@@ -47,9 +47,9 @@ struct InputVirtualChannel {
   int vc_begin = 0, vc_end = 0;         // the output VCs the packet may use
   std::uint8_t next_vc_class = 0;
   std::uint8_t next_ring_dimension = kNoPort;
-  // Head pipeline from-front: the cycle the last tail left this VC (its successor is routed after it).
+  // The cycle the last tail crossed the switch from this VC (head pipeline from-front: the head behind
+  // it is routed the cycle after).
   std::uint64_t last_tail_cycle = 0;
-  bool tail_has_left = false;
 
   bool empty() const { return count == 0; }
   const Flit& front_flit() const { return slots[front]; }

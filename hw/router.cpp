@@ -129,7 +129,6 @@ void Router::traverse(const SwitchGrant& grant) {
                          " vc " + std::to_string(vc.out_vc) + ": a flit left without a credit");
   if (flit.tail) {
     vc.last_tail_cycle = now_;
-    vc.tail_has_left = true;
     out.release(vc.out_vc);
     inputs_[grant.in_port].set_state(grant.vc, VcState::Idle);
   }

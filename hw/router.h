@@ -70,12 +70,13 @@ class Router final : public RouterModel {
   int flit_pipeline_cycles(const Flit& flit) const {
     return flit.head ? params_.pipeline_depth : std::min(params_.pipeline_depth, kBodyPipelineCycles);
   }
-  // The front flit of VC v has been in the buffer for its pipeline (age >= flit_pipeline_cycles).
+  // The front flit of VC v has been in the buffer for its pipeline (age >= flit_pipeline_cycles); with
+  // the head pipeline from-front, a head also waits pipeline_depth - 1 cycles after the tail ahead of it
+  // crossed (it is routed the cycle after).
   bool front_ready(const InputUnit& unit, int v) const {
     const InputVirtualChannel& vc = unit.vc(v);
-    if (params_.head_pipeline_from_front && vc.tail_has_left && vc.front_flit().head &&
-        now_ + 1 < vc.last_tail_cycle + params_.pipeline_depth)
-      return false;  // routed the cycle after the packet ahead left: pipeline_depth - 1 cycles after it
+    if (params_.head_pipeline_from_front && vc.front_flit().head && now_ + 1 < vc.last_tail_cycle + params_.pipeline_depth)
+      return false;
     return unit.front_age(v) >= flit_pipeline_cycles(vc.front_flit());
   }
   // Store-and-forward: the front packet's tail is in the buffer and has been for the whole pipeline.

@@ -87,21 +87,26 @@ std::optional<std::string> RouterParams::validate(const Topology& topology) cons
   if (rtl_power_on_seed != 0 && model != "rtl" && model != "dual")
     return std::string(ConfigError(limits::kRtlPowerOnSeed.field, std::to_string(rtl_power_on_seed),
                                    "sets the power-on state of RTL routers: needs router.model rtl or dual, not " + echo(model)).what());
-  if (dateline_whole_segment && model != "cpp")
-    return std::string(ConfigError("router.dateline_classes", "whole-segment",
-                                   "is a rule of the SystemC router's route computation: needs router.model cpp, not " +
-                                       echo(model) + " (the RTL router takes class 1 from the wrap-around link on)")
-                           .what());
-  if (head_pipeline_from_front && model != "cpp")
-    return std::string(ConfigError("router.head_pipeline", "from-front",
-                                   "is a rule of the SystemC router's input units: needs router.model cpp, not " +
-                                       echo(model) + " (the RTL router counts a head's pipeline from its buffer write)")
-                           .what());
-  if (round_robin_vcs && model != "cpp")
-    return std::string(ConfigError("router.vc_selection", "round-robin",
-                                   "is a rule of the SystemC router's VC allocator: needs router.model cpp, not " +
-                                       echo(model) + " (the RTL router gives the lowest free VC)")
-                           .what());
+  // BookSim2's rules that only the SystemC router has (the RTL router keeps the defaults).
+  struct SystemCRule {
+    bool on;
+    const char* field;
+    const char* value;
+    const char* stage;
+    const char* rtl_does;
+  };
+  for (const SystemCRule& rule :
+       {SystemCRule{dateline_whole_segment, "router.dateline_classes", "whole-segment", "route computation",
+                    "takes class 1 from the wrap-around link on"},
+        SystemCRule{head_pipeline_from_front, "router.head_pipeline", "from-front", "input units",
+                    "counts a head's pipeline from its buffer write"},
+        SystemCRule{round_robin_vcs, "router.vc_selection", "round-robin", "VC allocator", "gives the lowest free VC"}})
+    if (rule.on && model != "cpp")
+      return std::string(ConfigError(rule.field, rule.value,
+                                     std::string("is a rule of the SystemC router's ") + rule.stage +
+                                         ": needs router.model cpp, not " + echo(model) + " (the RTL router " +
+                                         rule.rtl_does + ")")
+                             .what());
   if (dateline && topology.has_rings() && vcs < 2)
     return bad("router.vcs", vcs,
                "a topology with rings needs at least 2 virtual channels for the dateline classes");
