@@ -151,6 +151,8 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
     out << "  router: " << router_model << to_string(config.router.switching) << ", " << config.router.vcs << " VCs x "
       << config.router.buffer_flits << " flits, " << config.router.pipeline_depth << "-cycle routers, "
       << config.router.flit_bytes << "-byte flits, link latency " << config.router.link_latency_cycles
+      << " (a credit counted " << config.router.credit_wire_cycles() + config.router.credit_processing_cycles
+      << " cycles after it is sent)"
       << "; nodes: " << to_string(config.port_model) << ", t_s = " << config.processor.startup_cycles
       << " cycles, rho = " << config.processor.copy_cycles_per_byte << " cycles/byte\n";
   bool ok = result.status == RunStatus::Completed && verification.ok();
