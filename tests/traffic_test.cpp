@@ -2,7 +2,7 @@
 // with the router configured like BookSim2's default input-queued router (4-cycle routers, 1-cycle links,
 // 4 VCs x 8 flits, 4-flit packets, dimension order, the source itself among the destinations) lies within
 // 5% of BookSim2's measured curve (sims/reference/) at a low and a medium load, on short windows; the
-// full comparison is a benchmark (README). Patterns reach the destinations they define; bad parameters
+// full comparison is docs/booksim2-fidelity.md. Patterns reach the destinations they define; bad parameters
 // are refused with the rule.
 #include <gtest/gtest.h>
 
