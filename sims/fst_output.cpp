@@ -32,10 +32,10 @@ FstWriteFaultGuard::FstWriteFaultGuard(const std::string& field, const std::stri
   struct sigaction action {};
   action.sa_handler = on_mapped_write_fault;
   sigemptyset(&action.sa_mask);
-  sigaction(SIGBUS, &action, nullptr);
+  sigaction(SIGBUS, &action, &previous_);
 }
 
-FstWriteFaultGuard::~FstWriteFaultGuard() { signal(SIGBUS, SIG_DFL); }
+FstWriteFaultGuard::~FstWriteFaultGuard() { sigaction(SIGBUS, &previous_, nullptr); }
 
 // An FST file is a sequence of blocks, each a type byte and a big-endian 64-bit length that counts
 // itself and the contents: the header (type 0) first, then hierarchy (4, 6, 7) and value-change blocks

@@ -6,6 +6,8 @@
 // before it is put in place.
 #pragma once
 
+#include <signal.h>
+
 #include <optional>
 #include <string>
 
@@ -14,7 +16,8 @@
 namespace meshmp {
 
 // Installs the SIGBUS handler for the writer of `field` = `path` (writing to `writing_path`, whose side
-// file writing_path + ".hier" it also registers for removal); the destructor restores the default.
+// file writing_path + ".hier" it also registers for removal); the destructor restores the handler
+// that was there before.
 class FstWriteFaultGuard {
  public:
   FstWriteFaultGuard(const std::string& field, const std::string& path, const std::string& writing_path);
@@ -24,6 +27,7 @@ class FstWriteFaultGuard {
 
  private:
   TemporaryPath hierarchy_file_;
+  struct sigaction previous_ {};
 };
 
 // Why the FST file at `path` is not whole (no header block, blocks that do not tile the file, no
