@@ -6,8 +6,9 @@
 
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
-#include <iterator>
+#include <system_error>
 
 namespace meshmp {
 namespace {
@@ -42,22 +43,25 @@ FstWriteFaultGuard::~FstWriteFaultGuard() { sigaction(SIGBUS, &previous_, nullpt
 // (1, 5, 8), among others.
 std::optional<std::string> fst_file_problem(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return "the FST file cannot be read back";
-  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (bytes.empty() || bytes[0] != 0) return "the FST file has no header block";
+  std::error_code error;
+  const std::uint64_t size = std::filesystem::file_size(path, error);
+  if (!in || error) return "the FST file cannot be read back";
   bool hierarchy = false, changes = false;
-  std::size_t at = 0;
-  while (at < bytes.size()) {
-    if (bytes.size() - at < 9) return "the FST file ends inside a block's header, at byte " + std::to_string(at);
+  std::uint64_t at = 0;
+  while (at < size) {  // only the block headers are read: a waveform can be large
+    unsigned char header[9];
+    if (size - at < 9 || !in.seekg(static_cast<std::streamoff>(at)).read(reinterpret_cast<char*>(header), 9))
+      return "the FST file ends inside a block's header, at byte " + std::to_string(at);
+    if (at == 0 && header[0] != 0) return "the FST file has no header block";
     std::uint64_t length = 0;
-    for (int k = 1; k <= 8; ++k) length = length << 8 | static_cast<unsigned char>(bytes[at + k]);
-    if (length < 8 || length > bytes.size() - at - 1)
-      return "the FST file ends inside a block, at byte " + std::to_string(at) + " of " + std::to_string(bytes.size());
-    const int type = bytes[at];
-    hierarchy |= type == 4 || type == 6 || type == 7;
-    changes |= type == 1 || type == 5 || type == 8;
+    for (int k = 1; k <= 8; ++k) length = length << 8 | header[k];
+    if (length < 8 || length > size - at - 1)
+      return "the FST file ends inside a block, at byte " + std::to_string(at) + " of " + std::to_string(size);
+    hierarchy |= header[0] == 4 || header[0] == 6 || header[0] == 7;
+    changes |= header[0] == 1 || header[0] == 5 || header[0] == 8;
     at += 1 + length;
   }
+  if (size == 0) return "the FST file has no header block";
   if (!hierarchy) return "the FST file has no hierarchy block";
   if (!changes) return "the FST file has no value-change block";
   return std::nullopt;
