@@ -154,8 +154,8 @@ void MachineConfig::apply_json(const nlohmann::json& json) {
   if (json.contains("router")) {
     const auto& r = json["router"];
     check_keys(r, "router", {"vcs", "buffer_flits", "pipeline_depth", "link_latency_cycles", "credit_latency_cycles",
-                             "credit_processing_cycles", "flit_bytes",
-                             "max_packet_payload_flits", "switching", "dateline", "dateline_classes", "head_pipeline", "vc_selection", "routing", "model",
+                             "credit_processing_cycles", "flit_bytes", "max_packet_payload_flits", "switching",
+                             "dateline", "dateline_classes", "head_pipeline", "vc_selection", "routing", "model",
                              "rtl_power_on_seed"});
     if (r.contains("model")) router.model = get<std::string>(r["model"], "router.model", "a string");
     if (r.contains("rtl_power_on_seed"))
@@ -175,15 +175,12 @@ void MachineConfig::apply_json(const nlohmann::json& json) {
     if (r.contains("switching"))
       router.switching = parse_switching(get<std::string>(r["switching"], "router.switching", "a string"), "router.switching");
     if (r.contains("dateline")) router.dateline = get<bool>(r["dateline"], "router.dateline", "true or false");
-    if (r.contains("dateline_classes"))
-      router.dateline_whole_segment = parse_dateline_classes(
-          get<std::string>(r["dateline_classes"], "router.dateline_classes", "a string"), "router.dateline_classes");
-    if (r.contains("head_pipeline"))
-      router.head_pipeline_from_front = parse_head_pipeline(
-          get<std::string>(r["head_pipeline"], "router.head_pipeline", "a string"), "router.head_pipeline");
-    if (r.contains("vc_selection"))
-      router.round_robin_vcs = parse_vc_selection(get<std::string>(r["vc_selection"], "router.vc_selection", "a string"),
-                                                  "router.vc_selection");
+    for (auto [rule, value] : {std::pair{&kDatelineClasses, &router.dateline_whole_segment},
+                               std::pair{&kHeadPipeline, &router.head_pipeline_from_front},
+                               std::pair{&kVcSelection, &router.round_robin_vcs}}) {
+      const std::string key = std::string(rule->field).substr(7);  // after "router."
+      if (r.contains(key)) *value = rule->parse(get<std::string>(r[key], rule->field, "a string"));
+    }
     if (r.contains("routing")) routing = get<std::string>(r["routing"], "router.routing", "a string");
   }
   if (json.contains("node")) {
@@ -265,9 +262,9 @@ nlohmann::json MachineConfig::to_json() const {
         {"max_packet_payload_flits", router.max_packet_payload_flits},
         {"switching", to_string(router.switching)},
         {"dateline", router.dateline},
-        {"dateline_classes", dateline_classes_name(router.dateline_whole_segment)},
-        {"head_pipeline", head_pipeline_name(router.head_pipeline_from_front)},
-        {"vc_selection", vc_selection_name(router.round_robin_vcs)},
+        {"dateline_classes", kDatelineClasses.name(router.dateline_whole_segment)},
+        {"head_pipeline", kHeadPipeline.name(router.head_pipeline_from_front)},
+        {"vc_selection", kVcSelection.name(router.round_robin_vcs)},
         {"routing", routing}}},
       {"node",
        {{"port_model", to_string(port_model)},

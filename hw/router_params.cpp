@@ -34,29 +34,11 @@ std::string to_string(SwitchingMode mode) {
 
 std::string to_string(PortModel model) { return model == PortModel::OnePort ? "one-port" : "all-port"; }
 
-bool parse_dateline_classes(const std::string& text, const std::string& field) {
-  if (text == "from-wrap-link") return false;
-  if (text == "whole-segment") return true;
-  throw ConfigError(field, text, "expected from-wrap-link or whole-segment");
+bool RouterRuleChoice::parse(const std::string& text) const {
+  if (text == off) return false;
+  if (text == on) return true;
+  throw ConfigError(field, text, std::string("expected ") + off + " or " + on);
 }
-
-std::string dateline_classes_name(bool whole_segment) { return whole_segment ? "whole-segment" : "from-wrap-link"; }
-
-bool parse_head_pipeline(const std::string& text, const std::string& field) {
-  if (text == "from-write") return false;
-  if (text == "from-front") return true;
-  throw ConfigError(field, text, "expected from-write or from-front");
-}
-
-std::string head_pipeline_name(bool from_front) { return from_front ? "from-front" : "from-write"; }
-
-bool parse_vc_selection(const std::string& text, const std::string& field) {
-  if (text == "lowest") return false;
-  if (text == "round-robin") return true;
-  throw ConfigError(field, text, "expected lowest or round-robin");
-}
-
-std::string vc_selection_name(bool round_robin) { return round_robin ? "round-robin" : "lowest"; }
 
 std::optional<std::string> RouterParams::validate(const Topology& topology) const {
   auto bad = [](const std::string& field, int value, const std::string& rule) {
@@ -88,24 +70,14 @@ std::optional<std::string> RouterParams::validate(const Topology& topology) cons
     return std::string(ConfigError(limits::kRtlPowerOnSeed.field, std::to_string(rtl_power_on_seed),
                                    "sets the power-on state of RTL routers: needs router.model rtl or dual, not " + echo(model)).what());
   // BookSim2's rules that only the SystemC router has (the RTL router keeps the defaults).
-  struct SystemCRule {
-    bool on;
-    const char* field;
-    const char* value;
-    const char* stage;
-    const char* rtl_does;
-  };
-  for (const SystemCRule& rule :
-       {SystemCRule{dateline_whole_segment, "router.dateline_classes", "whole-segment", "route computation",
-                    "takes class 1 from the wrap-around link on"},
-        SystemCRule{head_pipeline_from_front, "router.head_pipeline", "from-front", "input units",
-                    "counts a head's pipeline from its buffer write"},
-        SystemCRule{round_robin_vcs, "router.vc_selection", "round-robin", "VC allocator", "gives the lowest free VC"}})
-    if (rule.on && model != "cpp")
-      return std::string(ConfigError(rule.field, rule.value,
-                                     std::string("is a rule of the SystemC router's ") + rule.stage +
+  for (const auto& [on, rule] : {std::pair{dateline_whole_segment, &kDatelineClasses},
+                                 std::pair{head_pipeline_from_front, &kHeadPipeline},
+                                 std::pair{round_robin_vcs, &kVcSelection}})
+    if (on && model != "cpp")
+      return std::string(ConfigError(rule->field, rule->on,
+                                     std::string("is a rule of the SystemC router's ") + rule->stage +
                                          ": needs router.model cpp, not " + echo(model) + " (the RTL router " +
-                                         rule.rtl_does + ")")
+                                         rule->rtl_does + ")")
                              .what());
   if (dateline && topology.has_rings() && vcs < 2)
     return bad("router.vcs", vcs,

@@ -17,15 +17,24 @@ SwitchingMode parse_switching(const std::string& text, const std::string& field)
 PortModel parse_port_model(const std::string& text, const std::string& field);
 std::string to_string(SwitchingMode mode);
 std::string to_string(PortModel model);
-// router.dateline_classes: "from-wrap-link" (false) or "whole-segment" (true).
-bool parse_dateline_classes(const std::string& text, const std::string& field);
-std::string dateline_classes_name(bool whole_segment);
-// router.head_pipeline: "from-write" (false) or "from-front" (true).
-bool parse_head_pipeline(const std::string& text, const std::string& field);
-std::string head_pipeline_name(bool from_front);
-// router.vc_selection: "lowest" (false) or "round-robin" (true).
-bool parse_vc_selection(const std::string& text, const std::string& field);
-std::string vc_selection_name(bool round_robin);
+// A router rule with two settings: the default (false) and BookSim2's (true), which only the SystemC
+// router has; `stage` is where it acts, `rtl_does` what the RTL router does instead.
+struct RouterRuleChoice {
+  const char* field;
+  const char* off;
+  const char* on;
+  const char* stage;
+  const char* rtl_does;
+  // Throws ConfigError naming the field and both settings when `text` is neither.
+  bool parse(const std::string& text) const;
+  const char* name(bool value) const { return value ? on : off; }
+};
+inline constexpr RouterRuleChoice kDatelineClasses{"router.dateline_classes", "from-wrap-link", "whole-segment",
+                                                   "route computation", "takes class 1 from the wrap-around link on"};
+inline constexpr RouterRuleChoice kHeadPipeline{"router.head_pipeline", "from-write", "from-front", "input units",
+                                                "counts a head's pipeline from its buffer write"};
+inline constexpr RouterRuleChoice kVcSelection{"router.vc_selection", "lowest", "round-robin", "VC allocator",
+                                               "gives the lowest free VC"};
 
 struct RouterParams {
   std::string model = "cpp";         // which router model the network builds (hw/router_model.h)

@@ -51,9 +51,8 @@ void VcAllocator::allocate(std::vector<OutputUnit>& outputs, Grant&& grant) {
     for (int k = 0; k < n; ++k) {
       const VcRequest& r = reqs[(start + k) % n];
       const int span = r.vc_end - r.vc_begin;
-      const int first = round_robin_vcs_ ? vc_pointer_[out] % span : 0;
-      for (int i = 0; i < span; ++i) {
-        const int v = r.vc_begin + (first + i) % span;
+      int v = r.vc_begin + (round_robin_vcs_ ? vc_pointer_[out] % span : 0);
+      for (int i = 0; i < span; ++i, v = v + 1 == r.vc_end ? r.vc_begin : v + 1) {
         if (unit.is_free(v) && unit.has_credit(v, r.credits_needed)) {
           unit.allocate(v, r.input_vc);
           grant(r.input_vc, out, v);

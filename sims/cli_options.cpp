@@ -121,12 +121,9 @@ MachineConfig RunOptions::resolve() const {
   integer(rtl_power_on_seed_, limits::kRtlPowerOnSeed, config.router.rtl_power_on_seed);
   if (switching_) config.router.switching = parse_switching(*switching_, "router.switching");
   if (no_dateline_) config.router.dateline = false;
-  if (dateline_classes_)
-    config.router.dateline_whole_segment = parse_dateline_classes(*dateline_classes_, "router.dateline_classes");
-  if (head_pipeline_)
-    config.router.head_pipeline_from_front = parse_head_pipeline(*head_pipeline_, "router.head_pipeline");
-  if (vc_selection_)
-    config.router.round_robin_vcs = parse_vc_selection(*vc_selection_, "router.vc_selection");
+  if (dateline_classes_) config.router.dateline_whole_segment = kDatelineClasses.parse(*dateline_classes_);
+  if (head_pipeline_) config.router.head_pipeline_from_front = kHeadPipeline.parse(*head_pipeline_);
+  if (vc_selection_) config.router.round_robin_vcs = kVcSelection.parse(*vc_selection_);
   if (routing_) config.routing = *routing_;
   if (port_model_) config.port_model = parse_port_model(*port_model_, "node.port_model");
   integer(startup_cycles_, limits::kStartupCycles, config.processor.startup_cycles);
