@@ -155,7 +155,7 @@ void MachineConfig::apply_json(const nlohmann::json& json) {
     const auto& r = json["router"];
     check_keys(r, "router", {"vcs", "buffer_flits", "pipeline_depth", "link_latency_cycles", "credit_latency_cycles",
                              "credit_processing_cycles", "flit_bytes", "max_packet_payload_flits", "switching",
-                             "dateline", "dateline_classes", "head_pipeline", "vc_selection", "routing", "model",
+                             "dateline", "dateline_classes", "head_pipeline", "vc_allocator", "routing", "model",
                              "rtl_power_on_seed"});
     if (r.contains("model")) router.model = get<std::string>(r["model"], "router.model", "a string");
     if (r.contains("rtl_power_on_seed"))
@@ -177,7 +177,7 @@ void MachineConfig::apply_json(const nlohmann::json& json) {
     if (r.contains("dateline")) router.dateline = get<bool>(r["dateline"], "router.dateline", "true or false");
     for (auto [rule, value] : {std::pair{&kDatelineClasses, &router.dateline_whole_segment},
                                std::pair{&kHeadPipeline, &router.head_pipeline_from_front},
-                               std::pair{&kVcSelection, &router.round_robin_vcs}}) {
+                               std::pair{&kVcAllocator, &router.islip_vc_allocator}}) {
       const std::string key = std::string(rule->field).substr(7);  // after "router."
       if (r.contains(key)) *value = rule->parse(get<std::string>(r[key], rule->field, "a string"));
     }
@@ -264,7 +264,7 @@ nlohmann::json MachineConfig::to_json() const {
         {"dateline", router.dateline},
         {"dateline_classes", kDatelineClasses.name(router.dateline_whole_segment)},
         {"head_pipeline", kHeadPipeline.name(router.head_pipeline_from_front)},
-        {"vc_selection", kVcSelection.name(router.round_robin_vcs)},
+        {"vc_allocator", kVcAllocator.name(router.islip_vc_allocator)},
         {"routing", routing}}},
       {"node",
        {{"port_model", to_string(port_model)},

@@ -14,7 +14,8 @@ Router::Router(int node, const Topology& topology, const RouterParams& params, P
       local_ports_(port_model == PortModel::AllPort ? topology.num_ports() : 1),
       env_(environment),
       routing_unit_(node, topology, params, port_model, routing),
-      vc_allocator_(net_ports_ + local_ports_, (net_ports_ + local_ports_) * params.vcs, params.round_robin_vcs),
+      vc_allocator_(net_ports_ + local_ports_, params.vcs, params.islip_vc_allocator),
+      vc_allocation_lead_(params.islip_vc_allocator && params.pipeline_depth >= 2 ? 1 : 0),
       switch_allocator_(net_ports_ + local_ports_, net_ports_ + local_ports_, params.vcs),
       flits_sent_(net_ports_ + local_ports_, 0),
       probes_(net_ports_ + local_ports_) {
@@ -65,7 +66,7 @@ void Router::step(std::uint64_t cycle) {
     for (std::uint32_t bits = unit.occupied_vcs() & ~unit.active_vcs(); bits != 0; bits &= bits - 1) {
       const int v = __builtin_ctz(bits);
       InputVirtualChannel& vc = unit.vc(v);
-      if (!front_ready(unit, v)) continue;
+      if (!front_ready(unit, v, vc_allocation_lead_)) continue;
       const Flit& front = vc.front_flit();
       if (vc.state == VcState::Idle) {
         if (!front.head) {

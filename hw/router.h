@@ -70,14 +70,15 @@ class Router final : public RouterModel {
   int flit_pipeline_cycles(const Flit& flit) const {
     return flit.head ? params_.pipeline_depth : std::min(params_.pipeline_depth, kBodyPipelineCycles);
   }
-  // The front flit of VC v has been in the buffer for its pipeline (age >= flit_pipeline_cycles); with
-  // the head pipeline from-front, a head also waits pipeline_depth - 1 cycles after the tail ahead of it
-  // crossed (it is routed the cycle after).
-  bool front_ready(const InputUnit& unit, int v) const {
+  // The front flit of VC v has been in the buffer for its pipeline (age >= flit_pipeline_cycles), or will
+  // have been `lead` cycles from now; with the head pipeline from-front, a head also waits
+  // pipeline_depth - 1 cycles after the tail ahead of it crossed (it is routed the cycle after).
+  bool front_ready(const InputUnit& unit, int v, int lead = 0) const {
     const InputVirtualChannel& vc = unit.vc(v);
-    if (params_.head_pipeline_from_front && vc.front_flit().head && now_ + 1 < vc.last_tail_cycle + params_.pipeline_depth)
+    if (params_.head_pipeline_from_front && vc.front_flit().head &&
+        now_ + 1 + lead < vc.last_tail_cycle + params_.pipeline_depth)
       return false;
-    return unit.front_age(v) >= flit_pipeline_cycles(vc.front_flit());
+    return unit.front_age(v) + lead >= flit_pipeline_cycles(vc.front_flit());
   }
   // Store-and-forward: the front packet's tail is in the buffer and has been for the whole pipeline.
   bool tail_ready(const InputUnit& unit, int v) const;
@@ -95,6 +96,10 @@ class Router final : public RouterModel {
   std::vector<InputUnit> inputs_;
   std::vector<OutputUnit> outputs_;
   VcAllocator vc_allocator_;
+  // Cycles before its switch allocation that a head is VC-allocated: 0, in the same cycle (the per-port
+  // allocator, as the RTL router); 1 with the iSLIP allocator, a stage of its own as in BookSim2's
+  // router, when the pipeline has room for it (pipeline_depth >= 2).
+  int vc_allocation_lead_;
   SwitchAllocator switch_allocator_;
   int buffered_flits_ = 0;
   std::vector<std::uint64_t> flits_sent_;

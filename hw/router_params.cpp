@@ -72,7 +72,7 @@ std::optional<std::string> RouterParams::validate(const Topology& topology) cons
   // BookSim2's rules that only the SystemC router has (the RTL router keeps the defaults).
   for (const auto& [on, rule] : {std::pair{dateline_whole_segment, &kDatelineClasses},
                                  std::pair{head_pipeline_from_front, &kHeadPipeline},
-                                 std::pair{round_robin_vcs, &kVcSelection}})
+                                 std::pair{islip_vc_allocator, &kVcAllocator}})
     if (on && model != "cpp")
       return std::string(ConfigError(rule->field, rule->on,
                                      std::string("is a rule of the SystemC router's ") + rule->stage +

@@ -33,8 +33,8 @@ inline constexpr RouterRuleChoice kDatelineClasses{"router.dateline_classes", "f
                                                    "route computation", "takes class 1 from the wrap-around link on"};
 inline constexpr RouterRuleChoice kHeadPipeline{"router.head_pipeline", "from-write", "from-front", "input units",
                                                 "counts a head's pipeline from its buffer write"};
-inline constexpr RouterRuleChoice kVcSelection{"router.vc_selection", "lowest", "round-robin", "VC allocator",
-                                               "gives the lowest free VC"};
+inline constexpr RouterRuleChoice kVcAllocator{"router.vc_allocator", "per-port", "islip", "VC allocation",
+                                               "serves every request it can, each with the lowest free VC that has a credit"};
 
 struct RouterParams {
   std::string model = "cpp";         // which router model the network builds (hw/router_model.h)
@@ -74,9 +74,10 @@ struct RouterParams {
   // crossed the switch and crosses pipeline_depth - 1 cycles after it at the earliest (BookSim2's
   // input-queued router). A head written into an empty VC is unaffected.
   bool head_pipeline_from_front = false;
-  // Which free output VC a head is given (hw/vc_allocator.h): false ("lowest"), the lowest of its
-  // range; true ("round-robin"), the first at or after the port's pointer, which moves past it.
-  bool round_robin_vcs = false;
+  // The VC allocator's architecture (hw/vc_allocator.h): false ("per-port"), each output port serves
+  // every request it can, each head the lowest free VC with a credit; true ("islip"), BookSim2's
+  // separable iSLIP allocator, one iteration, credits not checked.
+  bool islip_vc_allocator = false;
   // Ejection channels take one packet at a time (a node's DMA engine receives one worm at a time: the
   // one-port rule). Off for the bare sinks of synthetic traffic, which take a flit per cycle from any
   // packet, interleaved on the ejection channel's VCs.

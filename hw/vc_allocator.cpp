@@ -3,12 +3,13 @@
 
 namespace meshmp {
 
-VcAllocator::VcAllocator(int outputs, int input_vcs, bool round_robin_vcs)
-    : requests_(outputs), pointer_(outputs, 0), vc_pointer_(outputs, 0), round_robin_vcs_(round_robin_vcs),
-      input_vcs_(input_vcs) {
+VcAllocator::VcAllocator(int ports, int vcs, bool islip)
+    : requests_(ports), pointer_(ports, 0), grant_pointer_(islip ? ports * vcs : 0, 0),
+      accept_pointer_(islip ? ports * vcs : 0, 0), granted_request_(islip ? vcs : 0, -1), islip_(islip), vcs_(vcs),
+      input_vcs_(ports * vcs) {
   // Room for the worst case now, so the router's state stays together in memory (built in one go).
-  for (auto& r : requests_) r.reserve(input_vcs);
-  touched_.reserve(outputs);
+  for (auto& r : requests_) r.reserve(input_vcs_);
+  touched_.reserve(ports);
 }
 
 void VcAllocator::request(int out_port, const VcRequest& req) {

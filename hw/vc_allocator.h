@@ -1,11 +1,16 @@
-// Virtual-channel allocation stage: head flits that know their output port ask for an output VC. Per
-// output port the requests are served in round-robin order of input VC index starting at a pointer that
-// moves past the last winner; each winner takes the lowest-numbered free output VC of its class range
-// (for cut-through and store-and-forward only one with room for the whole packet). A fixed order that an
-// RTL twin reproduces exactly. With round-robin VC selection (router.vc_selection) a winner takes the
-// first free VC of its range at or after the port's VC pointer, which then moves past it: successive
-// packets through a port spread over its VCs, as BookSim2's iSLIP VC allocator spreads them (SystemC
-// router only).
+// Virtual-channel allocation stage: head flits that know their output port ask for an output VC. Two
+// allocator architectures (router.vc_allocator):
+// - per-port (the default, and the RTL router's): per output port the requests are served in round-robin
+//   order of input VC index starting at a pointer that moves past the last winner; each winner takes the
+//   lowest-numbered free output VC of its class range that has a credit (for cut-through and
+//   store-and-forward one with room for the whole packet). Every request that can be met is met.
+// - islip (SystemC router only): BookSim2's separable iSLIP allocator with one iteration. Every free
+//   output VC grants one of the input VCs asking for it, the first at or after its grant pointer; every
+//   input VC accepts one of its grants, the first output VC (numbered port * vcs + vc) at or after its
+//   accept pointer; both pointers move past the match. An output VC whose grant is not accepted stays
+//   free this cycle although another input VC asked for it, and a wormhole head is given an output VC
+//   whether or not it has a credit (the switch allocator waits for one). Successive packets from an
+//   input VC take the output VCs in turn.
 #pragma once
 
 #include <vector>
@@ -23,49 +28,102 @@ struct VcRequest {
 
 class VcAllocator {
  public:
-  VcAllocator(int outputs, int input_vcs, bool round_robin_vcs);
+  VcAllocator(int ports, int vcs, bool islip);
 
+  // Requests must be made in increasing input VC order.
   void request(int out_port, const VcRequest& req);
-  // Grants as many requests as there are free output VCs; calls grant(input_vc, out_port, out_vc).
+  // Grants requests for free output VCs; calls grant(input_vc, out_port, out_vc) for each.
   template <class Grant>
   void allocate(std::vector<OutputUnit>& outputs, Grant&& grant);
 
  private:
+  template <class Grant>
+  void allocate_per_port(int out, OutputUnit& unit, Grant& grant);
+  template <class Grant>
+  void allocate_islip(int out, OutputUnit& unit, Grant& grant);
+
   std::vector<std::vector<VcRequest>> requests_;  // per output port, in input VC order
   std::vector<int> touched_;
-  std::vector<int> pointer_;
-  std::vector<int> vc_pointer_;  // round-robin VC selection: per output port, where the search starts
-  bool round_robin_vcs_;
+  std::vector<int> pointer_;        // per-port: per output port, the input VC served first
+  std::vector<int> grant_pointer_;   // islip: per output VC (port * vcs + vc)
+  std::vector<int> accept_pointer_;  // islip: per input VC
+  std::vector<int> granted_request_;  // islip: per VC of the port being allocated, the request it grants
+  bool islip_;
+  int vcs_;
   int input_vcs_;
 };
 
 template <class Grant>
 void VcAllocator::allocate(std::vector<OutputUnit>& outputs, Grant&& grant) {
   for (int out : touched_) {
-    auto& reqs = requests_[out];
-    OutputUnit& unit = outputs[out];
-    const int n = static_cast<int>(reqs.size());
-    int start = 0;
-    while (start < n && reqs[start].input_vc < pointer_[out]) ++start;
-    int last_winner = -1;
-    for (int k = 0; k < n; ++k) {
-      const VcRequest& r = reqs[(start + k) % n];
-      const int span = r.vc_end - r.vc_begin;
-      int v = r.vc_begin + (round_robin_vcs_ ? vc_pointer_[out] % span : 0);
-      for (int i = 0; i < span; ++i, v = v + 1 == r.vc_end ? r.vc_begin : v + 1) {
-        if (unit.is_free(v) && unit.has_credit(v, r.credits_needed)) {
-          unit.allocate(v, r.input_vc);
-          grant(r.input_vc, out, v);
-          last_winner = r.input_vc;
-          if (round_robin_vcs_) vc_pointer_[out] = v - r.vc_begin + 1;
-          break;
-        }
-      }
-    }
-    if (last_winner >= 0) pointer_[out] = (last_winner + 1) % input_vcs_;
-    reqs.clear();
+    if (islip_)
+      allocate_islip(out, outputs[out], grant);
+    else
+      allocate_per_port(out, outputs[out], grant);
+    requests_[out].clear();
   }
   touched_.clear();
+}
+
+template <class Grant>
+void VcAllocator::allocate_per_port(int out, OutputUnit& unit, Grant& grant) {
+  const auto& reqs = requests_[out];
+  const int n = static_cast<int>(reqs.size());
+  int start = 0;
+  while (start < n && reqs[start].input_vc < pointer_[out]) ++start;
+  int last_winner = -1;
+  for (int k = 0; k < n; ++k) {
+    const VcRequest& r = reqs[(start + k) % n];
+    for (int v = r.vc_begin; v < r.vc_end; ++v) {
+      if (unit.is_free(v) && unit.has_credit(v, r.credits_needed)) {
+        unit.allocate(v, r.input_vc);
+        grant(r.input_vc, out, v);
+        last_winner = r.input_vc;
+        break;
+      }
+    }
+  }
+  if (last_winner >= 0) pointer_[out] = (last_winner + 1) % input_vcs_;
+}
+
+template <class Grant>
+void VcAllocator::allocate_islip(int out, OutputUnit& unit, Grant& grant) {
+  const auto& reqs = requests_[out];
+  const int n = static_cast<int>(reqs.size());
+  // Grant: each free output VC picks a request (index into reqs) round robin by input VC.
+  for (int v = 0; v < vcs_; ++v) {
+    int& picked = granted_request_[v];
+    picked = -1;
+    if (!unit.is_free(v)) continue;
+    const int from = grant_pointer_[out * vcs_ + v];
+    int first = -1;
+    for (int k = 0; k < n; ++k) {
+      const VcRequest& r = reqs[k];
+      if (v < r.vc_begin || v >= r.vc_end) continue;
+      if (r.credits_needed > 1 && !unit.has_credit(v, r.credits_needed)) continue;  // a whole packet's room
+      if (first < 0) first = k;
+      if (r.input_vc >= from) { picked = k; break; }
+    }
+    if (picked < 0) picked = first;
+  }
+  // Accept: each request takes one of its grants round robin by output VC number.
+  for (int k = 0; k < n; ++k) {
+    const VcRequest& r = reqs[k];
+    const int from = accept_pointer_[r.input_vc];
+    int first = -1;
+    int accepted = -1;
+    for (int v = r.vc_begin; v < r.vc_end; ++v) {
+      if (granted_request_[v] != k) continue;
+      if (first < 0) first = v;
+      if (out * vcs_ + v >= from) { accepted = v; break; }
+    }
+    if (accepted < 0) accepted = first;
+    if (accepted < 0) continue;
+    unit.allocate(accepted, r.input_vc);
+    grant(r.input_vc, out, accepted);
+    grant_pointer_[out * vcs_ + accepted] = (r.input_vc + 1) % input_vcs_;
+    accept_pointer_[r.input_vc] = (out * vcs_ + accepted + 1) % input_vcs_;
+  }
 }
 
 }  // namespace meshmp

@@ -43,7 +43,7 @@ void RunOptions::add_network_options_to(CLI::App& c, bool with_packet_limit) {
                                             "(a torus can then deadlock)");
   c.add_option("--dateline-classes", dateline_classes_, "which VC class a packet takes on a ring: from-wrap-link (class 0, then class 1 from the wrap-around link on) or whole-segment (class 1 for the whole stretch of a ring that crosses the wrap-around link, as BookSim2's torus routing; SystemC router)  [default from-wrap-link]");
   c.add_option("--head-pipeline", head_pipeline_, "when a head queued behind another packet in its input VC starts its pipeline: from-write (its buffer write, as if routed while it waited) or from-front (once the packet ahead has left: one packet's state per input VC, as BookSim2's router; SystemC router)  [default from-write]");
-  c.add_option("--vc-selection", vc_selection_, "which free output VC a head is given: lowest (the lowest of its range) or round-robin (the first at or after the port's pointer, which moves past it, spreading packets over the VCs as BookSim2's iSLIP VC allocator; SystemC router)  [default lowest]");
+  c.add_option("--vc-allocator", vc_allocator_, "the VC allocator: per-port (each output port serves every request it can, each head the lowest free VC with a credit) or islip (BookSim2's separable iSLIP allocator, one iteration, credits not checked; SystemC router)  [default per-port]");
   c.add_option("--routing", routing_, "routing function  [default dimension-order]");
   c.add_option("--port-model", port_model_, "one-port or all-port  [default one-port]");
   c.add_option("--watchdog-cycles", watchdog_cycles_, "deadlock watchdog: cycles without any flit or credit moving  [default 20000]");
@@ -123,7 +123,7 @@ MachineConfig RunOptions::resolve() const {
   if (no_dateline_) config.router.dateline = false;
   if (dateline_classes_) config.router.dateline_whole_segment = kDatelineClasses.parse(*dateline_classes_);
   if (head_pipeline_) config.router.head_pipeline_from_front = kHeadPipeline.parse(*head_pipeline_);
-  if (vc_selection_) config.router.round_robin_vcs = kVcSelection.parse(*vc_selection_);
+  if (vc_allocator_) config.router.islip_vc_allocator = kVcAllocator.parse(*vc_allocator_);
   if (routing_) config.routing = *routing_;
   if (port_model_) config.port_model = parse_port_model(*port_model_, "node.port_model");
   integer(startup_cycles_, limits::kStartupCycles, config.processor.startup_cycles);

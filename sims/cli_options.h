@@ -29,7 +29,7 @@ class RunOptions {
   void apply_cost_model(MachineConfig& config) const;
 
   std::string config_file_;
-  std::optional<std::string> dateline_classes_, head_pipeline_, vc_selection_, router_model_, topology_, algorithm_, switching_, port_model_, routing_, stats_json_, vcd_, detail_csv_,
+  std::optional<std::string> dateline_classes_, head_pipeline_, vc_allocator_, router_model_, topology_, algorithm_, switching_, port_model_, routing_, stats_json_, vcd_, detail_csv_,
       messages_csv_, trace_rtl_;
   // Numbers are kept as written and parsed against their real rules (hw/config_limits.h).
   std::optional<std::string> block_bytes_, vcs_, buffer_flits_, pipeline_depth_, link_latency_, credit_latency_,

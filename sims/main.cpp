@@ -75,7 +75,7 @@ CONFIG FILE
   sections router {vcs, buffer_flits,
   model, rtl_power_on_seed, pipeline_depth, link_latency_cycles, credit_latency_cycles,
   credit_processing_cycles, flit_bytes, max_packet_payload_flits, switching, dateline,
-  dateline_classes, head_pipeline, vc_selection,
+  dateline_classes, head_pipeline, vc_allocator,
   routing}, node {port_model, startup_cycles, copy_cycles_per_byte, barrier_latency_cycles,
   unexpected_buffer_bytes},
   run {watchdog_cycles, max_cycles, host_threads}, output {stats_json, vcd, trace_nodes, detail_csv, messages_csv, trace_rtl}. Unknown keys and
