@@ -12,6 +12,7 @@
 #include <cstring>
 #include <iostream>
 #include <thread>
+#include <vector>
 
 #include "firmware/algorithm_registry.h"
 #include "firmware/workload.h"
@@ -28,6 +29,7 @@
 #include "sims/paper_command.h"
 #include "sims/run_command.h"
 #include "sims/stop_signals.h"
+#include "sims/merge_command.h"
 #include "sims/sweep_command.h"
 #include "sims/traffic_command.h"
 
@@ -130,6 +132,19 @@ EXAMPLE
   meshmp sweep --topologies torus:16x16,torus:32x32 --algorithms tseng-t4,tseng-t1,direct \
       -m 8,64 --startup-cycles 0,100,2500 --csv sweep.csv)");
 
+  std::string merged_csv;
+  std::vector<std::string> shard_csvs;
+  CLI::App* merge = app.add_subcommand(
+      "merge", "Join the CSVs of a sharded sweep (sweep --shard I/N) into the CSV of the whole sweep, in the grid's order.");
+  merge->add_option("--csv", merged_csv, "the merged CSV")->required();
+  merge->add_option("shards", shard_csvs, "the shards' CSVs (every shard: a point missing below the last is an error)")
+      ->required();
+  merge->footer(R"(
+EXAMPLE
+  parallel meshmp sweep --topologies torus:8x8,torus:16x16 --algorithms tseng-t4,direct -m 8,64 \
+      --shard {}/4 --csv shard-{}.csv ::: 1 2 3 4
+  meshmp merge --csv sweep.csv shard-*.csv)");
+
   std::string paper_table;
   CLI::App* paper = app.add_subcommand(
       "paper", "Regenerate a paper's table rows from runs of the machine, beside the paper's formulas.");
@@ -182,6 +197,7 @@ EXAMPLE
     }
     if (app.got_subcommand("bench")) return meshmp::run_benchmarks(self_path(argv[0]), bench_json, bench_scale, bench_threads, std::cout, std::cerr);
     if (app.got_subcommand("sweep")) return sweep_command.run(self_path(argv[0]), std::cout, std::cerr);
+    if (app.got_subcommand("merge")) return meshmp::run_merge(merged_csv, shard_csvs, std::cout);
     if (app.got_subcommand("paper")) {
       const auto tables_004 = meshmp::paper_004_tables();
       const bool is_004 = std::find(tables_004.begin(), tables_004.end(), paper_table) != tables_004.end();

@@ -6,7 +6,8 @@
 // input error is exit 2 naming the point; a point whose algorithm does not support the machine is a row
 // marked unsupported, with the reason. The CSV is rewritten whole (beside it, then renamed) as each point
 // finishes, so a kill loses only the running points; --resume keeps its rows and runs the others. SIGINT /
-// SIGTERM stop the running points and keep the finished rows.
+// SIGTERM stop the running points and keep the finished rows. --shard I/N runs every N-th point from the
+// I-th, each row naming its point's place in the whole grid, for `meshmp merge` (sims/merge_command.cpp).
 #include "sims/sweep_command.h"
 
 #include <nlohmann/json.hpp>
@@ -33,6 +34,7 @@
 #include "sims/plot_script.h"
 #include "sims/run_command.h"
 #include "sims/stop_signals.h"
+#include "sims/sweep_csv.h"
 #include "topology/config_error.h"
 #include "topology/topology.h"
 
@@ -72,6 +74,7 @@ std::vector<long> whole_numbers(const std::string& field, const std::string& tex
 }
 
 struct SweepPoint {
+  std::size_t index;  // its place in the whole grid, the same in every shard
   std::string topology, algorithm;
   long block_bytes, startup_cycles, flit_bytes;
   std::string unsupported;  // why its algorithm does not run on it, empty when it runs
@@ -128,54 +131,11 @@ std::string check_point(const SweepPoint& p, const std::vector<std::string>& run
   return "";
 }
 
-// A CSV field: quoted when it holds a comma, a quote or a line break.
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
+// A point's key as sweep_point_key reads it from a row: its parameters and the sweep's run options.
+std::string point_key(const SweepPoint& p, const std::string& run_options) {
+  return p.topology + '\n' + p.algorithm + '\n' + std::to_string(p.block_bytes) + '\n' +
+         std::to_string(p.startup_cycles) + '\n' + std::to_string(p.flit_bytes) + '\n' + run_options;
 }
-
-// The records of a CSV file as csv_field writes them (quoted fields may hold commas, quotes and line breaks).
-std::vector<std::vector<std::string>> read_csv(const std::string& text) {
-  std::vector<std::vector<std::string>> records;
-  std::vector<std::string> record;
-  std::string field;
-  bool quoted = false, any = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') field += '"', ++i;
-      else if (c == '"') quoted = false;
-      else field += c;
-    } else if (c == '"') {
-      quoted = any = true;
-    } else if (c == ',') {
-      record.push_back(field), field.clear(), any = true;
-    } else if (c == '\n') {
-      record.push_back(field), field.clear();
-      records.push_back(record), record.clear(), any = false;
-    } else {
-      field += c, any = true;
-    }
-  }
-  if (any) record.push_back(field), records.push_back(record);
-  return records;
-}
-
-const char* kHeader =
-    "topology,algorithm,block_bytes,startup_cycles,flit_bytes,exit_status,verified,completion_cycles,"
-    "zero_load_cycles,paper_cycles,synchronized_steps,sum_of_step_max_blocks,max_messages_per_node,"
-    "rearrangement_bytes_max_per_node,header_blocking_cycles,steps_with_blocking,host_seconds,"
-    "status_bound_steps,cut_bound,port_model,run_options,error";
-
-// A point's key in the CSV: its parameters and the sweep's run options, as the row's first five fields
-// and its run_options field hold them.
-std::string point_key(const std::string& topology, const std::string& algorithm, const std::string& block_bytes,
-                      const std::string& startup_cycles, const std::string& flit_bytes, const std::string& run_options) {
-  return topology + '\n' + algorithm + '\n' + block_bytes + '\n' + startup_cycles + '\n' + flit_bytes + '\n' + run_options;
-}
-
 
 // What --resume keeps of an earlier CSV: per point of this sweep its row, when the CSV holds one that did
 // not fail (a failed point runs again); the rows of points not in this sweep, kept before this sweep's.
@@ -188,37 +148,14 @@ struct SweptRows {
 
 SweptRows rows_to_resume(const std::string& csv, const std::vector<SweepPoint>& points, const std::string& run_options) {
   SweptRows kept{std::vector<std::string>(points.size()), {}, std::vector<bool>(points.size(), false), 0};
-  std::ifstream in(csv, std::ios::binary);
-  if (!in) return kept;  // no CSV yet: every point runs
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const auto records = read_csv(text);
-  if (records.empty()) return kept;
-  std::string header;
-  for (std::size_t i = 0; i < records.front().size(); ++i) header += (i ? "," : "") + records.front()[i];
-  if (header != kHeader)
-    throw ConfigError("--resume", csv,
-                      "its header is not the one this meshmp writes (" + std::string(kHeader) +
-                          "): a CSV of another sweep version cannot be resumed");
-  const std::size_t fields = records.front().size(), run_options_field = fields - 2;
   std::map<std::string, std::size_t> index;
-  for (std::size_t k = 0; k < points.size(); ++k) {
-    const SweepPoint& p = points[k];
-    index[point_key(p.topology, p.algorithm, std::to_string(p.block_bytes), std::to_string(p.startup_cycles),
-                    std::to_string(p.flit_bytes), run_options)] = k;
-  }
-  for (std::size_t r = 1; r < records.size(); ++r) {
-    const auto& f = records[r];
-    if (f.size() != fields)
-      throw ConfigError("--resume", csv,
-                        "row " + std::to_string(r + 1) + " has " + std::to_string(f.size()) + " fields, not " +
-                            std::to_string(fields));
-    std::string line;
-    for (std::size_t i = 0; i < f.size(); ++i) line += (i ? "," : "") + csv_field(f[i]);
-    const auto found = index.find(point_key(f[0], f[1], f[2], f[3], f[4], f[run_options_field]));
+  for (std::size_t k = 0; k < points.size(); ++k) index[point_key(points[k], run_options)] = k;
+  for (const auto& row : read_sweep_csv("--resume", csv, true)) {
+    const auto found = index.find(sweep_point_key(row));
     if (found == index.end()) {
-      kept.other_rows.push_back(line);
-    } else if (f[6] != "failed" && !kept.finished[found->second]) {
-      kept.rows[found->second] = line;
+      kept.other_rows.push_back(csv_line(row));
+    } else if (row[kVerifiedField] != "failed" && !kept.finished[found->second]) {
+      kept.rows[found->second] = csv_line(row);
       kept.finished[found->second] = true;
       ++kept.resumed;
     }
@@ -226,6 +163,22 @@ SweptRows rows_to_resume(const std::string& csv, const std::vector<SweepPoint>& 
   return kept;
 }
 
+// --shard I/N: which shard (1..N) of how many.
+struct Shard {
+  long index = 1, count = 1;
+};
+
+Shard parse_shard(const std::string& text) {
+  const std::string rule = "expected I/N with 1 <= I <= N <= " + std::to_string(kMaxShards) +
+                           ", e.g. 2/8 for the second of eight shards";
+  Shard shard;
+  char slash = 0;
+  std::istringstream in(text);
+  if (!(in >> shard.index >> slash >> shard.count) || slash != '/' || in.peek() != EOF || shard.index < 1 ||
+      shard.index > shard.count || shard.count > kMaxShards)
+    throw ConfigError("--shard", text, rule);
+  return shard;
+}
 
 }  // namespace
 
@@ -242,6 +195,9 @@ void SweepCommand::add_to(CLI::App& app) {
   app.add_flag("--resume", resume_,
                "keep the rows already in --csv (a point is its topology, algorithm, m, t_s, link width and "
                "--run-options) and run only the points missing there or failed");
+  app.add_option("--shard", shard_,
+                 "I/N: run only the I-th of N shards of the grid (its points I-1, I-1+N, ...; 1 <= I <= N), to "
+                 "spread a sweep over GNU parallel jobs or a Slurm job array; `meshmp merge` joins the shards' CSVs");
   app.add_option("-j,--jobs", jobs_, "runs at once, 1.." + std::to_string(kMaxChildren) + " (default: the host's cores)")
       ->check(CLI::Range(1, kMaxChildren));
   app.add_option("--plot", png_, "also plot the speedup over --speedup-of (PNG): see --plot-against");
@@ -268,8 +224,18 @@ int SweepCommand::run(const std::string& self_path, std::ostream& out, std::ostr
       for (long m : whole_numbers("--block-bytes", block_bytes_, 1))
         for (long ts : whole_numbers("--startup-cycles", startup_cycles_, 0))
           for (long flit : whole_numbers("--flit-bytes", flit_bytes_, 1))
-            points.push_back({topology, algorithm, m, ts, flit, ""});
-  for (SweepPoint& p : points) p.unsupported = check_point(p, run_options);
+            points.push_back({points.size(), topology, algorithm, m, ts, flit, ""});
+  for (SweepPoint& p : points) p.unsupported = check_point(p, run_options);  // every shard checks them all
+  const std::size_t grid_points = points.size();
+  if (!shard_.empty()) {  // every N-th point from the I-th: shards of equal size whatever the grid's order
+    const Shard shard = parse_shard(shard_);
+    std::vector<SweepPoint> mine;
+    for (SweepPoint& p : points)
+      if (p.index % static_cast<std::size_t>(shard.count) == static_cast<std::size_t>(shard.index - 1))
+        mine.push_back(std::move(p));
+    points = std::move(mine);
+    out << "  --shard " << shard_ << ": " << points.size() << " of the grid's " << grid_points << " points\n";
+  }
   check_distinct_outputs({{"--csv", csv_}, {"--plot", png_}});
   OutputFile csv("--csv", csv_), png;  // opened now: the check that both can be written
   if (!png_.empty()) png = OutputFile("--plot", png_);
@@ -285,7 +251,7 @@ int SweepCommand::run(const std::string& self_path, std::ostream& out, std::ostr
   // crash or a kill loses at most the points that were running.
   auto write_csv = [&](OutputFile& file) {
     std::ostream& table = file.stream();
-    table << kHeader << '\n';
+    table << kSweepCsvHeader << '\n';
     for (const std::string& row : other_rows) table << row << '\n';
     for (const std::string& row : rows)
       if (!row.empty()) table << row << '\n';
@@ -303,7 +269,7 @@ int SweepCommand::run(const std::string& self_path, std::ostream& out, std::ostr
       if (finished[k]) continue;
       const SweepPoint& p = points[k];
       std::ostringstream row;
-      row << csv_field(p.topology) << ',' << p.algorithm << ',' << p.block_bytes << ',' << p.startup_cycles << ','
+      row << p.index << ',' << csv_field(p.topology) << ',' << p.algorithm << ',' << p.block_bytes << ',' << p.startup_cycles << ','
           << p.flit_bytes << ',';
       std::string verdict, error;
       if (!p.unsupported.empty()) {

@@ -9,6 +9,9 @@
 
 namespace meshmp {
 
+// At most this many shards of one sweep.
+inline constexpr long kMaxShards = 100000;
+
 class SweepCommand {
  public:
   void add_to(CLI::App& app);
@@ -23,6 +26,7 @@ class SweepCommand {
   std::string run_options_;
   std::string csv_ = "meshmp-sweep.csv";
   std::string png_;
+  std::string shard_;  // I/N, empty: the whole grid
   std::string speedup_of_ = "tseng-t4";
   std::string plot_against_ = "nodes";  // or block-bytes
   int jobs_ = 0;

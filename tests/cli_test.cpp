@@ -434,12 +434,12 @@ TEST(CommandLine, SweepWritesOneRowPerPoint) {
   std::ifstream in(csv);
   std::string header, line;
   std::getline(in, header);
-  EXPECT_EQ(header.rfind("topology,algorithm,block_bytes,startup_cycles,flit_bytes,exit_status,verified,", 0), 0u);
+  EXPECT_EQ(header.rfind("point,topology,algorithm,block_bytes,startup_cycles,flit_bytes,exit_status,verified,", 0), 0u);
   int verified = 0, unsupported = 0, rows = 0;
   while (std::getline(in, line)) {
     ++rows;
     if (line.find(",0,yes,") != std::string::npos) ++verified;
-    if (line.find("mesh:4x4,tseng-ring,") == 0 && line.find(",2,unsupported,") != std::string::npos) ++unsupported;
+    if (line.find(",mesh:4x4,tseng-ring,") != std::string::npos && line.find(",2,unsupported,") != std::string::npos) ++unsupported;
   }
   EXPECT_EQ(rows, 8);
   EXPECT_EQ(verified, 6) << "tseng-ring and bruck on ring:8, bruck on mesh:4x4, at two block sizes";

@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "meshmp_process.h"
+#include "sweep_rows.h"
 
 namespace {
 
@@ -172,7 +173,7 @@ TEST_F(Interrupt, AKilledSweepKeepsItsFinishedRowsAndResumes) {
   }
   ASSERT_GE(kept.size(), 2u) << "the header and at least one finished row";
   ASSERT_LT(kept.size(), 7u) << "the sweep was killed before its end";
-  EXPECT_EQ(kept.front().rfind("topology,algorithm,", 0), 0u);
+  EXPECT_EQ(kept.front().rfind("point,topology,algorithm,", 0), 0u);
   for (std::size_t i = 1; i < kept.size(); ++i) EXPECT_NE(kept[i].find(",yes,"), std::string::npos) << kept[i];
 
   std::string args;
@@ -186,21 +187,7 @@ TEST_F(Interrupt, AKilledSweepKeepsItsFinishedRowsAndResumes) {
   whole_args.replace(whole_args.find("--csv s.csv"), 11, "--csv whole.csv");
   const auto fresh = meshmp_test::run_command("cd " + d + " && " + MESHMP_BINARY + whole_args);
   ASSERT_EQ(fresh.status, 0) << fresh.output;
-  auto without_host_time = [](const std::string& path) {
-    std::vector<std::string> rows;
-    std::ifstream csv(path);
-    for (std::string line; std::getline(csv, line);) {
-      std::vector<std::string> fields;
-      std::stringstream split(line);
-      for (std::string field; std::getline(split, field, ',');) fields.push_back(field);
-      fields.at(16).clear();  // host_seconds
-      std::string joined;
-      for (const std::string& f : fields) joined += f + ",";
-      rows.push_back(joined);
-    }
-    return rows;
-  };
-  EXPECT_EQ(without_host_time(d + "/s.csv"), without_host_time(d + "/whole.csv"));
+  EXPECT_EQ(meshmp_test::rows_without_host_time(d + "/s.csv"), meshmp_test::rows_without_host_time(d + "/whole.csv"));
 }
 
 TEST_F(Interrupt, ASweepStopsItsChildrenAndKeepsEveryFinishedRow) {
@@ -216,10 +203,10 @@ TEST_F(Interrupt, ASweepStopsItsChildrenAndKeepsEveryFinishedRow) {
     std::istringstream csv(read_file(d + "/s.csv"));
     std::string line;
     std::getline(csv, line);
-    EXPECT_EQ(line.rfind("topology,algorithm,", 0), 0u);
+    EXPECT_EQ(line.rfind("point,topology,algorithm,", 0), 0u);
     int rows = 0;
     for (; std::getline(csv, line); ++rows) {
-      EXPECT_EQ(std::count(line.begin(), line.end(), ','), 21) << line;
+      EXPECT_EQ(std::count(line.begin(), line.end(), ','), 22) << line;
       EXPECT_NE(line.find(",yes,"), std::string::npos) << "a row of a point cut short: " << line;
     }
     if (r.status == 0) {

@@ -1,0 +1,67 @@
+// `meshmp merge`: the shards of a sweep joined. Each row carries its point's place in the whole grid (the
+// CSV's point column), so the shards' rows, ordered by it, are the unsharded sweep's CSV row for row
+// (host_seconds aside: each point's own run time). A point in two files is an error naming both (a shard
+// given twice, or shards of different sweeps); a point missing below the highest one is an error naming it
+// (a shard not run or not finished: `meshmp sweep --shard I/N --resume` completes it). Points missing above
+// the highest are not visible in the files: give every shard.
+#include "sims/merge_command.h"
+
+#include <map>
+
+#include "sims/output_file.h"
+#include "sims/sweep_csv.h"
+#include "topology/config_error.h"
+
+namespace meshmp {
+
+int run_merge(const std::string& output, const std::vector<std::string>& shards, std::ostream& out) {
+  struct Found {
+    std::vector<std::string> row;
+    std::string file;
+  };
+  std::map<unsigned long, Found> rows;
+  std::size_t failed = 0;
+  for (const std::string& shard : shards) {
+    for (auto& row : read_sweep_csv("shard", shard, false)) {
+      const std::string& point = row[kPointField];
+      std::size_t used = 0;
+      unsigned long index = 0;
+      try {
+        index = std::stoul(point, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (point.empty() || used != point.size())
+        throw ConfigError("shard", shard, "point '" + point + "': expected the whole number of a point in the grid");
+      if (row[kVerifiedField] == "failed") ++failed;
+      const auto [at, inserted] = rows.try_emplace(index, Found{row, shard});
+      if (!inserted)
+        throw ConfigError("shard", shard,
+                          "point " + point + " is in " + at->second.file +
+                              " too: a shard given twice, or shards of different sweeps");
+    }
+  }
+  std::string missing;
+  int listed = 0;
+  unsigned long expected = 0;
+  for (const auto& [index, found] : rows) {
+    for (; expected < index; ++expected)
+      if (listed++ < 10) missing += (missing.empty() ? "" : ", ") + std::to_string(expected);
+    expected = index + 1;
+  }
+  if (listed > 0)
+    throw ConfigError("shard", shards.front() + (shards.size() > 1 ? " ..." : ""),
+                      std::to_string(listed) + " point(s) below the last are in none of the files (" + missing +
+                          (listed > 10 ? ", ..." : "") +
+                          "): a shard not given, not run or not finished (`meshmp sweep --shard I/N --resume` "
+                          "completes one)");
+  OutputFile file("--csv", output);
+  file.stream() << kSweepCsvHeader << '\n';
+  for (const auto& [index, found] : rows) file.stream() << csv_line(found.row) << '\n';
+  file.commit();
+  out << "  merge: " << rows.size() << " points from " << shards.size() << " file(s), " << failed << " failed; "
+      << output << "\n";
+  return 0;
+}
+
+}  // namespace meshmp

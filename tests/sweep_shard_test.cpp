@@ -1,0 +1,114 @@
+// A sweep split into shards (meshmp sweep --shard I/N) and joined again (meshmp merge) is the unsharded
+// sweep row for row, host time aside: through GNU parallel always (Debian's parallel, which
+// scripts/setup.sh installs), through a Slurm job array (scripts/slurm-sweep.sh) where a cluster answers.
+// Shards and merges that cannot be right are input errors naming the file and the point.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "meshmp_process.h"
+#include "sweep_rows.h"
+
+namespace {
+
+using meshmp_test::meshmp;
+using meshmp_test::Outcome;
+using meshmp_test::rows_without_host_time;
+using meshmp_test::run_command;
+
+// Eight points: 2 topologies x 2 algorithms x 2 block sizes.
+const std::string kGrid = "--topologies torus:4x4,mesh:4x4 --algorithms direct,pairwise -m 8,32";
+
+std::string scratch_dir(const std::string& name) {
+  const std::string dir = ::testing::TempDir() + "meshmp_shards_" + std::to_string(getpid()) + "_" + name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+bool have(const std::string& program) { return run_command("command -v " + program).status == 0; }
+
+std::string unsharded(const std::string& dir) {
+  const Outcome whole = meshmp("sweep -j 2 " + kGrid + " --csv " + dir + "/whole.csv");
+  EXPECT_EQ(whole.status, 0) << whole.output;
+  return dir + "/whole.csv";
+}
+
+TEST(SweepShards, ThroughGnuParallelMergedAreTheUnshardedSweep) {
+  if (!have("parallel")) GTEST_SKIP() << "GNU parallel is not installed (Debian's parallel; scripts/setup.sh installs it)";
+  const std::string dir = scratch_dir("parallel");
+  const std::string whole = unsharded(dir);
+  const Outcome shards = run_command("parallel --will-cite -j 2 " + std::string(MESHMP_BINARY) + " sweep -j 1 " + kGrid +
+                                     " --shard {}/3 --csv " + dir + "/shard-{}.csv ::: 1 2 3");
+  ASSERT_EQ(shards.status, 0) << shards.output;
+  EXPECT_NE(shards.output.find("--shard 3/3: 2 of the grid's 8 points"), std::string::npos) << shards.output;
+  const Outcome merged = meshmp("merge --csv " + dir + "/merged.csv " + dir + "/shard-3.csv " + dir + "/shard-1.csv " +
+                                dir + "/shard-2.csv");
+  ASSERT_EQ(merged.status, 0) << merged.output;
+  EXPECT_NE(merged.output.find("merge: 8 points from 3 file(s), 0 failed"), std::string::npos) << merged.output;
+  const auto expected = rows_without_host_time(whole);
+  ASSERT_EQ(expected.size(), 9u);
+  EXPECT_EQ(rows_without_host_time(dir + "/merged.csv"), expected);
+  std::filesystem::remove_all(dir);
+}
+
+// A one-node cluster must already answer (sinfo): the test submits the job array and waits for it.
+TEST(SweepShards, ThroughASlurmJobArrayMergedAreTheUnshardedSweep) {
+  if (!have("sbatch") || run_command("sinfo --noheader").status != 0)
+    GTEST_SKIP() << "no Slurm cluster answers here (sbatch / sinfo: Debian's slurm-wlm with slurmctld, slurmd and "
+                    "munge running); scripts/slurm-sweep.sh is what the test would submit";
+  const std::string dir = scratch_dir("slurm");
+  const std::string whole = unsharded(dir);
+  const Outcome array = run_command("cd " + dir + " && MESHMP=" + std::string(MESHMP_BINARY) +
+                                    " sbatch --wait --array=1-3 " + MESHMP_SOURCE_DIR "/scripts/slurm-sweep.sh " + dir +
+                                    " " + kGrid);
+  ASSERT_EQ(array.status, 0) << array.output;
+  const Outcome merged = meshmp("merge --csv " + dir + "/merged.csv " + dir + "/shard-1.csv " + dir + "/shard-2.csv " +
+                                dir + "/shard-3.csv");
+  ASSERT_EQ(merged.status, 0) << merged.output;
+  EXPECT_EQ(rows_without_host_time(dir + "/merged.csv"), rows_without_host_time(whole));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(SweepShards, MergeRefusesAPointTwiceAndAPointMissing) {
+  const std::string dir = scratch_dir("refuse");
+  for (const char* shard : {"1", "2"}) {
+    const Outcome o = meshmp("sweep -j 2 --topologies torus:4x4 --algorithms direct -m 8,16,24 --shard " +
+                             std::string(shard) + "/2 --csv " + dir + "/s" + shard + ".csv");
+    ASSERT_EQ(o.status, 0) << o.output;
+  }
+  const Outcome twice = meshmp("merge --csv " + dir + "/m.csv " + dir + "/s1.csv " + dir + "/s2.csv " + dir + "/s1.csv");
+  EXPECT_EQ(twice.status, 2) << twice.output;
+  EXPECT_NE(twice.output.find("point 0 is in " + dir + "/s1.csv too: a shard given twice, or shards of different sweeps"),
+            std::string::npos)
+      << twice.output;
+  const Outcome missing = meshmp("merge --csv " + dir + "/m.csv " + dir + "/s1.csv");
+  EXPECT_EQ(missing.status, 2) << missing.output;
+  EXPECT_NE(missing.output.find("1 point(s) below the last are in none of the files (1)"), std::string::npos)
+      << missing.output;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/m.csv")) << "nothing written by a refused merge";
+  std::ofstream(dir + "/other.csv") << "a,b\n1,2\n";
+  const Outcome foreign = meshmp("merge --csv " + dir + "/m.csv " + dir + "/other.csv");
+  EXPECT_EQ(foreign.status, 2) << foreign.output;
+  EXPECT_NE(foreign.output.find("shard = '" + dir + "/other.csv': its header is not the one this meshmp writes"),
+            std::string::npos)
+      << foreign.output;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(SweepShards, ABadShardIsAnInputErrorBeforeAnyPoint) {
+  for (const char* shard : {"0/3", "4/3", "3", "a/b", "1/0", "1/100001"}) {
+    const Outcome o = meshmp("sweep --topologies torus:4x4 --algorithms direct --csv /nonexistent/s.csv --shard " +
+                             std::string(shard));
+    EXPECT_EQ(o.status, 2) << shard << ": " << o.output;
+    EXPECT_NE(o.output.find("--shard = '"), std::string::npos) << o.output;
+    EXPECT_NE(o.output.find("expected"), std::string::npos) << o.output;
+  }
+}
+
+}  // namespace
