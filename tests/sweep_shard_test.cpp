@@ -1,6 +1,7 @@
 // A sweep split into shards (meshmp sweep --shard I/N) and joined again (meshmp merge) is the unsharded
-// sweep row for row, host time aside: through GNU parallel always (Debian's parallel, which
-// scripts/setup.sh installs), through a Slurm job array (scripts/slurm-sweep.sh) where a cluster answers.
+// sweep row for row, host time aside: through GNU parallel (Debian's parallel) and through a Slurm job
+// array (scripts/slurm-sweep.sh) on a one-node cluster the test brings up (Debian's slurm-wlm and munge),
+// each skipped with the reason where its tools are missing or the cluster cannot start.
 // Shards and merges that cannot be right are input errors naming the file and the point.
 #include <gtest/gtest.h>
 
@@ -57,19 +58,28 @@ TEST(SweepShards, ThroughGnuParallelMergedAreTheUnshardedSweep) {
   std::filesystem::remove_all(dir);
 }
 
-// A one-node cluster must already answer (sinfo): the test submits the job array and waits for it.
+// The test brings up a one-node cluster of its own (tests/slurm-one-node-cluster.sh: munged, slurmctld
+// and slurmd with their key, ports and state in a scratch directory) and submits the job array to it.
 TEST(SweepShards, ThroughASlurmJobArrayMergedAreTheUnshardedSweep) {
-  if (!have("sbatch") || run_command("sinfo --noheader").status != 0)
-    GTEST_SKIP() << "no Slurm cluster answers here (sbatch / sinfo: Debian's slurm-wlm with slurmctld, slurmd and "
-                    "munge running); scripts/slurm-sweep.sh is what the test would submit";
+  for (const char* daemon : {"munged", "slurmctld", "slurmd", "sbatch"})
+    if (!have(daemon))
+      GTEST_SKIP() << daemon << " is not installed (Debian's slurm-wlm and munge; scripts/setup.sh installs them)";
+  if (geteuid() != 0) GTEST_SKIP() << "the one-node cluster's daemons run as root here, and this is not root";
   const std::string dir = scratch_dir("slurm");
+  const std::string cluster = MESHMP_SOURCE_DIR "/tests/slurm-one-node-cluster.sh";
+  const Outcome started = run_command(cluster + " start " + dir + "/cluster");
+  if (started.status != 0) GTEST_SKIP() << "a one-node Slurm cluster does not come up here: " << started.output;
+  std::string conf = started.output;  // its last line
+  conf.erase(conf.find_last_not_of("\n") + 1);
+  conf = conf.substr(conf.find_last_of('\n') + 1);
   const std::string whole = unsharded(dir);
-  const Outcome array = run_command("cd " + dir + " && MESHMP=" + std::string(MESHMP_BINARY) +
+  const Outcome array = run_command("cd " + dir + " && SLURM_CONF=" + conf + " MESHMP=" + MESHMP_BINARY +
                                     " sbatch --wait --array=1-3 " + MESHMP_SOURCE_DIR "/scripts/slurm-sweep.sh " + dir +
-                                    " " + kGrid);
+                                    "/out " + kGrid);
+  run_command(cluster + " stop " + dir + "/cluster");
   ASSERT_EQ(array.status, 0) << array.output;
-  const Outcome merged = meshmp("merge --csv " + dir + "/merged.csv " + dir + "/shard-1.csv " + dir + "/shard-2.csv " +
-                                dir + "/shard-3.csv");
+  const Outcome merged = meshmp("merge --csv " + dir + "/merged.csv " + dir + "/out/shard-1.csv " + dir +
+                                "/out/shard-2.csv " + dir + "/out/shard-3.csv");
   ASSERT_EQ(merged.status, 0) << merged.output;
   EXPECT_EQ(rows_without_host_time(dir + "/merged.csv"), rows_without_host_time(whole));
   std::filesystem::remove_all(dir);
