@@ -9,8 +9,10 @@ double step_cost_cycles(const ExchangeParameters& parameters, double bytes) {
   return static_cast<double>(parameters.startup_cycles) + bytes / parameters.flit_bytes;
 }
 
-const std::vector<Algorithm>& algorithms() {
-  static const std::vector<Algorithm> all = [] {
+namespace {
+
+std::vector<Algorithm>& registry() {
+  static std::vector<Algorithm> all = [] {
     std::vector<Algorithm> list;
     for (auto& a : baseline_exchange_algorithms()) list.push_back(std::move(a));
     for (auto& a : bruck_exchange_algorithms()) list.push_back(std::move(a));
@@ -26,6 +28,23 @@ const std::vector<Algorithm>& algorithms() {
     return list;
   }();
   return all;
+}
+
+}  // namespace
+
+const std::vector<Algorithm>& algorithms() { return registry(); }
+
+void register_algorithm(Algorithm algorithm) {
+  const std::string& name = algorithm.name;
+  if (name.empty()) throw ConfigError("algorithm", name, "a registered algorithm needs a name");
+  for (const Algorithm& a : registry())
+    if (a.name == name) throw ConfigError("algorithm", name, "is registered already (" + a.source + ")");
+  if (!algorithm.firmware) throw ConfigError("algorithm", name, "a registered algorithm needs its firmware");
+  if (!algorithm.supports)
+    throw ConfigError("algorithm", name, "a registered algorithm needs supports (which machines it runs on)");
+  if (!algorithm.estimate_cycles)
+    throw ConfigError("algorithm", name, "a registered algorithm needs estimate_cycles (its cost model's time)");
+  registry().push_back(std::move(algorithm));
 }
 
 Algorithm::OptionEstimate paper_estimate(const Algorithm& algorithm, const Topology& topology,

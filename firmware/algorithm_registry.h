@@ -1,6 +1,7 @@
 // Exchange algorithms registered by name: each is node firmware written against the NodeApi, with the
-// paper section it implements and a check of the machines it supports. A new algorithm family is a new
-// file that returns its entries, plus one line in algorithm_registry.cpp.
+// paper section it implements and a check of the machines it supports. A family of meshmp's own is a
+// new file that returns its entries, plus one line in algorithm_registry.cpp; a program that links the
+// installed library adds its own with register_algorithm() (docs/library.md).
 #pragma once
 
 #include <functional>
@@ -64,9 +65,15 @@ double step_cost_cycles(const ExchangeParameters& parameters, double bytes);
 Algorithm::OptionEstimate paper_estimate(const Algorithm& algorithm, const Topology& topology,
                                          const ExchangeParameters& parameters, const AlgorithmOptions& options);
 
+// Every algorithm: meshmp's own, then those registered, in the order registered.
 const std::vector<Algorithm>& algorithms();
 // Throws ConfigError("algorithm", name, "unknown ...; known: ...").
 const Algorithm& find_algorithm(const std::string& name);
+// Adds `algorithm` to algorithms(), for programs built on the library. Register before building a
+// machine (find_algorithm's references stay valid only until the next registration). Throws
+// ConfigError("algorithm", name, rule) for an empty or taken name, or a missing firmware, supports or
+// estimate_cycles.
+void register_algorithm(Algorithm algorithm);
 
 // Algorithm families (one file each).
 std::vector<Algorithm> baseline_exchange_algorithms();

@@ -1,6 +1,9 @@
-// The router models by name. See router_model.h. A new model is a class implementing RouterModel plus
-// one line in kRouterModels.
+// The router models by name. See router_model.h. A new model of meshmp's own is a class implementing
+// RouterModel plus one line in the registry's first entries; a program built on the library calls
+// register_router_model().
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "topology/config_error.h"
 #include "hw/dual_router.h"
@@ -10,9 +13,6 @@
 
 namespace meshmp {
 namespace {
-
-using MakeRouter = std::unique_ptr<RouterModel> (*)(int, const Topology&, const RouterParams&, PortModel,
-                                                    RoutingFunction, RouterEnvironment*);
 
 std::unique_ptr<RouterModel> make_cpp_router(int node, const Topology& topology, const RouterParams& params,
                                              PortModel port_model, RoutingFunction routing,
@@ -32,17 +32,28 @@ std::unique_ptr<RouterModel> make_dual_router(int node, const Topology& topology
   return std::make_unique<DualRouter>(node, topology, params, port_model, routing, environment);
 }
 
-const std::pair<const char*, MakeRouter> kRouterModels[] = {
-    {"cpp", &make_cpp_router},  // the cycle-level SystemC router (hw/router.h)
-    {"rtl", &make_rtl_router},  // the RTL router of rtl/, verilated (hw/rtl_router.h)
-    {"dual", &make_dual_router},  // both in lockstep, stopping at the first difference (hw/dual_router.h)
-};
+std::vector<std::pair<std::string, RouterModelFactory>>& router_models() {
+  static std::vector<std::pair<std::string, RouterModelFactory>> models{
+      {"cpp", &make_cpp_router},    // the cycle-level SystemC router (hw/router.h)
+      {"rtl", &make_rtl_router},    // the RTL router of rtl/, verilated (hw/rtl_router.h)
+      {"dual", &make_dual_router},  // both in lockstep, stopping at the first difference (hw/dual_router.h)
+  };
+  return models;
+}
 
 }  // namespace
 
+void register_router_model(const std::string& name, RouterModelFactory make) {
+  if (name.empty()) throw ConfigError("router.model", name, "a registered router model needs a name");
+  for (const auto& [known, factory] : router_models())
+    if (known == name) throw ConfigError("router.model", name, "is registered already");
+  if (!make) throw ConfigError("router.model", name, "a registered router model needs a factory");
+  router_models().emplace_back(name, std::move(make));
+}
+
 std::vector<std::string> router_model_names() {
   std::vector<std::string> names;
-  for (const auto& [name, make] : kRouterModels) names.push_back(name);
+  for (const auto& [name, make] : router_models()) names.push_back(name);
   return names;
 }
 
@@ -57,7 +68,7 @@ std::optional<std::string> router_model_unsupported(const std::string& model, co
 std::unique_ptr<RouterModel> make_router(const std::string& model, int node, const Topology& topology,
                                          const RouterParams& params, PortModel port_model, RoutingFunction routing,
                                          RouterEnvironment* environment) {
-  for (const auto& [name, make] : kRouterModels)
+  for (const auto& [name, make] : router_models())
     if (model == name) return make(node, topology, params, port_model, routing, environment);
   std::string known;
   for (const auto& name : router_model_names()) known += (known.empty() ? "" : ", ") + name;

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -84,6 +85,16 @@ class RouterModel {
   virtual const OutputPortProbe& probe(int out_port) const = 0;
   virtual const int* credit_counter(int out_port, int vc) const = 0;
 };
+
+// What builds the router of one node for a router model.
+using RouterModelFactory = std::function<std::unique_ptr<RouterModel>(
+    int node, const Topology& topology, const RouterParams& params, PortModel port_model, RoutingFunction routing,
+    RouterEnvironment* environment)>;
+
+// Adds a router model that `router.model` (--router-model) can name, for programs built on the library
+// (docs/library.md). Register before building a machine. Throws ConfigError("router.model", name, rule)
+// for an empty or taken name or an empty factory.
+void register_router_model(const std::string& name, RouterModelFactory make);
 
 // Router models by name (`router.model`). Throws ConfigError("router.model", name, ...) for an unknown one.
 std::unique_ptr<RouterModel> make_router(const std::string& model, int node, const Topology& topology,

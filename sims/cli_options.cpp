@@ -3,6 +3,7 @@
 
 #include "topology/config_error.h"
 #include "hw/config_limits.h"
+#include "sims/data_files.h"
 #include "topology/topology.h"
 
 #include <type_traits>
@@ -83,7 +84,7 @@ void RunOptions::add_node_options_to(CLI::App& c) {
 
 MachineConfig RunOptions::resolve() const {
   MachineConfig config;
-  if (!config_file_.empty()) load_config_file(config, config_file_);
+  if (!config_file_.empty()) load_config_file(config, data_file(config_file_));
   auto integer = [](const std::optional<std::string>& text, const IntegerLimit& limit, auto& field) {
     if (text) field = static_cast<std::remove_reference_t<decltype(field)>>(parse_integer(*text, limit));
   };

@@ -23,6 +23,7 @@
 #include "hw/config_limits.h"
 #include "hw/stop_request.h"
 #include "sims/child_process.h"
+#include "sims/data_files.h"
 #include "sims/output_file.h"
 #include "sims/stop_signals.h"
 
@@ -255,7 +256,8 @@ int TrafficCommand::run_sweep(const std::string& self_path, const std::vector<st
     throw ConfigError("--rate", rate_option_->as<std::string>(), "a sweep of loads (--rates) sets the rate of each point");
   const std::vector<double> rates = parse_rates(rates_);
   std::vector<ReferencePoint> reference;
-  if (!reference_.empty()) reference = read_reference(reference_);
+  const std::string reference_file = data_file(reference_);  // from any directory (sims/data_files.h)
+  if (!reference_.empty()) reference = read_reference(reference_file);
   // Every input is checked before the first point runs, and every output can be written.
   try {
     prepare(rates.front());
@@ -370,7 +372,7 @@ int TrafficCommand::run_sweep(const std::string& self_path, const std::vector<st
     stats_file.commit();
   }
   std::vector<std::string> trailing;
-  if (!reference_.empty()) trailing.push_back(reference_);
+  if (!reference_.empty()) trailing.push_back(reference_file);
   run_plot_script(self_path, "plot_latency.py", MESHMP_PLOT_SCRIPT, {csv_}, png, trailing, out);
   return 0;
 }

@@ -1,0 +1,10 @@
+# find_package(meshmp): the installed library's targets (meshmp::topology, meshmp::firmware, meshmp::tlm,
+# meshmp::hw) and what they need (SystemC through pkg-config, nlohmann-json, threads). See docs/library.md.
+include(CMakeFindDependencyMacro)
+find_dependency(PkgConfig)
+if(NOT TARGET PkgConfig::SYSTEMC)
+  pkg_check_modules(SYSTEMC REQUIRED IMPORTED_TARGET systemc)
+endif()
+find_dependency(nlohmann_json)
+find_dependency(Threads)
+include(${CMAKE_CURRENT_LIST_DIR}/meshmpTargets.cmake)

@@ -1,0 +1,47 @@
+#!/bin/bash
+# meshmp as a library (docs/library.md): `cmake --install` of this build into a scratch prefix, then the
+# out-of-tree project examples/library-user configured with find_package(meshmp) against it, built, and
+# run in its three cases (a machine running meshmp's algorithm, its own algorithm, its own router model);
+# the installed meshmp finds its example configurations and reference curves from another directory.
+#   tests/library_install_test.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+build=$1 source=$2
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/meshmp-library.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+cmake --install "$build" --prefix "$scratch/prefix" >/dev/null
+cmake -S "$source/examples/library-user" -B "$scratch/build" -DCMAKE_PREFIX_PATH="$scratch/prefix" >/dev/null
+cmake --build "$scratch/build" >/dev/null
+user=$scratch/build/library-user
+export SYSTEMC_DISABLE_COPYRIGHT_MESSAGE=1
+
+# The same machine through the installed meshmp: the library's run takes as many cycles.
+cd "$scratch"
+"$scratch/prefix/bin/meshmp" run --topology torus:4x4 --algorithm direct -m 64 -o cli.json >/dev/null
+cycles=$(python3 -c 'import json; print(json.load(open("cli.json"))["statistics"]["completion_cycles"])')
+out=$("$user" machine) || fail "machine: $out"
+echo "$out"
+grep -q "^direct on torus:4x4 (router model cpp): $cycles cycles, 256 of 256 blocks in place$" <<<"$out" ||
+  fail "machine: expected $cycles cycles and every block in place"
+
+out=$("$user" algorithm) || fail "algorithm: $out"
+echo "$out"
+grep -q "^reverse-direct on torus:4x4 (router model cpp): [0-9]* cycles, 256 of 256 blocks in place$" <<<"$out" ||
+  fail "algorithm: its own algorithm did not put every block in place"
+
+out=$("$user" router-model) || fail "router-model: $out"
+echo "$out"
+grep -q "^direct on torus:4x4 (router model counting): $cycles cycles, 256 of 256 blocks in place$" <<<"$out" ||
+  fail "router-model: the wrapped SystemC router should take the same $cycles cycles"
+grep -q "^counting router: [1-9][0-9]* router steps, [1-9][0-9]* flits received$" <<<"$out" ||
+  fail "router-model: the registered model was not the one stepped"
+
+# Data files from any directory: the installed copies under share/meshmp.
+mkdir -p "$scratch/elsewhere" && cd "$scratch/elsewhere"
+"$scratch/prefix/bin/meshmp" run --config sims/examples/hypercube6_pairwise.json -m 8 -o h.json >/dev/null ||
+  fail "the installed meshmp did not find sims/examples/hypercube6_pairwise.json from another directory"
+"$scratch/prefix/bin/meshmp" traffic --topology mesh:8x8 --pipeline-depth 4 --vcs 4 --buffer-flits 8 \
+  --rates 0.02:0.02:0.02 --compare-reference reference/booksim2-mesh8x8-uniform.csv >/dev/null ||
+  fail "the installed meshmp did not find reference/booksim2-mesh8x8-uniform.csv from another directory"
+echo "PASS"
