@@ -47,8 +47,8 @@ void TrafficCommand::add_to(CLI::App& c) {
                "--hotspot-fraction to --hotspot-node, the rest uniform), neighbour (+1 in dimension 0, "
                "wrapping)  [default uniform]");
   rate_option_ = c.add_option("--rate", rate_, "offered load: Bernoulli injection, flits/node/cycle  [default 0.1]");
-  c.add_option("--rates", rates_, "sweep the load FROM:TO:STEP (e.g. 0.02:0.4:0.02), each point in its own process; "
-                                  "writes --csv and --png");
+  c.add_option("--rates", rates_, "sweep the load FROM:TO:STEP (e.g. 0.02:0.4:0.02) or over a list of increasing "
+                                  "loads (e.g. 0.1,0.2,0.25), each point in its own process; writes --csv and --png");
   c.add_option("--packet-flits", packet_flits_, "flits per packet, the head included, 1..4097  [default 4]");
   c.add_option("--warmup-cycles", warmup_cycles_, "cycles before packets are measured, 0..10^9  [default 10000]");
   c.add_option("--measure-cycles", measure_cycles_,
@@ -185,19 +185,42 @@ int TrafficCommand::run_point(double rate, std::ostream& out, std::ostream& err)
 
 namespace {
 
+// FROM:TO:STEP, or the loads themselves as a comma-separated list (one load alone too), increasing.
 std::vector<double> parse_rates(const std::string& text) {
+  const std::string rule =
+      "expected FROM:TO:STEP with 0 < FROM <= TO <= 1 and STEP > 0, or a comma-separated list of increasing loads "
+      "in (0, 1]";
+  constexpr double kMaxPoints = 1000;  // each point is a process of its own
+  std::vector<double> rates;
+  if (text.find(':') == std::string::npos) {
+    std::istringstream in(text);
+    for (std::string item; std::getline(in, item, ',');) {
+      std::size_t used = 0;
+      double load = NAN;
+      try {
+        load = std::stod(item, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (item.empty() || used != item.size() || !(load > 0) || load > 1 || (!rates.empty() && !(load > rates.back())))
+        throw ConfigError("traffic.rates", text, rule);
+      rates.push_back(load);
+    }
+    if (rates.empty() || text.back() == ',') throw ConfigError("traffic.rates", text, rule);
+    if (rates.size() > kMaxPoints)
+      throw ConfigError("traffic.rates", text, "at most " + std::to_string(static_cast<int>(kMaxPoints)) + " loads");
+    return rates;
+  }
   double from, to, step;
   char c1, c2;
   std::istringstream in(text);
   if (!(in >> from >> c1 >> to >> c2 >> step) || c1 != ':' || c2 != ':' || !in.eof() || !(step > 0) ||
       !(from > 0) || !(to >= from) || to > 1)
-    throw ConfigError("traffic.rates", text, "expected FROM:TO:STEP with 0 < FROM <= TO <= 1 and STEP > 0");
-  constexpr double kMaxPoints = 1000;  // each point is a process of its own
+    throw ConfigError("traffic.rates", text, rule);
   if ((to - from) / step + 1 > kMaxPoints + 1e-9)
     throw ConfigError("traffic.rates", text,
                       "at most " + std::to_string(static_cast<int>(kMaxPoints)) + " loads (this gives " +
                           std::to_string(static_cast<long long>(std::floor((to - from) / step + 1e-9)) + 1) + ")");
-  std::vector<double> rates;
   for (int k = 0; from + k * step <= to + 1e-9; ++k) rates.push_back(std::round((from + k * step) * 1e6) / 1e6);
   return rates;
 }

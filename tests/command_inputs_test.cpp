@@ -33,6 +33,21 @@ TEST(CommandInputs, TrafficSweepChecksItsInputsBeforeAnyPoint) {
                  "traffic.pattern = 'transpose'");
   expect_refused("traffic --rates 0.01:0.99:0.0000001", "traffic.rates = '0.01:0.99:0.0000001': at most 1000 loads");
   expect_refused("traffic --rates 0.1:0.2:0.1 --rate 0.3", "--rate = '0.3': a sweep of loads (--rates) sets the rate");
+  for (const char* list : {"0.2,0.1", "0.1,,0.2", "0.1,", "0,0.1", "0.1,1.5", "0.1,x", "0.1,0.1"})
+    expect_refused(std::string("traffic --rates ") + list,
+                   "traffic.rates = '" + std::string(list) + "': expected FROM:TO:STEP with 0 < FROM <= TO <= 1 and "
+                   "STEP > 0, or a comma-separated list of increasing loads in (0, 1]");
+}
+
+TEST(CommandInputs, TrafficRatesAsAListRunThoseLoads) {
+  const std::string csv = temp_path("list.csv"), png = temp_path("list.png");
+  const Outcome o = meshmp("traffic --topology mesh:4x4 --rates 0.05,0.1,0.3 --warmup-cycles 500 --measure-cycles 1000 "
+                           "--csv " + csv + " --png " + png);
+  ASSERT_EQ(o.status, 0) << o.output;
+  for (const char* point : {"[1/3] offered 0.050", "[2/3] offered 0.100", "[3/3] offered 0.300"})
+    EXPECT_NE(o.output.find(point), std::string::npos) << o.output;
+  std::remove(csv.c_str());
+  std::remove(png.c_str());
 }
 
 TEST(CommandInputs, TrafficWindowsSeedAndPacketsAreBounded) {
