@@ -1,5 +1,6 @@
 // `meshmp bench`. See bench_command.h.
 #include "sims/bench_command.h"
+#include "sims/build_identity.h"
 
 #include <sys/resource.h>
 
@@ -210,7 +211,7 @@ int run_benchmarks(const std::string& self_path, const std::string& json_path, b
               << "x slower than the SystemC routers on the same workload\n";
   }
   if (json_file.is_open()) {
-    json_file.stream() << results.dump(1) << "\n";
+    json_file.stream() << nlohmann::json{{"meshmp", build_identity()}, {"cases", results}}.dump(1) << "\n";
     json_file.commit();
     out << "  results: " << json_path << "\n";
   }

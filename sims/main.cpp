@@ -21,6 +21,7 @@
 #include "hw/routing.h"
 #include "hw/stop_request.h"
 #include "sims/bench_command.h"
+#include "sims/build_identity.h"
 #include "sims/cli_options.h"
 #include "sims/paper_003.h"
 #include "sims/paper_004.h"
@@ -54,6 +55,7 @@ int sc_main(int argc, char* argv[]) {
       "run every node's memory is verified and statistics are written as JSON.\n\n"
       "Exit status: 0 completed and verified, 1 the run failed (deadlock, stall, wrong data), 2 bad input.",
       "meshmp"};
+  app.set_version_flag("--version", meshmp::version_line());
   app.require_subcommand(0, 1);
 
   meshmp::RunOptions run_options;

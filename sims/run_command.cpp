@@ -1,5 +1,6 @@
 // `meshmp run`. See run_command.h.
 #include "sims/run_command.h"
+#include "sims/build_identity.h"
 
 #include <cstdio>
 #include <iomanip>
@@ -235,7 +236,8 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
     else written.push_back("  " + what + ": " + path);
   };
   if (stats_file.is_open()) {
-    nlohmann::json doc = {{"config", config.to_json()},
+    nlohmann::json doc = {{"meshmp", build_identity()},
+                          {"config", config.to_json()},
                           {"verification",
                            {{"ok", ok && verification.ok()},
                             {"unit", verification.unit},

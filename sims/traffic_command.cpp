@@ -1,5 +1,6 @@
 // `meshmp traffic`. See traffic_command.h.
 #include "sims/traffic_command.h"
+#include "sims/build_identity.h"
 
 #include "sims/plot_script.h"
 
@@ -142,7 +143,8 @@ int TrafficCommand::run_point(double rate, std::ostream& out, std::ostream& err)
   }
   const TrafficStats& s = generator.stats();
   const bool complete = generator.measurement_drained();
-  nlohmann::json result = {{"pattern", pattern_},
+  nlohmann::json result = {{"meshmp", build_identity()},
+                           {"pattern", pattern_},
                            {"topology", topology.spec()},
                            {"offered_flits_per_node_per_cycle", rate},
                            {"accepted_flits_per_node_per_cycle", generator.accepted_flits_per_node_per_cycle()},
@@ -390,7 +392,7 @@ int TrafficCommand::run_sweep(const std::string& self_path, const std::vector<st
     out << "  saturation (latency 3x its low-load value): " << std::setprecision(4) << saturation << "\n";
   }
   if (stats_file.is_open()) {
-    stats_file.stream() << nlohmann::json{{"points", results}, {"saturation", saturation}, {"comparison", comparison}}.dump(1)
+    stats_file.stream() << nlohmann::json{{"meshmp", build_identity()}, {"points", results}, {"saturation", saturation}, {"comparison", comparison}}.dump(1)
                         << "\n";
     stats_file.commit();
   }

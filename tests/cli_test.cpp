@@ -62,6 +62,31 @@ TEST(CommandLine, RunTorusDirectVerifiesAndWritesStatsAndWaveform) {
   EXPECT_NE(text.str().find("#100"), std::string::npos) << "the waveform has no value changes";
 }
 
+// `meshmp --version` and every JSON file name the version and the source commit of the build
+// (sims/build_identity.h): a result can be traced to the code that made it.
+TEST(CommandLine, VersionAndSourceCommitInEveryJsonFile) {
+  const Outcome version = meshmp("--version");
+  EXPECT_EQ(version.status, 0) << version.output;
+  EXPECT_EQ(version.output.rfind("meshmp 0.1.0 (commit ", 0), 0u) << version.output;
+  const std::string commit = version.output.substr(21, version.output.find(')') - 21);
+  EXPECT_FALSE(commit.empty());
+  const std::string run = temp_path("v_run.json"), traffic = temp_path("v_traffic.json"),
+                    curve = temp_path("v_curve.json"), csv = temp_path("v_curve.csv"), png = temp_path("v_curve.png");
+  ASSERT_EQ(meshmp("run --topology torus:4x4 --algorithm direct -o " + run).status, 0);
+  ASSERT_EQ(meshmp("traffic --topology mesh:4x4 --rate 0.1 --warmup-cycles 100 --measure-cycles 500 -o " + traffic).status, 0);
+  ASSERT_EQ(meshmp("traffic --topology mesh:4x4 --rates 0.1,0.2 --warmup-cycles 100 --measure-cycles 500 -o " + curve +
+                   " --csv " + csv + " --png " + png).status, 0);
+  for (const std::string& file : {run, traffic, curve}) {
+    std::ifstream in(file);
+    const nlohmann::json doc = nlohmann::json::parse(in);
+    EXPECT_EQ(doc["meshmp"]["version"], "0.1.0") << file;
+    EXPECT_EQ(doc["meshmp"]["commit"], commit) << file;
+    std::remove(file.c_str());
+  }
+  std::remove(csv.c_str());
+  std::remove(png.c_str());
+}
+
 TEST(CommandLine, ConfigFileGivesTheSameSettings) {
   const std::string config = temp_path("config.json");
   std::ofstream(config) << R"({"topology": "hypercube:3", "algorithm": "pairwise", "block_bytes": 16,
