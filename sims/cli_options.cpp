@@ -13,6 +13,10 @@ namespace meshmp {
 void RunOptions::add_to(CLI::App& c) {
   c.add_option("-c,--config", config_file_, "JSON config file (keys as printed in the stats' \"config\"); "
                                             "options given on the command line override it");
+  c.add_flag("--print-config", print_config_,
+             "print the configuration (the defaults, the --config file, then the options given) as a config file "
+             "that reproduces this run, and exit without running");
+  c.add_flag("-q,--quiet", quiet_, "print no summary (errors and failure reports still go to standard error)");
   add_network_options_to(c);
   c.add_option("-a,--algorithm", algorithm_, "exchange algorithm (see `meshmp list`)  [default direct]");
   c.add_option("-m,--block-bytes", block_bytes_, "bytes per block m  [default 64]");
@@ -73,7 +77,7 @@ void RunOptions::add_node_options_to(CLI::App& c) {
                "cycle of arbitration; rho = 0 everywhere)  [default machine]");
   c.add_option("--barrier-latency", barrier_latency_, "hardware barrier latency in cycles  [default 10]");
   c.add_option("--max-cycles", max_cycles_, "end the run after this many cycles  [default 200000000]");
-  c.add_option("-o,--stats-json", stats_json_, "write statistics (and the config) as JSON to this file; \"\" for none  [default meshmp-stats.json]");
+  c.add_option("-o,--stats-json", stats_json_, "write statistics (and the config) as JSON to this file; - for standard output (the summary then goes to standard error), \"\" for none  [default meshmp-stats.json]");
   c.add_option("--detail-csv", detail_csv_, "write one row per node per step (messages, bytes, begin cycle, zero-load cost) to this CSV file");
   c.add_option("--messages-csv", messages_csv_, "write one row per received message (source, destination, bytes, latency, header blocking) to this CSV file");
   c.add_option("--vcd", vcd_, "write a VCD waveform of the traced routers and DMA engines to this file");

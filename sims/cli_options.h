@@ -22,6 +22,9 @@ class RunOptions {
   void add_network_options_to(CLI::App& command, bool with_packet_limit = true);
   // The configuration: defaults, then the config file, then the options given. Throws ConfigError.
   MachineConfig resolve() const;
+  // --quiet: no summary. --print-config: print the configuration as a config file instead of running.
+  bool quiet() const { return quiet_; }
+  bool print_config() const { return print_config_; }
 
  private:
   void add_node_options_to(CLI::App& command);
@@ -41,6 +44,8 @@ class RunOptions {
   std::optional<std::string> startup_on_;
   std::optional<std::string> cost_model_;  // machine (as given) or 004
   bool no_dateline_ = false;
+  bool quiet_ = false;
+  bool print_config_ = false;
 };
 
 }  // namespace meshmp

@@ -220,7 +220,15 @@ EXAMPLE
       return traffic_command.run(self_path(argv[0]), std::vector<std::string>(argv + 1, argv + argc), std::cout,
                                  std::cerr);
     const meshmp::MachineConfig config = run_options.resolve();
-    return meshmp::run_machine(config, std::cout, std::cerr);
+    if (run_options.print_config()) {
+      if (auto error = config.validate()) {
+        std::cerr << "meshmp: error: " << *error << "\n";
+        return 2;
+      }
+      std::cout << config.to_json().dump(1) << "\n";
+      return 0;
+    }
+    return meshmp::run_machine(config, std::cout, std::cerr, run_options.quiet());
   } catch (const meshmp::ConfigError& e) {
     std::cerr << "meshmp: error: " << e.what() << "\n";
     return 2;

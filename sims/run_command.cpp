@@ -73,7 +73,12 @@ std::optional<RunRefusal> check_run(const MachineConfig& config) {
   return plan_run(config, plan);
 }
 
-int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& err) {
+int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& err, bool quiet) {
+  // The summary goes to standard output, or to standard error when the statistics go there (-o -), or
+  // nowhere (--quiet); what went wrong always goes to standard error.
+  const bool stats_to_stdout = config.stats_json == kStandardOutput;
+  std::ostream no_summary(nullptr);
+  std::ostream& summary = quiet ? no_summary : stats_to_stdout ? err : out;
   RunPlan plan;
   if (auto refusal = plan_run(config, plan)) {
     err << "meshmp: error: " << refusal->message << "\n";
@@ -85,7 +90,7 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
   const std::uint64_t scratch_bytes = plan.scratch_bytes;
   // Output files: each checked before the run (a temporary file is created beside it), written whole
   // after it, and put in place only then; no two outputs are one file, however they are spelt.
-  check_distinct_outputs({{"output.stats_json", config.stats_json},
+  check_distinct_outputs({{"output.stats_json", stats_to_stdout ? "" : config.stats_json},
                           {"output.vcd", config.vcd},
                           {"output.detail_csv", config.detail_csv},
                           {"output.messages_csv", config.messages_csv},
@@ -104,7 +109,7 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
                                    std::tuple{"output.messages_csv", &config.messages_csv, &messages_file},
                                    std::tuple{"output.vcd", &config.vcd, &vcd_file},
                                    std::tuple{"output.trace_rtl", &config.trace_rtl, &fst_file}})
-    if (!path->empty()) *file = OutputFile(field, *path);
+    if (!path->empty() && !(file == &stats_file && stats_to_stdout)) *file = OutputFile(field, *path);
   std::unique_ptr<WaveformRelay> vcd_relay;
   if (vcd_file.is_open()) vcd_relay = std::make_unique<WaveformRelay>(vcd_file.writing_path(), "waveform");
   std::optional<FstWriteFaultGuard> fst_fault_guard;
@@ -142,14 +147,14 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
   const std::string router_model = config.router.model == "rtl"    ? "verilated RTL routers" + power_on + ", "
                                    : config.router.model == "dual" ? "SystemC and RTL routers in lockstep" + power_on + ", "
                                                                    : "";
-  out << "meshmp: " << topology.spec() << " (" << topology.num_nodes() << " nodes), algorithm " << algorithm->name
+  summary << "meshmp: " << topology.spec() << " (" << topology.num_nodes() << " nodes), algorithm " << algorithm->name
       << " [" << algorithm->source << "]\n"
       << "  workload: " << machine.workload().describe() << "\n";
   if (topology.fabric() != Fabric::None)
-    out << "  " << describe_fabric(config, topology) << "; nodes: one channel each, t_s = " << config.processor.startup_cycles
+    summary << "  " << describe_fabric(config, topology) << "; nodes: one channel each, t_s = " << config.processor.startup_cycles
         << " cycles, rho = " << config.processor.copy_cycles_per_byte << " cycles/byte\n";
   else
-    out << "  router: " << router_model << to_string(config.router.switching) << ", " << config.router.vcs << " VCs x "
+    summary << "  router: " << router_model << to_string(config.router.switching) << ", " << config.router.vcs << " VCs x "
       << config.router.buffer_flits << " flits, " << config.router.pipeline_depth << "-cycle routers, "
       << config.router.flit_bytes << "-byte flits, link latency " << config.router.link_latency_cycles
       << " (a credit counted " << config.router.credit_wire_cycles() + config.router.credit_processing_cycles
@@ -158,33 +163,33 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
       << " cycles, rho = " << config.processor.copy_cycles_per_byte << " cycles/byte\n";
   bool ok = result.status == RunStatus::Completed && verification.ok();
   if (result.status != RunStatus::Completed) {
-    out << "  FAILED (" << to_string(result.status) << "): " << result.message << "\n";
+    err << "  FAILED (" << to_string(result.status) << "): " << result.message << "\n";
     const std::size_t shown = std::min<std::size_t>(result.details.size(), 40);
-    for (std::size_t i = 0; i < shown; ++i) out << "    " << result.details[i] << "\n";
-    if (result.details.size() > shown) out << "    ... and " << result.details.size() - shown << " more\n";
+    for (std::size_t i = 0; i < shown; ++i) err << "    " << result.details[i] << "\n";
+    if (result.details.size() > shown) err << "    ... and " << result.details.size() - shown << " more\n";
   } else {
-    out << "  completed in " << result.completion_cycles << " cycles\n";
+    summary << "  completed in " << result.completion_cycles << " cycles\n";
     if (verification.ok()) {
-      out << "  verified: all " << verification.units_checked << " " << verification.unit << "s ("
+      summary << "  verified: all " << verification.units_checked << " " << verification.unit << "s ("
           << verification.units_checked * unit_bytes << " bytes) in place on every node\n";
     } else {
-      out << "  VERIFICATION FAILED: " << verification.error_count << " error(s), "
+      err << "  VERIFICATION FAILED: " << verification.error_count << " error(s), "
           << verification.units_correct << " of " << verification.units_checked << " " << verification.unit
           << "s in place\n";
-      for (const auto& e : verification.errors) out << "    " << e << "\n";
+      for (const auto& e : verification.errors) err << "    " << e << "\n";
     }
-    out << "  start-ups: " << stats["startups"]["max_per_node"] << " per node (max), " << stats["startups"]["total"]
+    summary << "  start-ups: " << stats["startups"]["max_per_node"] << " per node (max), " << stats["startups"]["total"]
         << " in total\n";
     const auto& lat = machine.has_network() ? stats["messages"]["latency_cycles"] : nlohmann::json{{"count", 0}};
     if (lat["count"].get<std::uint64_t>() > 0)
-      out << "  messages: " << lat["count"] << ", latency mean " << std::fixed << std::setprecision(1)
+      summary << "  messages: " << lat["count"] << ", latency mean " << std::fixed << std::setprecision(1)
           << lat["mean"].get<double>() << " / p99 " << lat["p99"] << " / max " << lat["max"]
           << " cycles, header blocking mean " << stats["messages"]["header_blocking_cycles"]["mean"].get<double>()
           << " cycles\n";
     const double estimate = paper.cycles;
     const auto zero_load = static_cast<double>(machine.step_statistics().zero_load_prediction_cycles());
-    if (!paper.choices.empty()) out << "  choices: " << paper.choices << "\n";
-    out << "  predictions: paper " << std::fixed << std::setprecision(0) << estimate << " cycles by " << paper.formula
+    if (!paper.choices.empty()) summary << "  choices: " << paper.choices << "\n";
+    summary << "  predictions: paper " << std::fixed << std::setprecision(0) << estimate << " cycles by " << paper.formula
         << " (measured / paper = " << std::setprecision(3) << result.completion_cycles / estimate << ");\n"
         << "               zero-load model of this machine for the schedule run " << std::setprecision(0) << zero_load
         << " cycles (measured / zero-load = " << std::setprecision(3) << result.completion_cycles / zero_load
@@ -192,19 +197,19 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
            "none meets header blocking (the schedule line below says), too long where steps overlap, too short "
            "where messages contend)\n";
     if (machine.has_network())
-      out << "  contention: header blocking " << stats["network"]["header_blocking_cycles"] << " cycles, body-flit stalls "
+      summary << "  contention: header blocking " << stats["network"]["header_blocking_cycles"] << " cycles, body-flit stalls "
           << stats["network"]["body_flit_stall_cycles"] << " cycles\n";
     else
-      out << "  " << describe_fabric_statistics(stats["fabric"]) << "\n";
+      summary << "  " << describe_fabric_statistics(stats["fabric"]) << "\n";
     const auto& schedule = stats["schedule"];
-    out << "  schedule: " << schedule["synchronized_steps"] << " synchronized steps, " << schedule["sum_of_step_max_blocks"]
+    summary << "  schedule: " << schedule["synchronized_steps"] << " synchronized steps, " << schedule["sum_of_step_max_blocks"]
         << " " << (machine.workload().unit_bytes() == config.block_bytes ? machine.workload().unit() : std::string("word"))
         << "s as the sum of each step's largest message, " << schedule["contention_free_steps"]
         << " steps contention-free and " << schedule["steps_with_blocking"] << " with blocking; busiest node "
         << schedule["max_messages_per_node"] << " start-ups, " << schedule["rearrangement_bytes_max_per_node"]
         << " bytes copied locally\n";
     const auto& bounds = stats["bounds"];
-    out << "  bounds (002 §3, steps of one block over one link): status AS(G) = " << std::setprecision(2)
+    summary << "  bounds (002 §3, steps of one block over one link): status AS(G) = " << std::setprecision(2)
         << bounds["average_status"].get<double>() << " (single-port), cut " << bounds["cut"]["parts"][0] << " x "
         << bounds["cut"]["parts"][1] << " / " << bounds["cut"]["edges"] << " edges = " << bounds["cut_bound"].get<double>()
         << " (multiport; " << bounds["cut"]["description"].get<std::string>() << ");\n"
@@ -213,21 +218,21 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
         << bounds["measured_steps_over_cut_bound"].get<double>()
         << " (cut): below 1 where a step's messages cross several links, as wormhole routing allows\n";
     if (machine.has_network())
-      out << "  network: " << stats["network"]["flit_hops"] << " flit-hops, link utilisation max " << std::setprecision(1)
+      summary << "  network: " << stats["network"]["flit_hops"] << " flit-hops, link utilisation max " << std::setprecision(1)
           << 100 * stats["network"]["max_link_utilization"].get<double>() << "% mean "
           << 100 * stats["network"]["mean_link_utilization"].get<double>() << "%\n";
   }
   const auto& speed = stats["simulation"];
-  out << "  simulation: " << std::defaultfloat << std::setprecision(3) << result.host_seconds << " s host on "
+  summary << "  simulation: " << std::defaultfloat << std::setprecision(3) << result.host_seconds << " s host on "
       << speed["host_threads"] << " thread(s); ";
   if (machine.has_network())
-    out << "the clock stepped " << speed["cycles_stepped"] << " of " << result.completion_cycles
+    summary << "the clock stepped " << speed["cycles_stepped"] << " of " << result.completion_cycles
         << " cycles (it stops while the network is idle): " << std::fixed << std::setprecision(0)
         << speed["stepped_cycles_per_second"].get<double>() << " stepped cycles/s, ";
   else
-    out << "the " << fabric_name(machine.topology().fabric()) << " steps no clock (it acts at its transfers' grants "
+    summary << "the " << fabric_name(machine.topology().fabric()) << " steps no clock (it acts at its transfers' grants "
         << "and completions): " << std::fixed << std::setprecision(0);
-  out << speed["simulated_cycles_per_second"].get<double>() << " simulated cycles/s\n";
+  summary << speed["simulated_cycles_per_second"].get<double>() << " simulated cycles/s\n";
   std::vector<std::string> written, write_errors;
   auto commit = [&](OutputFile& file, const std::string& what) {
     if (!file.is_open()) return;
@@ -235,7 +240,7 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
     if (auto error = file.try_commit()) write_errors.push_back(*error);
     else written.push_back("  " + what + ": " + path);
   };
-  if (stats_file.is_open()) {
+  if (stats_file.is_open() || stats_to_stdout) {
     nlohmann::json doc = {{"meshmp", build_identity()},
                           {"config", config.to_json()},
                           {"verification",
@@ -262,7 +267,10 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
                                result.completion_cycles /
                                    std::max(1.0, static_cast<double>(machine.step_statistics().zero_load_prediction_cycles()))}}}}},
                           {"statistics", stats}};
-    stats_file.stream() << doc.dump(1) << "\n";
+    if (stats_to_stdout)
+      out << doc.dump(1) << "\n" << std::flush;
+    else
+      stats_file.stream() << doc.dump(1) << "\n";
   }
   if (messages_file.is_open()) {
     std::ostream& messages = messages_file.stream();
@@ -286,7 +294,7 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
   commit(fst_file, "RTL waveform");
   commit(detail_file, "per-node, per-step detail");
   commit(messages_file, "per-message records");
-  for (const std::string& line : written) out << line << "\n";
+  for (const std::string& line : written) summary << line << "\n";
   for (const std::string& error : write_errors) err << "meshmp: error: " << error << "\n";
   if (!write_errors.empty()) return 1;
   return ok ? 0 : 1;

@@ -10,9 +10,14 @@
 
 namespace meshmp {
 
+// output.stats_json that means standard output (`-o -`).
+inline constexpr const char* kStandardOutput = "-";
+
 // Exit codes: 0 completed and verified; 1 the run failed (deadlock, stall, firmware error, wrong data);
-// 2 bad input (the message names the field, the value and the rule).
-int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& err);
+// 2 bad input (the message names the field, the value and the rule). The summary goes to `out`, or to
+// `err` when the statistics go to `out` (output.stats_json "-"), or nowhere when `quiet`; errors and
+// failure reports (deadlock, verification) go to `err`.
+int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& err, bool quiet = false);
 
 // Why a run cannot start: its algorithm does not support the machine (`unsupported`: a sweep's grid may
 // hold such points), or an input breaks a rule. The message names the field, the value and the rule.

@@ -87,6 +87,47 @@ TEST(CommandLine, VersionAndSourceCommitInEveryJsonFile) {
   std::remove(png.c_str());
 }
 
+// Machine-readable output clean on standard output: `-o -` puts the statistics there (and the summary on
+// standard error); --quiet prints no summary; a failure report goes to standard error.
+TEST(CommandLine, StatisticsOnStandardOutputSummaryAndErrorsOnStandardError) {
+  const std::string bin = MESHMP_BINARY;
+  const Outcome stdout_only = meshmp_test::run_command("(" + bin + " run --topology torus:4x4 -o - 2>/dev/null)");
+  ASSERT_EQ(stdout_only.status, 0) << stdout_only.output;
+  const nlohmann::json doc = nlohmann::json::parse(stdout_only.output);  // nothing but the JSON
+  EXPECT_TRUE(doc["verification"]["ok"].get<bool>());
+  const Outcome stderr_only = meshmp_test::run_command("(" + bin + " run --topology torus:4x4 -o - 2>&1 >/dev/null)");
+  EXPECT_NE(stderr_only.output.find("verified: all 256 blocks"), std::string::npos) << stderr_only.output;
+  const std::string json = temp_path("quiet.json");
+  const Outcome quiet = meshmp("run --topology torus:4x4 --quiet -o " + json);
+  EXPECT_EQ(quiet.status, 0);
+  EXPECT_EQ(quiet.output, "");
+  EXPECT_TRUE(nlohmann::json::parse(std::ifstream(json))["verification"]["ok"].get<bool>());
+  const Outcome deadlock = meshmp_test::run_command(
+      "(" + bin + " run --topology torus:4x4 --no-dateline --vcs 1 --buffer-flits 2 --block-bytes 256 --startup-cycles 1 "
+            "--watchdog-cycles 200 --quiet -o " + json + " 2>&1 >/dev/null)");
+  EXPECT_EQ(deadlock.status, 1);
+  EXPECT_NE(deadlock.output.find("FAILED (network failure): deadlock"), std::string::npos) << deadlock.output;
+  EXPECT_NE(deadlock.output.find("waits for"), std::string::npos) << deadlock.output;
+  std::remove(json.c_str());
+}
+
+// --print-config writes the configuration a run would use as a config file; running that file is the
+// same run.
+TEST(CommandLine, PrintConfigReproducesTheRun) {
+  const std::string config = temp_path("printed.json");
+  const std::string options = "--topology mesh:4x6 --algorithm direct -m 24 --vcs 2 --startup-cycles 7 "
+                              "--pipeline-depth 3 --algorithm-option order=ascending";
+  const Outcome printed = meshmp_test::run_command(std::string(MESHMP_BINARY) + " run " + options +
+                                                   " --print-config > " + config);
+  ASSERT_EQ(printed.status, 0) << printed.output;
+  EXPECT_EQ(nlohmann::json::parse(std::ifstream(config))["router"]["vcs"], 2);
+  meshmp_test::expect_same_statistics("", options, "--config " + config);
+  const Outcome bad = meshmp("run --topology torus:4x4 --vcs 0 --print-config");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.output.find("router.vcs = '0'"), std::string::npos) << bad.output;
+  std::remove(config.c_str());
+}
+
 TEST(CommandLine, ConfigFileGivesTheSameSettings) {
   const std::string config = temp_path("config.json");
   std::ofstream(config) << R"({"topology": "hypercube:3", "algorithm": "pairwise", "block_bytes": 16,
