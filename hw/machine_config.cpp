@@ -113,7 +113,9 @@ T get(const nlohmann::json& json, const std::string& field, const char* type_nam
   }
 }
 
-void check_keys(const nlohmann::json& json, const std::string& section, const std::set<std::string>& known) {
+}  // namespace
+
+void check_config_keys(const nlohmann::json& json, const std::string& section, const std::set<std::string>& known) {
   if (!json.is_object()) throw ConfigError(section.empty() ? "config" : section, json.dump(), "must be a JSON object");
   for (const auto& item : json.items())
     if (!known.count(item.key())) {
@@ -124,10 +126,8 @@ void check_keys(const nlohmann::json& json, const std::string& section, const st
     }
 }
 
-}  // namespace
-
 void MachineConfig::apply_json(const nlohmann::json& json) {
-  check_keys(json, "", {"topology", "algorithm", "algorithm_options", "workload_options", "block_bytes", "router", "node",
+  check_config_keys(json, "", {"topology", "algorithm", "algorithm_options", "workload_options", "block_bytes", "router", "node",
                         "fabric", "run", "output"});
   // A whole number within its real rule (hw/config_limits.h).
   auto whole = [](const nlohmann::json& j, const IntegerLimit& limit) {
@@ -153,7 +153,7 @@ void MachineConfig::apply_json(const nlohmann::json& json) {
   if (json.contains("block_bytes")) block_bytes = static_cast<std::uint32_t>(whole(json["block_bytes"], limits::kBlockBytes));
   if (json.contains("router")) {
     const auto& r = json["router"];
-    check_keys(r, "router", {"vcs", "buffer_flits", "pipeline_depth", "link_latency_cycles", "credit_latency_cycles",
+    check_config_keys(r, "router", {"vcs", "buffer_flits", "pipeline_depth", "link_latency_cycles", "credit_latency_cycles",
                              "credit_processing_cycles", "flit_bytes", "max_packet_payload_flits", "switching",
                              "dateline", "dateline_classes", "head_pipeline", "vc_allocator", "routing", "model",
                              "rtl_power_on_seed"});
@@ -185,7 +185,7 @@ void MachineConfig::apply_json(const nlohmann::json& json) {
   }
   if (json.contains("node")) {
     const auto& n = json["node"];
-    check_keys(n, "node", {"port_model", "startup_cycles", "startup_on", "copy_cycles_per_byte", "barrier_latency_cycles",
+    check_config_keys(n, "node", {"port_model", "startup_cycles", "startup_on", "copy_cycles_per_byte", "barrier_latency_cycles",
                            "unexpected_buffer_bytes"});
     if (n.contains("startup_on"))
       processor.startup_on_channel =
@@ -202,7 +202,7 @@ void MachineConfig::apply_json(const nlohmann::json& json) {
   }
   if (json.contains("fabric")) {
     const auto& f = json["fabric"];
-    check_keys(f, "fabric", {"startup_cycles", "bytes_per_cycle", "concurrent_transfers", "memory_banks"});
+    check_config_keys(f, "fabric", {"startup_cycles", "bytes_per_cycle", "concurrent_transfers", "memory_banks"});
     if (f.contains("startup_cycles")) fabric.startup_cycles = whole(f["startup_cycles"], limits::kFabricStartupCycles);
     if (f.contains("bytes_per_cycle"))
       fabric.bytes_per_cycle = static_cast<std::uint32_t>(whole(f["bytes_per_cycle"], limits::kFabricBytesPerCycle));
@@ -212,14 +212,14 @@ void MachineConfig::apply_json(const nlohmann::json& json) {
   }
   if (json.contains("run")) {
     const auto& r = json["run"];
-    check_keys(r, "run", {"watchdog_cycles", "max_cycles", "host_threads"});
+    check_config_keys(r, "run", {"watchdog_cycles", "max_cycles", "host_threads"});
     if (r.contains("watchdog_cycles")) watchdog_cycles = whole(r["watchdog_cycles"], limits::kWatchdogCycles);
     if (r.contains("max_cycles")) max_cycles = whole(r["max_cycles"], limits::kMaxCycles);
     if (r.contains("host_threads")) host_threads = static_cast<int>(whole(r["host_threads"], limits::kHostThreads));
   }
   if (json.contains("output")) {
     const auto& o = json["output"];
-    check_keys(o, "output", {"stats_json", "vcd", "trace_nodes", "detail_csv", "messages_csv", "trace_rtl"});
+    check_config_keys(o, "output", {"stats_json", "vcd", "trace_nodes", "detail_csv", "messages_csv", "trace_rtl"});
     if (o.contains("trace_rtl")) trace_rtl = get<std::string>(o["trace_rtl"], "output.trace_rtl", "a string");
     if (o.contains("detail_csv")) detail_csv = get<std::string>(o["detail_csv"], "output.detail_csv", "a string");
     if (o.contains("messages_csv"))
@@ -332,7 +332,7 @@ ExchangeParameters exchange_parameters(const MachineConfig& config) {
   return p;
 }
 
-void load_config_file(MachineConfig& config, const std::string& path) {
+nlohmann::json read_config_file(const std::string& path) {
   // Only a regular file of at most kMaxConfigFileBytes is read: a device or a FIFO could give bytes
   // without end, and a config is a few hundred bytes.
   std::error_code error;
@@ -373,7 +373,9 @@ void load_config_file(MachineConfig& config, const std::string& path) {
     // A syntax error, or a number past a double's range (1e400) or a 64-bit integer's.
     throw ConfigError("--config", path, std::string("is not valid JSON: ") + echo(e.what(), 240));
   }
-  config.apply_json(json);
+  return json;
 }
+
+void load_config_file(MachineConfig& config, const std::string& path) { config.apply_json(read_config_file(path)); }
 
 }  // namespace meshmp

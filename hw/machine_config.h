@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -73,8 +74,12 @@ ExchangeParameters exchange_parameters(const MachineConfig& config);
 inline constexpr std::size_t kMaxConfigFileBytes = std::size_t{16} << 20;
 inline constexpr int kMaxConfigDepth = 32;
 // Reads and applies a JSON config file: a regular file of at most kMaxConfigFileBytes, nested at most
-// kMaxConfigDepth deep. Throws ConfigError naming the file and what is wrong.
+// kMaxConfigDepth deep, no key twice in an object. Throws ConfigError naming the file and what is wrong.
 void load_config_file(MachineConfig& config, const std::string& path);
+// The same file read and parsed, not applied (a command with a section of its own: traffic).
+nlohmann::json read_config_file(const std::string& path);
+// ConfigError naming section.key for a key of `json` not in `known` (and for a `json` not an object).
+void check_config_keys(const nlohmann::json& json, const std::string& section, const std::set<std::string>& known);
 
 // output.trace_nodes as typed: node ids 0..Topology::kMaxNodes - 1 separated by commas, at least one;
 // a node listed twice is traced once. Throws ConfigError(field, text, rule).

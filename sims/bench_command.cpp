@@ -1,5 +1,6 @@
 // `meshmp bench`. See bench_command.h.
 #include "sims/bench_command.h"
+
 #include "sims/build_identity.h"
 
 #include <sys/resource.h>

@@ -89,6 +89,10 @@ void RunOptions::add_node_options_to(CLI::App& c) {
 MachineConfig RunOptions::resolve() const {
   MachineConfig config;
   if (!config_file_.empty()) load_config_file(config, data_file(config_file_));
+  return resolve_over(std::move(config));
+}
+
+MachineConfig RunOptions::resolve_over(MachineConfig config) const {
   auto integer = [](const std::optional<std::string>& text, const IntegerLimit& limit, auto& field) {
     if (text) field = static_cast<std::remove_reference_t<decltype(field)>>(parse_integer(*text, limit));
   };

@@ -22,6 +22,8 @@ class RunOptions {
   void add_network_options_to(CLI::App& command, bool with_packet_limit = true);
   // The configuration: defaults, then the config file, then the options given. Throws ConfigError.
   MachineConfig resolve() const;
+  // The options given applied over `base` (a command that reads its config file itself: traffic).
+  MachineConfig resolve_over(MachineConfig base) const;
   // --quiet: no summary. --print-config: print the configuration as a config file instead of running.
   bool quiet() const { return quiet_; }
   bool print_config() const { return print_config_; }

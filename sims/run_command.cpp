@@ -1,5 +1,6 @@
 // `meshmp run`. See run_command.h.
 #include "sims/run_command.h"
+
 #include "sims/build_identity.h"
 
 #include <cstdio>

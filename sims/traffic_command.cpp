@@ -1,13 +1,14 @@
 // `meshmp traffic`. See traffic_command.h.
 #include "sims/traffic_command.h"
-#include "sims/build_identity.h"
 
+#include "sims/build_identity.h"
 #include "sims/plot_script.h"
 
 #include <systemc>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <iomanip>
@@ -41,25 +42,36 @@ struct InputError : std::runtime_error {
 }  // namespace
 
 void TrafficCommand::add_to(CLI::App& c) {
+  c.add_option("-c,--config", config_file_,
+               "JSON config file: the network's keys as `meshmp run` reads them (topology, router, node, run) and "
+               "a section traffic {pattern, rate, rates, packet_flits, warmup_cycles, measure_cycles, drain_cycles, "
+               "seed, exclude_self, hotspot_node, hotspot_fraction}, as a result's \"config\" holds them; options "
+               "given on the command line override it");
   network_.add_network_options_to(c, /*with_packet_limit=*/false);
-  c.add_option("--pattern", pattern_,
+  given_["pattern"] = c.add_option("--pattern", pattern_,
                "destinations: uniform (random over all nodes, the source included unless --exclude-self), "
                "transpose ((x,y) -> (y,x), square 2-D), bit-complement (i -> ~i, 2^n nodes), hotspot (a share "
                "--hotspot-fraction to --hotspot-node, the rest uniform), neighbour (+1 in dimension 0, "
                "wrapping)  [default uniform]");
-  rate_option_ = c.add_option("--rate", rate_, "offered load: Bernoulli injection, flits/node/cycle  [default 0.1]");
-  c.add_option("--rates", rates_, "sweep the load FROM:TO:STEP (e.g. 0.02:0.4:0.02) or over a list of increasing "
+  given_["rate"] = rate_option_ =
+      c.add_option("--rate", rate_, "offered load: Bernoulli injection, flits/node/cycle  [default 0.1]");
+  given_["rates"] = c.add_option("--rates", rates_, "sweep the load FROM:TO:STEP (e.g. 0.02:0.4:0.02) or over a list of increasing "
                                   "loads (e.g. 0.1,0.2,0.25), each point in its own process; writes --csv and --png");
-  c.add_option("--packet-flits", packet_flits_, "flits per packet, the head included, 1..4097  [default 4]");
-  c.add_option("--warmup-cycles", warmup_cycles_, "cycles before packets are measured, 0..10^9  [default 10000]");
-  c.add_option("--measure-cycles", measure_cycles_,
-               "cycles during which created packets are measured, 1..10^9  [default 20000]");
-  c.add_option("--drain-cycles", drain_cycles_, "after generation, at most this many cycles to deliver the "
-                                                "measured packets, 0..10^9  [default 100000]");
-  c.add_option("--seed", seed_, "random seed, 0..2^63-1  [default 1]");
-  c.add_flag("--exclude-self", exclude_self_, "uniform: never send to the source itself");
-  hotspot_node_option_ = c.add_option("--hotspot-node", hotspot_node_, "hotspot: the hot node  [default 0]");
-  hotspot_fraction_option_ = c.add_option("--hotspot-fraction", hotspot_fraction_, "hotspot: share of packets sent to it  [default 0.2]");
+  given_["packet_flits"] =
+      c.add_option("--packet-flits", packet_flits_, "flits per packet, the head included, 1..4097  [default 4]");
+  given_["warmup_cycles"] =
+      c.add_option("--warmup-cycles", warmup_cycles_, "cycles before packets are measured, 0..10^9  [default 10000]");
+  given_["measure_cycles"] = c.add_option("--measure-cycles", measure_cycles_,
+                                          "cycles during which created packets are measured, 1..10^9  [default 20000]");
+  given_["drain_cycles"] = c.add_option("--drain-cycles", drain_cycles_,
+                                        "after generation, at most this many cycles to deliver the measured packets, "
+                                        "0..10^9  [default 100000]");
+  given_["seed"] = c.add_option("--seed", seed_, "random seed, 0..2^63-1  [default 1]");
+  given_["exclude_self"] = c.add_flag("--exclude-self", exclude_self_, "uniform: never send to the source itself");
+  given_["hotspot_node"] = hotspot_node_option_ =
+      c.add_option("--hotspot-node", hotspot_node_, "hotspot: the hot node  [default 0]");
+  given_["hotspot_fraction"] = hotspot_fraction_option_ =
+      c.add_option("--hotspot-fraction", hotspot_fraction_, "hotspot: share of packets sent to it  [default 0.2]");
   c.add_option("-o,--stats-json", stats_json_, "write the result(s) as JSON to this file");
   csv_option_ = c.add_option("--csv", csv_, "sweep: latency-vs-load CSV  [default meshmp-traffic.csv]");
   png_option_ = c.add_option("--png", png_, "sweep: latency-vs-load plot (needs python3-matplotlib)  [default meshmp-traffic.png]");
@@ -86,11 +98,16 @@ TrafficCommand::Setup TrafficCommand::prepare(double rate) const {
   params.measure_cycles = parse_integer(measure_cycles_, limits::kTrafficMeasureCycles);
   params.drain_cycles = parse_integer(drain_cycles_, limits::kTrafficDrainCycles);
   params.seed = parse_integer(seed_, limits::kTrafficSeed);
-  if (params.pattern != TrafficPattern::Hotspot)
+  if (params.pattern != TrafficPattern::Hotspot) {
     for (const CLI::Option* option : {hotspot_node_option_, hotspot_fraction_option_})
       if (option && option->count() > 0)
         throw ConfigError(option->get_name(), option->as<std::string>(),
                           "applies to --pattern hotspot only (the pattern is " + pattern_ + ")");
+    for (const char* key : {"hotspot_node", "hotspot_fraction"})
+      if (from_file_.count(key))
+        throw ConfigError(std::string("traffic.") + key, from_file_.at(key),
+                          "applies to pattern hotspot only (the pattern is " + pattern_ + ")");
+  }
   if (exclude_self_ && params.pattern != TrafficPattern::Uniform)
     throw ConfigError("--exclude-self", "true", "applies to --pattern uniform only (the pattern is " + pattern_ + ")");
   params.include_self = !exclude_self_;
@@ -98,7 +115,7 @@ TrafficCommand::Setup TrafficCommand::prepare(double rate) const {
   params.hotspot_fraction = hotspot_fraction_;
   params.flits_per_node_per_cycle = rate;
 
-  MachineConfig config = network_.resolve();
+  MachineConfig config = network_.resolve_over(file_network_);
   // Traffic has no node memories: the smallest block keeps the exchange's memory rules out of the way.
   config.block_bytes = 1;
   config.router.max_packet_payload_flits = std::max(1, params.packet_flits - 1);
@@ -144,6 +161,7 @@ int TrafficCommand::run_point(double rate, std::ostream& out, std::ostream& err)
   const TrafficStats& s = generator.stats();
   const bool complete = generator.measurement_drained();
   nlohmann::json result = {{"meshmp", build_identity()},
+                           {"config", config_json(*setup, rate)},
                            {"pattern", pattern_},
                            {"topology", topology.spec()},
                            {"offered_flits_per_node_per_cycle", rate},
@@ -279,6 +297,8 @@ int TrafficCommand::run_sweep(const std::string& self_path, const std::vector<st
                               std::ostream& out, std::ostream& err) const {
   if (rate_option_->count() > 0)
     throw ConfigError("--rate", rate_option_->as<std::string>(), "a sweep of loads (--rates) sets the rate of each point");
+  if (from_file_.count("rate"))
+    throw ConfigError("traffic.rate", from_file_.at("rate"), "a sweep of loads (traffic.rates) sets the rate of each point");
   const std::vector<double> rates = parse_rates(rates_);
   std::vector<ReferencePoint> reference;
   const std::string reference_file = data_file(reference_);  // from any directory (sims/data_files.h)
@@ -392,7 +412,11 @@ int TrafficCommand::run_sweep(const std::string& self_path, const std::vector<st
     out << "  saturation (latency 3x its low-load value): " << std::setprecision(4) << saturation << "\n";
   }
   if (stats_file.is_open()) {
-    stats_file.stream() << nlohmann::json{{"meshmp", build_identity()}, {"points", results}, {"saturation", saturation}, {"comparison", comparison}}.dump(1)
+    stats_file.stream() << nlohmann::json{{"meshmp", build_identity()},
+                                          {"config", config_json(prepare(rates.front()), std::nullopt)},
+                                          {"points", results},
+                                          {"saturation", saturation},
+                                          {"comparison", comparison}}.dump(1)
                         << "\n";
     stats_file.commit();
   }
@@ -402,8 +426,79 @@ int TrafficCommand::run_sweep(const std::string& self_path, const std::vector<st
   return 0;
 }
 
+void TrafficCommand::apply_config_file() {
+  if (config_file_.empty()) return;
+  const std::string path = data_file(config_file_);
+  nlohmann::json json = read_config_file(path);
+  if (!json.is_object()) throw ConfigError("--config", config_file_, "must hold a JSON object");
+  nlohmann::json traffic = nlohmann::json::object();
+  if (json.contains("traffic")) {
+    traffic = json["traffic"];
+    json.erase("traffic");
+  }
+  file_network_.apply_json(json);
+  check_config_keys(traffic, "traffic",
+                    {"pattern", "rate", "rates", "packet_flits", "warmup_cycles", "measure_cycles", "drain_cycles",
+                     "seed", "exclude_self", "hotspot_node", "hotspot_fraction"});
+  for (const auto& item : traffic.items()) {
+    const std::string& key = item.key();
+    const nlohmann::json& value = item.value();
+    const std::string field = "traffic." + key;
+    if (given_.at(key)->count() > 0) continue;                       // the command line overrides the file
+    if (key == "rates" && given_.at("rate")->count() > 0) continue;  // one load asked for: a sweep's point
+    auto need = [&](bool ok, const char* what) {
+      if (!ok) throw ConfigError(field, value.dump(), std::string("must be ") + what);
+    };
+    from_file_[key] = value.is_string() ? value.get<std::string>() : value.dump();
+    if (key == "pattern" || key == "rates") {
+      need(value.is_string(), "a string");
+      (key == "pattern" ? pattern_ : rates_) = value.get<std::string>();
+    } else if (key == "rate" || key == "hotspot_fraction") {
+      need(value.is_number(), "a number");
+      (key == "rate" ? rate_ : hotspot_fraction_) = value.get<double>();
+    } else if (key == "exclude_self") {
+      need(value.is_boolean(), "true or false");
+      exclude_self_ = value.get<bool>();
+    } else if (key == "hotspot_node") {
+      need(value.is_number_integer() && value.get<long long>() >= 0 && value.get<long long>() <= INT32_MAX,
+           "a node id");
+      hotspot_node_ = value.get<int>();
+    } else {  // whole numbers, checked against their rules where they are parsed
+      need(value.is_number_unsigned(), "a whole number");
+      std::string& text = key == "packet_flits"     ? packet_flits_
+                          : key == "warmup_cycles"  ? warmup_cycles_
+                          : key == "measure_cycles" ? measure_cycles_
+                          : key == "drain_cycles"   ? drain_cycles_
+                                                    : seed_;
+      text = value.dump();
+    }
+  }
+}
+
+nlohmann::json TrafficCommand::config_json(const Setup& setup, const std::optional<double>& rate) const {
+  nlohmann::json traffic = {{"pattern", pattern_},
+                            {"packet_flits", setup.params.packet_flits},
+                            {"warmup_cycles", setup.params.warmup_cycles},
+                            {"measure_cycles", setup.params.measure_cycles},
+                            {"drain_cycles", setup.params.drain_cycles},
+                            {"seed", setup.params.seed},
+                            {"exclude_self", exclude_self_}};
+  if (rate)
+    traffic["rate"] = *rate;
+  else
+    traffic["rates"] = rates_;
+  if (setup.params.pattern == TrafficPattern::Hotspot) {
+    traffic["hotspot_node"] = setup.params.hotspot_node;
+    traffic["hotspot_fraction"] = setup.params.hotspot_fraction;
+  }
+  nlohmann::json config = setup.config.to_json();
+  config["traffic"] = traffic;
+  return config;
+}
+
 int TrafficCommand::run(const std::string& self_path, const std::vector<std::string>& arguments, std::ostream& out,
-                        std::ostream& err) const {
+                        std::ostream& err) {
+  apply_config_file();
   if (!rates_.empty()) return run_sweep(self_path, arguments, out, err);
   return run_point(rate_, out, err);
 }

@@ -4,6 +4,8 @@
 // measured by another simulator (sims/reference/).
 #pragma once
 
+#include <map>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -22,7 +24,7 @@ class TrafficCommand {
   void add_to(CLI::App& command);
   // `arguments` are the command line's words after the program name (a sweep re-runs them per point).
   int run(const std::string& self_path, const std::vector<std::string>& arguments, std::ostream& out,
-          std::ostream& err) const;
+          std::ostream& err);
 
  private:
   // A point's network and traffic, every input checked (all points of a sweep share them but the rate).
@@ -34,9 +36,19 @@ class TrafficCommand {
   // Throws ConfigError naming the field, the value and the rule.
   Setup prepare(double rate) const;
   int run_point(double rate, std::ostream& out, std::ostream& err) const;
+  // --config: the network's keys over the defaults, and the traffic section's values for the options not
+  // given on the command line. Throws ConfigError naming the key.
+  void apply_config_file();
+  // The configuration a result holds, as --config reads it: the network's and the traffic section (one
+  // load `rate`, or the sweep's rates).
+  nlohmann::json config_json(const Setup& setup, const std::optional<double>& rate) const;
   int run_sweep(const std::string& self_path, const std::vector<std::string>& arguments, std::ostream& out,
                 std::ostream& err) const;
 
+  std::string config_file_;
+  MachineConfig file_network_;                // the config file's network keys over the defaults
+  std::map<std::string, std::string> from_file_;  // traffic keys the file set, as written
+  std::map<std::string, const CLI::Option*> given_;  // each traffic key's command-line option
   RunOptions network_;
   std::string pattern_ = "uniform";
   double rate_ = 0.1;

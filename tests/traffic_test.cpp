@@ -6,6 +6,8 @@
 // are refused with the rule.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <fstream>
 
@@ -85,6 +87,55 @@ TEST(Traffic, PatternsRefuseTopologiesWhereTheyAreUndefined) {
   o = meshmp("traffic --rates 0.3:0.1:0.1");
   EXPECT_EQ(o.status, 2) << o.output;
   EXPECT_NE(o.output.find("FROM:TO:STEP"), std::string::npos) << o.output;
+}
+
+// A traffic result holds its whole configuration under "config"; `traffic --config` of it is the same
+// run, options given on the command line override it, and its traffic section is checked key by key.
+TEST(Traffic, AResultsConfigReproducesItAndOptionsOverrideIt) {
+  const std::string base = ::testing::TempDir() + "meshmp_traffic_config_" + std::to_string(getpid());
+  const nlohmann::json first = point("--topology mesh:4x4 --vcs 2 --pattern hotspot --hotspot-node 3 --rate 0.15 "
+                                     "--packet-flits 6 --warmup-cycles 300 --measure-cycles 1000 --seed 5");
+  std::ofstream(base + ".json") << first["config"].dump(1);
+  nlohmann::json again = point("--config " + base + ".json");
+  for (const char* key : {"average_packet_latency_cycles", "accepted_flits_per_node_per_cycle", "measured_packets",
+                          "average_hops", "config"})
+    EXPECT_EQ(again[key], first[key]) << key;
+  const nlohmann::json faster = point("--config " + base + ".json --rate 0.05");
+  EXPECT_EQ(faster["config"]["traffic"]["rate"], 0.05);
+  EXPECT_EQ(faster["config"]["traffic"]["pattern"], "hotspot");
+  EXPECT_EQ(faster["config"]["router"]["vcs"], 2);
+
+  nlohmann::json bad = first["config"];
+  bad["traffic"]["burst"] = 3;
+  std::ofstream(base + "_bad.json") << bad.dump();
+  Outcome o = meshmp("traffic --config " + base + "_bad.json");
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find("traffic.burst = '3': unknown key"), std::string::npos) << o.output;
+  bad = first["config"];
+  bad["traffic"]["seed"] = "five";
+  std::ofstream(base + "_bad.json") << bad.dump();
+  o = meshmp("traffic --config " + base + "_bad.json");
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find("traffic.seed = '\"five\"': must be a whole number"), std::string::npos) << o.output;
+  bad = first["config"];
+  bad["traffic"]["pattern"] = "uniform";
+  std::ofstream(base + "_bad.json") << bad.dump();
+  o = meshmp("traffic --config " + base + "_bad.json");
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find("traffic.hotspot_node = '3': applies to pattern hotspot only"), std::string::npos) << o.output;
+
+  // A sweep's file holds its loads: the points run from it, each at its own rate.
+  nlohmann::json sweep = first["config"];
+  sweep["traffic"].erase("rate");
+  sweep["traffic"]["rates"] = "0.05,0.1";
+  std::ofstream(base + "_sweep.json") << sweep.dump();
+  o = meshmp("traffic --config " + base + "_sweep.json --csv " + base + ".csv --png " + base + ".png -o " + base +
+             "_curve.json");
+  ASSERT_EQ(o.status, 0) << o.output;
+  EXPECT_NE(o.output.find("[2/2] offered 0.100"), std::string::npos) << o.output;
+  EXPECT_EQ(nlohmann::json::parse(std::ifstream(base + "_curve.json"))["config"]["traffic"]["rates"], "0.05,0.1");
+  for (const char* suffix : {".json", "_bad.json", "_sweep.json", ".csv", ".png", "_curve.json"})
+    std::remove((base + suffix).c_str());
 }
 
 TEST(Traffic, SaturationIsWhereLatencyTriples) {
