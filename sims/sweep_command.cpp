@@ -150,11 +150,12 @@ SweptRows rows_to_resume(const std::string& csv, const std::vector<SweepPoint>& 
   SweptRows kept{std::vector<std::string>(points.size()), {}, std::vector<bool>(points.size(), false), 0};
   std::map<std::string, std::size_t> index;
   for (std::size_t k = 0; k < points.size(); ++k) index[point_key(points[k], run_options)] = k;
-  for (const auto& row : read_sweep_csv("--resume", csv, true)) {
+  for (auto& row : read_sweep_csv("--resume", csv, true)) {
     const auto found = index.find(sweep_point_key(row));
     if (found == index.end()) {
       kept.other_rows.push_back(csv_line(row));
     } else if (row[kVerifiedField] != "failed" && !kept.finished[found->second]) {
+      row[kPointField] = std::to_string(points[found->second].index);  // its place in this sweep's grid
       kept.rows[found->second] = csv_line(row);
       kept.finished[found->second] = true;
       ++kept.resumed;

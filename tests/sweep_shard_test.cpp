@@ -111,6 +111,22 @@ TEST(SweepShards, MergeRefusesAPointTwiceAndAPointMissing) {
   std::filesystem::remove_all(dir);
 }
 
+// A row kept by --resume takes its point's place in the grid of the sweep resumed (another order of the
+// same points here), so that shards resumed with a changed grid still merge in order.
+TEST(SweepShards, AResumedRowTakesItsPlaceInTheResumedGrid) {
+  const std::string dir = scratch_dir("resume");
+  const std::string sweep = "sweep -j 1 --topologies torus:4x4 --algorithms direct --csv " + dir + "/s.csv -m ";
+  ASSERT_EQ(meshmp(sweep + "8,16").status, 0);
+  const Outcome resumed = meshmp(sweep + "16,8 --resume");
+  ASSERT_EQ(resumed.status, 0) << resumed.output;
+  EXPECT_NE(resumed.output.find("--resume: 2 of 2 points already in"), std::string::npos) << resumed.output;
+  const auto rows = rows_without_host_time(dir + "/s.csv");
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[1].rfind("0,torus:4x4,direct,16,", 0), 0u) << rows[1];
+  EXPECT_EQ(rows[2].rfind("1,torus:4x4,direct,8,", 0), 0u) << rows[2];
+  std::filesystem::remove_all(dir);
+}
+
 TEST(SweepShards, ABadShardIsAnInputErrorBeforeAnyPoint) {
   for (const char* shard : {"0/3", "4/3", "3", "a/b", "1/0", "1/100001"}) {
     const Outcome o = meshmp("sweep --topologies torus:4x4 --algorithms direct --csv /nonexistent/s.csv --shard " +
