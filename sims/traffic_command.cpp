@@ -446,6 +446,7 @@ void TrafficCommand::apply_config_file() {
     const std::string field = "traffic." + key;
     if (given_.at(key)->count() > 0) continue;                       // the command line overrides the file
     if (key == "rates" && given_.at("rate")->count() > 0) continue;  // one load asked for: a sweep's point
+    if (key == "rate" && given_.at("rates")->count() > 0) continue;  // a sweep asked for
     auto need = [&](bool ok, const char* what) {
       if (!ok) throw ConfigError(field, value.dump(), std::string("must be ") + what);
     };

@@ -134,6 +134,10 @@ TEST(Traffic, AResultsConfigReproducesItAndOptionsOverrideIt) {
   ASSERT_EQ(o.status, 0) << o.output;
   EXPECT_NE(o.output.find("[2/2] offered 0.100"), std::string::npos) << o.output;
   EXPECT_EQ(nlohmann::json::parse(std::ifstream(base + "_curve.json"))["config"]["traffic"]["rates"], "0.05,0.1");
+  // --rates given over a one-load file sweeps those loads.
+  o = meshmp("traffic --config " + base + ".json --rates 0.05,0.08 --csv " + base + ".csv --png " + base + ".png");
+  ASSERT_EQ(o.status, 0) << o.output;
+  EXPECT_NE(o.output.find("[2/2] offered 0.080"), std::string::npos) << o.output;
   for (const char* suffix : {".json", "_bad.json", "_sweep.json", ".csv", ".png", "_curve.json"})
     std::remove((base + suffix).c_str());
 }
