@@ -74,10 +74,10 @@ TEST(SweepShards, ThroughASlurmJobArrayMergedAreTheUnshardedSweep) {
   conf = conf.substr(conf.find_last_of('\n') + 1);
   const std::string whole = unsharded(dir);
   const Outcome array = run_command("cd " + dir + " && SLURM_CONF=" + conf + " MESHMP=" + MESHMP_BINARY +
-                                    " sbatch --wait --array=1-3 " + MESHMP_SOURCE_DIR "/scripts/slurm-sweep.sh " + dir +
+                                    " timeout 240 sbatch --wait --array=1-3 " + MESHMP_SOURCE_DIR "/scripts/slurm-sweep.sh " + dir +
                                     "/out " + kGrid);
   run_command(cluster + " stop " + dir + "/cluster");
-  ASSERT_EQ(array.status, 0) << array.output;
+  ASSERT_EQ(array.status, 0) << "the job array did not finish in 4 minutes, or a task failed: " << array.output;
   const Outcome merged = meshmp("merge --csv " + dir + "/merged.csv " + dir + "/out/shard-1.csv " + dir +
                                 "/out/shard-2.csv " + dir + "/out/shard-3.csv");
   ASSERT_EQ(merged.status, 0) << merged.output;
