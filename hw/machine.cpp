@@ -21,11 +21,13 @@ Node::Node(sc_core::sc_module_name name, int id, const Topology& topology, const
     : sc_core::sc_module(name),
       memory("memory", workload.memory_bytes()),
       engine_(make_engine(id, workload.memory_bytes())),
+      register_bus("register_bus"),
       cpu("cpu", id, topology, workload, params, timing, clock_period, barrier, step_statistics,
           engine_->completion_irq(), [this] { return engine_->last_error(); },
           [this](Handle h) { return engine_->describe_descriptor(static_cast<std::uint32_t>(h)); }, std::move(firmware),
           options, std::move(on_finish)) {
-  cpu.dma_port.bind(engine_->register_target());
+  cpu.dma_port.bind(register_bus.initiators);
+  register_bus.engine.bind(engine_->register_target());
   cpu.memory_port.bind(memory.cpu_port);
   engine_->memory_initiator().bind(memory.dma_port);
 }

@@ -17,6 +17,7 @@
 #include "firmware/exchange_layout.h"
 #include "firmware/workload.h"
 #include "hw/dma_engine.h"
+#include "hw/node_register_bus.h"
 #include "hw/hardware_barrier.h"
 #include "hw/machine_config.h"
 #include "hw/message_statistics.h"
@@ -43,6 +44,9 @@ class Node : public sc_core::sc_module {
   std::unique_ptr<DmaEngine> engine_;  // built before the processor, which sleeps on its interrupt
 
  public:
+  // The engine's registers as initiators reach them: the processor, and any module bound to
+  // register_bus.initiators before the run (hw/node_register_bus.h).
+  NodeRegisterBus register_bus;
   Processor cpu;
 
   Node(sc_core::sc_module_name name, int id, const Topology& topology, const DmaEngineFactory& make_engine,

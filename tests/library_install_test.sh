@@ -1,7 +1,8 @@
 #!/bin/bash
 # meshmp as a library (docs/library.md): `cmake --install` of this build into a scratch prefix, then the
 # out-of-tree project examples/library-user configured with find_package(meshmp) against it, built, and
-# run in its three cases (a machine running meshmp's algorithm, its own algorithm, its own router model);
+# run in its four cases (a machine running meshmp's algorithm, its own algorithm, its own router model, its
+# own TLM-2.0 module driving a node's DMA registers);
 # the installed meshmp finds its example configurations and reference curves from another directory.
 #   tests/library_install_test.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
@@ -36,6 +37,11 @@ grep -q "^direct on torus:4x4 (router model counting): $cycles cycles, 256 of 25
   fail "router-model: the wrapped SystemC router should take the same $cycles cycles"
 grep -q "^counting router: [1-9][0-9]* router steps, [1-9][0-9]* flits received$" <<<"$out" ||
   fail "router-model: the registered model was not the one stepped"
+
+out=$("$user" tlm-source) || fail "tlm-source: $out"
+echo "$out"
+grep -q "^tlm source on node 0: sent at [0-9]* ns; node 1 holds node 0's 64-byte block for it after [1-9][0-9]* cycles$" <<<"$out" ||
+  fail "tlm-source: the module bound to node 0's registers did not deliver the block"
 
 # Data files from any directory: the installed copies under share/meshmp.
 mkdir -p "$scratch/elsewhere" && cd "$scratch/elsewhere"
