@@ -7,9 +7,17 @@
 #   tests/slurm-one-node-cluster.sh stop DIR    stops them
 set -uo pipefail
 action=${1:?start or stop} dir=${2:?directory}
-stop() {
-  for pid in "$dir"/slurmd.pid "$dir"/slurmctld.pid "$dir"/munge/pid; do
-    [ -f "$pid" ] && kill "$(cat "$pid")" 2>/dev/null
+stop() {  # and wait until they have exited (slurmctld writes its state as it goes)
+  local pids=()
+  for file in "$dir"/slurmd.pid "$dir"/slurmctld.pid "$dir"/munge/pid; do
+    [ -f "$file" ] && pids+=("$(cat "$file")")
+  done
+  [ ${#pids[@]} -gt 0 ] && kill "${pids[@]}" 2>/dev/null
+  for _ in $(seq 1 100); do
+    local alive=0
+    for pid in "${pids[@]}"; do [ -d "/proc/$pid" ] && [ "$(cut -d' ' -f3 "/proc/$pid/stat" 2>/dev/null)" != Z ] && alive=1; done
+    [ $alive -eq 0 ] && return 0
+    sleep 0.1
   done
   return 0
 }

@@ -82,7 +82,8 @@ TEST(SweepShards, ThroughASlurmJobArrayMergedAreTheUnshardedSweep) {
                                 "/out/shard-2.csv " + dir + "/out/shard-3.csv");
   ASSERT_EQ(merged.status, 0) << merged.output;
   EXPECT_EQ(rows_without_host_time(dir + "/merged.csv"), rows_without_host_time(whole));
-  std::filesystem::remove_all(dir);
+  std::error_code ignored;  // a daemon's last write may race the removal: the scratch directory may stay
+  std::filesystem::remove_all(dir, ignored);
 }
 
 TEST(SweepShards, MergeRefusesAPointTwiceAndAPointMissing) {
