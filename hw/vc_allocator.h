@@ -118,7 +118,7 @@ void VcAllocator::allocate_islip(int out, OutputUnit& unit, Grant& grant) {
       if (out * vcs_ + v >= from) { accepted = v; break; }
     }
     if (accepted < 0) accepted = first;
-    if (accepted < 0) continue;
+    if (accepted < 0 || !unit.is_free(accepted)) continue;  // an exclusive (ejection) port: one packet at a time
     unit.allocate(accepted, r.input_vc);
     grant(r.input_vc, out, accepted);
     grant_pointer_[out * vcs_ + accepted] = (r.input_vc + 1) % input_vcs_;

@@ -126,6 +126,17 @@ TEST(VcAllocator, IslipMatchesOncePerIterationAndLeavesTheOtherGrantsIdle) {
   EXPECT_EQ(allocate_once(allocator, outputs, {1, 5}), (Grants{{1, 1}, {5, 0}}));
 }
 
+TEST(VcAllocator, IslipKeepsAnExclusiveEjectionPortToOnePacket) {
+  std::vector<OutputUnit> outputs;
+  outputs.emplace_back(4, 8, /*ejection=*/true, /*exclusive=*/true);
+  VcAllocator allocator(2, 4, true);
+  EXPECT_EQ(allocate_once(allocator, outputs, {1}), (Grants{{1, 0}}));
+  outputs[0].release(0);
+  // VC 0's pointer is past input VC 1: it grants 5 while VCs 1-3 grant 1. Both would accept, but the
+  // port takes one packet at a time: 1 (served first) alone.
+  EXPECT_EQ(allocate_once(allocator, outputs, {1, 5}), (Grants{{1, 1}}));
+}
+
 TEST(VcAllocator, IslipGivesAVcWithoutCreditsAndTakesThemInTurn) {
   std::vector<OutputUnit> outputs;
   outputs.emplace_back(4, 1, false, false);
