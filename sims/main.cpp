@@ -23,6 +23,7 @@
 #include "sims/bench_command.h"
 #include "sims/build_identity.h"
 #include "sims/cli_options.h"
+#include "sims/merge_command.h"
 #include "sims/paper_003.h"
 #include "sims/paper_004.h"
 #include "sims/paper_004_summary.h"
@@ -30,7 +31,6 @@
 #include "sims/paper_command.h"
 #include "sims/run_command.h"
 #include "sims/stop_signals.h"
-#include "sims/merge_command.h"
 #include "sims/sweep_command.h"
 #include "sims/traffic_command.h"
 
