@@ -205,6 +205,18 @@ int TrafficCommand::run_point(double rate, std::ostream& out, std::ostream& err)
 
 namespace {
 
+// `text` read whole as a number; NaN when it is not one.
+double whole_number_text(const std::string& text) {
+  std::size_t used = 0;
+  double value = NAN;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  return used == text.size() && !text.empty() ? value : NAN;
+}
+
 // FROM:TO:STEP, or the loads themselves as a comma-separated list (one load alone too), increasing.
 std::vector<double> parse_rates(const std::string& text) {
   const std::string rule =
@@ -215,14 +227,8 @@ std::vector<double> parse_rates(const std::string& text) {
   if (text.find(':') == std::string::npos) {
     std::istringstream in(text);
     for (std::string item; std::getline(in, item, ',');) {
-      std::size_t used = 0;
-      double load = NAN;
-      try {
-        load = std::stod(item, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (item.empty() || used != item.size() || !(load > 0) || load > 1 || (!rates.empty() && !(load > rates.back())))
+      const double load = whole_number_text(item);
+      if (!(load > 0) || load > 1 || (!rates.empty() && !(load > rates.back())))
         throw ConfigError("traffic.rates", text, rule);
       rates.push_back(load);
     }
@@ -256,14 +262,8 @@ std::vector<ReferencePoint> read_reference(const std::string& path) {
   if (!in) throw ConfigError("--compare-reference", path, "the file cannot be opened");
   auto number = [&](const std::string& text, int line, bool may_be_empty) {
     if (may_be_empty && text.empty()) return static_cast<double>(NAN);
-    std::size_t used = 0;
-    double value = NAN;
-    try {
-      value = std::stod(text, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != text.size() || text.empty() || !std::isfinite(value) || value < 0)
+    const double value = whole_number_text(text);
+    if (!std::isfinite(value) || value < 0)
       throw ConfigError("--compare-reference", path,
                         "line " + std::to_string(line) + ": '" + text.substr(0, 40) +
                             "' is not a number >= 0 (expected rows load,accepted,latency[,hops] after a header)");

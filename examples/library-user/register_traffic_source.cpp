@@ -37,25 +37,20 @@ void RegisterTrafficSource::run() {
 }
 
 void RegisterTrafficSource::write(std::uint64_t address, std::uint32_t value) {
-  tlm::tlm_generic_payload trans;
-  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-  trans.set_command(tlm::TLM_WRITE_COMMAND);
-  trans.set_address(address);
-  trans.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
-  trans.set_data_length(4);
-  trans.set_streaming_width(4);
-  trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  socket->b_transport(trans, delay);
-  if (trans.is_response_error())
-    throw std::runtime_error("register write at " + std::to_string(address) + ": " + trans.get_response_string());
-  wait(delay);
+  transport(tlm::TLM_WRITE_COMMAND, address, value);
 }
 
 std::uint32_t RegisterTrafficSource::read(std::uint64_t address) {
   std::uint32_t value = 0;
+  transport(tlm::TLM_READ_COMMAND, address, value);
+  return value;
+}
+
+// One 32-bit register access, its annotated delay waited.
+void RegisterTrafficSource::transport(tlm::tlm_command command, std::uint64_t address, std::uint32_t& value) {
   tlm::tlm_generic_payload trans;
   sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-  trans.set_command(tlm::TLM_READ_COMMAND);
+  trans.set_command(command);
   trans.set_address(address);
   trans.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
   trans.set_data_length(4);
@@ -63,9 +58,8 @@ std::uint32_t RegisterTrafficSource::read(std::uint64_t address) {
   trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   socket->b_transport(trans, delay);
   if (trans.is_response_error())
-    throw std::runtime_error("register read at " + std::to_string(address) + ": " + trans.get_response_string());
+    throw std::runtime_error("register access at " + std::to_string(address) + ": " + trans.get_response_string());
   wait(delay);
-  return value;
 }
 
 }  // namespace library_user

@@ -28,6 +28,7 @@ class RegisterTrafficSource : public sc_core::sc_module {
   void run();
   void write(std::uint64_t address, std::uint32_t value);
   std::uint32_t read(std::uint64_t address);
+  void transport(tlm::tlm_command command, std::uint64_t address, std::uint32_t& value);
 
   std::uint32_t peer_, address_, length_, tag_;
   const sc_core::sc_event& completion_;
