@@ -12,7 +12,7 @@
 
 #include "topology/config_error.h"
 #include "topology/topology.h"
-#include "hw/config_limits.h"
+#include "hw/machine_settings.h"
 #include "hw/router_model.h"
 #include "hw/routing.h"
 
@@ -57,20 +57,10 @@ std::optional<std::string> MachineConfig::validate() const {
     return bad("block_bytes", std::to_string(block_bytes),
                "the machine's memories (2 x nodes^2 x block_bytes = " + std::to_string(memory * topo->num_nodes()) +
                    " bytes) exceed 8 GiB");
-  if (!copy_cycles_per_byte_valid(processor.copy_cycles_per_byte))
-    return bad("node.copy_cycles_per_byte", std::to_string(processor.copy_cycles_per_byte),
-               "must be a number 0..1e6 (cycles per byte)");
+  // Every value against its own rule (a configuration built in code has not been parsed).
   try {
-    check_integer(processor.startup_cycles, limits::kStartupCycles);
-    check_integer(barrier_latency_cycles, limits::kBarrierLatency);
-    check_integer(unexpected_buffer_bytes, limits::kUnexpectedBufferBytes);
-    check_integer(watchdog_cycles, limits::kWatchdogCycles);
-    check_integer(max_cycles, limits::kMaxCycles);
-    check_integer(static_cast<std::uint64_t>(host_threads), limits::kHostThreads);
-    check_integer(fabric.startup_cycles, limits::kFabricStartupCycles);
-    check_integer(fabric.bytes_per_cycle, limits::kFabricBytesPerCycle);
-    check_integer(static_cast<std::uint64_t>(fabric.concurrent_transfers), limits::kConcurrentTransfers);
-    check_integer(static_cast<std::uint64_t>(fabric.memory_banks), limits::kMemoryBanks);
+    for (const MachineSetting& setting : machine_settings())
+      if (setting.check) setting.check(*this);
   } catch (const ConfigError& e) {
     return std::string(e.what());
   }
@@ -101,20 +91,6 @@ std::optional<std::string> MachineConfig::validate() const {
   return std::nullopt;
 }
 
-namespace {
-
-// Reads one typed value, naming the field on a type mismatch.
-template <class T>
-T get(const nlohmann::json& json, const std::string& field, const char* type_name) {
-  try {
-    return json.get<T>();
-  } catch (const nlohmann::json::exception&) {
-    throw ConfigError(field, json.dump(), std::string("must be ") + type_name);
-  }
-}
-
-}  // namespace
-
 void check_config_keys(const nlohmann::json& json, const std::string& section, const std::set<std::string>& known) {
   if (!json.is_object()) throw ConfigError(section.empty() ? "config" : section, json.dump(), "must be a JSON object");
   for (const auto& item : json.items())
@@ -127,159 +103,33 @@ void check_config_keys(const nlohmann::json& json, const std::string& section, c
 }
 
 void MachineConfig::apply_json(const nlohmann::json& json) {
-  check_config_keys(json, "", {"topology", "algorithm", "algorithm_options", "workload_options", "block_bytes", "router", "node",
-                        "fabric", "run", "output"});
-  // A whole number within its real rule (hw/config_limits.h).
-  auto whole = [](const nlohmann::json& j, const IntegerLimit& limit) {
-    if (!j.is_number_unsigned()) throw ConfigError(limit.field, j.dump(), "is not a whole number; " + limit.rule());
-    const std::uint64_t v = j.get<std::uint64_t>();
-    check_integer(v, limit);
-    return v;
-  };
-  if (json.contains("topology")) topology = get<std::string>(json["topology"], "topology", "a string");
-  if (json.contains("algorithm")) algorithm = get<std::string>(json["algorithm"], "algorithm", "a string");
-  if (json.contains("algorithm_options")) {
-    const auto& o = json["algorithm_options"];
-    if (!o.is_object()) throw ConfigError("algorithm_options", o.dump(), "must be a JSON object of option: value");
-    for (const auto& item : o.items())
-      algorithm_options[item.key()] = item.value().is_string() ? item.value().get<std::string>() : item.value().dump();
+  // The known keys of the top level and of each section, from the table of settings.
+  std::set<std::string> top;
+  std::map<std::string, std::set<std::string>> sections;
+  for (const MachineSetting& setting : machine_settings()) {
+    const std::string section = setting.section();
+    top.insert(section.empty() ? setting.key : section);
+    if (!section.empty()) sections[section].insert(setting.name());
   }
-  if (json.contains("workload_options")) {
-    const auto& o = json["workload_options"];
-    if (!o.is_object()) throw ConfigError("workload_options", o.dump(), "must be a JSON object of option: value");
-    for (const auto& item : o.items())
-      workload_options[item.key()] = item.value().is_string() ? item.value().get<std::string>() : item.value().dump();
-  }
-  if (json.contains("block_bytes")) block_bytes = static_cast<std::uint32_t>(whole(json["block_bytes"], limits::kBlockBytes));
-  if (json.contains("router")) {
-    const auto& r = json["router"];
-    check_config_keys(r, "router", {"vcs", "buffer_flits", "pipeline_depth", "link_latency_cycles", "credit_latency_cycles",
-                             "credit_processing_cycles", "flit_bytes", "max_packet_payload_flits", "switching",
-                             "dateline", "dateline_classes", "head_pipeline", "vc_allocator", "routing", "model",
-                             "rtl_power_on_seed"});
-    if (r.contains("model")) router.model = get<std::string>(r["model"], "router.model", "a string");
-    if (r.contains("rtl_power_on_seed"))
-      router.rtl_power_on_seed = static_cast<std::uint32_t>(whole(r["rtl_power_on_seed"], limits::kRtlPowerOnSeed));
-    if (r.contains("vcs")) router.vcs = static_cast<int>(whole(r["vcs"], limits::kVcs));
-    if (r.contains("buffer_flits")) router.buffer_flits = static_cast<int>(whole(r["buffer_flits"], limits::kBufferFlits));
-    if (r.contains("pipeline_depth")) router.pipeline_depth = static_cast<int>(whole(r["pipeline_depth"], limits::kPipelineDepth));
-    if (r.contains("link_latency_cycles"))
-      router.link_latency_cycles = static_cast<int>(whole(r["link_latency_cycles"], limits::kLinkLatency));
-    if (r.contains("credit_latency_cycles"))
-      router.credit_latency_cycles = static_cast<int>(whole(r["credit_latency_cycles"], limits::kCreditLatency));
-    if (r.contains("credit_processing_cycles"))
-      router.credit_processing_cycles = static_cast<int>(whole(r["credit_processing_cycles"], limits::kCreditProcessing));
-    if (r.contains("flit_bytes")) router.flit_bytes = static_cast<int>(whole(r["flit_bytes"], limits::kFlitBytes));
-    if (r.contains("max_packet_payload_flits"))
-      router.max_packet_payload_flits = static_cast<int>(whole(r["max_packet_payload_flits"], limits::kMaxPacketPayloadFlits));
-    if (r.contains("switching"))
-      router.switching = parse_switching(get<std::string>(r["switching"], "router.switching", "a string"), "router.switching");
-    if (r.contains("dateline")) router.dateline = get<bool>(r["dateline"], "router.dateline", "true or false");
-    for (auto [rule, value] : {std::pair{&kDatelineClasses, &router.dateline_whole_segment},
-                               std::pair{&kHeadPipeline, &router.head_pipeline_from_front},
-                               std::pair{&kVcAllocator, &router.islip_vc_allocator}}) {
-      const std::string key = std::string(rule->field).substr(7);  // after "router."
-      if (r.contains(key)) *value = rule->parse(get<std::string>(r[key], rule->field, "a string"));
-    }
-    if (r.contains("routing")) routing = get<std::string>(r["routing"], "router.routing", "a string");
-  }
-  if (json.contains("node")) {
-    const auto& n = json["node"];
-    check_config_keys(n, "node", {"port_model", "startup_cycles", "startup_on", "copy_cycles_per_byte", "barrier_latency_cycles",
-                           "unexpected_buffer_bytes"});
-    if (n.contains("startup_on"))
-      processor.startup_on_channel =
-          parse_startup_on(get<std::string>(n["startup_on"], "node.startup_on", "a string"), "node.startup_on");
-    if (n.contains("unexpected_buffer_bytes"))
-      unexpected_buffer_bytes = whole(n["unexpected_buffer_bytes"], limits::kUnexpectedBufferBytes);
-    if (n.contains("port_model"))
-      port_model = parse_port_model(get<std::string>(n["port_model"], "node.port_model", "a string"), "node.port_model");
-    if (n.contains("startup_cycles")) processor.startup_cycles = whole(n["startup_cycles"], limits::kStartupCycles);
-    if (n.contains("copy_cycles_per_byte"))
-      processor.copy_cycles_per_byte = get<double>(n["copy_cycles_per_byte"], "node.copy_cycles_per_byte", "a number 0..1e6");
-    if (n.contains("barrier_latency_cycles"))
-      barrier_latency_cycles = whole(n["barrier_latency_cycles"], limits::kBarrierLatency);
-  }
-  if (json.contains("fabric")) {
-    const auto& f = json["fabric"];
-    check_config_keys(f, "fabric", {"startup_cycles", "bytes_per_cycle", "concurrent_transfers", "memory_banks"});
-    if (f.contains("startup_cycles")) fabric.startup_cycles = whole(f["startup_cycles"], limits::kFabricStartupCycles);
-    if (f.contains("bytes_per_cycle"))
-      fabric.bytes_per_cycle = static_cast<std::uint32_t>(whole(f["bytes_per_cycle"], limits::kFabricBytesPerCycle));
-    if (f.contains("concurrent_transfers"))
-      fabric.concurrent_transfers = static_cast<int>(whole(f["concurrent_transfers"], limits::kConcurrentTransfers));
-    if (f.contains("memory_banks")) fabric.memory_banks = static_cast<int>(whole(f["memory_banks"], limits::kMemoryBanks));
-  }
-  if (json.contains("run")) {
-    const auto& r = json["run"];
-    check_config_keys(r, "run", {"watchdog_cycles", "max_cycles", "host_threads"});
-    if (r.contains("watchdog_cycles")) watchdog_cycles = whole(r["watchdog_cycles"], limits::kWatchdogCycles);
-    if (r.contains("max_cycles")) max_cycles = whole(r["max_cycles"], limits::kMaxCycles);
-    if (r.contains("host_threads")) host_threads = static_cast<int>(whole(r["host_threads"], limits::kHostThreads));
-  }
-  if (json.contains("output")) {
-    const auto& o = json["output"];
-    check_config_keys(o, "output", {"stats_json", "vcd", "trace_nodes", "detail_csv", "messages_csv", "trace_rtl"});
-    if (o.contains("trace_rtl")) trace_rtl = get<std::string>(o["trace_rtl"], "output.trace_rtl", "a string");
-    if (o.contains("detail_csv")) detail_csv = get<std::string>(o["detail_csv"], "output.detail_csv", "a string");
-    if (o.contains("messages_csv"))
-      messages_csv = get<std::string>(o["messages_csv"], "output.messages_csv", "a string");
-    if (o.contains("stats_json")) stats_json = get<std::string>(o["stats_json"], "output.stats_json", "a string");
-    if (o.contains("vcd")) vcd = get<std::string>(o["vcd"], "output.vcd", "a string");
-    if (o.contains("trace_nodes")) {
-      if (!o["trace_nodes"].is_array()) throw ConfigError("output.trace_nodes", o["trace_nodes"].dump(), "must be a list of node ids");
-      trace_nodes.clear();
-      for (const auto& v : o["trace_nodes"]) {
-        if (!v.is_number_unsigned() || v.get<std::uint64_t>() >= static_cast<std::uint64_t>(Topology::kMaxNodes))
-          throw ConfigError("output.trace_nodes", v.dump(),
-                            "must be node ids (whole numbers 0.." + std::to_string(Topology::kMaxNodes - 1) + ")");
-        const int node = v.get<int>();
-        if (std::find(trace_nodes.begin(), trace_nodes.end(), node) == trace_nodes.end()) trace_nodes.push_back(node);
-      }
-      if (trace_nodes.empty())
-        throw ConfigError("output.trace_nodes", o["trace_nodes"].dump(), "must list at least one node id");
-    }
+  check_config_keys(json, "", top);
+  for (const auto& [section, keys] : sections)
+    if (json.contains(section)) check_config_keys(json[section], section, keys);
+  for (const MachineSetting& setting : machine_settings()) {
+    const std::string section = setting.section();
+    if (!section.empty() && !json.contains(section)) continue;
+    const nlohmann::json& scope = section.empty() ? json : json[section];
+    if (scope.contains(setting.name())) setting.read_json(*this, scope[setting.name()]);
   }
 }
 
 nlohmann::json MachineConfig::to_json() const {
-  return {
-      {"topology", topology},
-      {"algorithm", algorithm},
-      {"algorithm_options", algorithm_options},
-      {"workload_options", workload_options},
-      {"block_bytes", block_bytes},
-      {"router",
-       {{"model", router.model},
-        {"rtl_power_on_seed", router.rtl_power_on_seed},
-        {"vcs", router.vcs},
-        {"buffer_flits", router.buffer_flits},
-        {"pipeline_depth", router.pipeline_depth},
-        {"link_latency_cycles", router.link_latency_cycles},
-        {"credit_latency_cycles", router.credit_latency_cycles},
-        {"credit_processing_cycles", router.credit_processing_cycles},
-        {"flit_bytes", router.flit_bytes},
-        {"max_packet_payload_flits", router.max_packet_payload_flits},
-        {"switching", to_string(router.switching)},
-        {"dateline", router.dateline},
-        {"dateline_classes", kDatelineClasses.name(router.dateline_whole_segment)},
-        {"head_pipeline", kHeadPipeline.name(router.head_pipeline_from_front)},
-        {"vc_allocator", kVcAllocator.name(router.islip_vc_allocator)},
-        {"routing", routing}}},
-      {"node",
-       {{"port_model", to_string(port_model)},
-        {"startup_cycles", processor.startup_cycles},
-        {"startup_on", processor.startup_on_channel ? "channel" : "processor"},
-        {"copy_cycles_per_byte", processor.copy_cycles_per_byte},
-        {"barrier_latency_cycles", barrier_latency_cycles},
-        {"unexpected_buffer_bytes", unexpected_buffer_bytes}}},
-      {"fabric",
-       {{"startup_cycles", fabric.startup_cycles},
-        {"bytes_per_cycle", fabric.bytes_per_cycle},
-        {"concurrent_transfers", fabric.concurrent_transfers},
-        {"memory_banks", fabric.memory_banks}}},
-      {"run", {{"watchdog_cycles", watchdog_cycles}, {"max_cycles", max_cycles}, {"host_threads", host_threads}}},
-  };
+  nlohmann::json json = nlohmann::json::object();
+  for (const MachineSetting& setting : machine_settings()) {
+    if (!setting.recorded) continue;
+    const std::string section = setting.section();
+    (section.empty() ? json[setting.key] : json[section][setting.name()]) = setting.get(*this);
+  }
+  return json;
 }
 
 std::vector<int> parse_trace_nodes(const std::string& text, const std::string& field) {

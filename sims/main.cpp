@@ -17,6 +17,7 @@
 #include "firmware/algorithm_registry.h"
 #include "firmware/workload.h"
 #include "topology/config_error.h"
+#include "hw/machine_settings.h"
 #include "hw/model_size.h"
 #include "hw/routing.h"
 #include "hw/stop_request.h"
@@ -75,15 +76,8 @@ EXAMPLES
   meshmp run --config sims/examples/hypercube6_pairwise.json --startup-cycles 50
 
 CONFIG FILE
-  JSON with the keys topology, algorithm, algorithm_options {name: value}, block_bytes and the
-  sections router {vcs, buffer_flits,
-  model, rtl_power_on_seed, pipeline_depth, link_latency_cycles, credit_latency_cycles,
-  credit_processing_cycles, flit_bytes, max_packet_payload_flits, switching, dateline,
-  dateline_classes, head_pipeline, vc_allocator,
-  routing}, node {port_model, startup_cycles, copy_cycles_per_byte, barrier_latency_cycles,
-  unexpected_buffer_bytes},
-  run {watchdog_cycles, max_cycles, host_threads}, output {stats_json, vcd, trace_nodes, detail_csv, messages_csv, trace_rtl}. Unknown keys and
-  keys given twice are errors.
+  )" + meshmp::config_file_help() + R"(
+  Unknown keys and keys given twice are errors.
 
 EXIT STATUS
   0 completed and verified; 1 the run failed (deadlock: the blocked channels are listed; stall: what each

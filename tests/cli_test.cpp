@@ -219,7 +219,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"run --topology hypercube:4 --algorithm jh-exchange --algorithm-option packet_elements=-2",
                  "algorithm_options.packet_elements = '-2': is out of range: must be a whole number 0..4294967295"},
         BadInput{"run --workload-option rows", "--workload-option = 'rows': expected KEY=VALUE"},
-        BadInput{"run --startup-on dma", "--startup-on = 'dma': must be processor"}));
+        BadInput{"run --startup-on dma", "node.startup_on = 'dma': must be processor"}));
 
 TEST(CommandLine, MalformedAndMistypedConfigFiles) {
   const std::string broken = temp_path("broken.json");
