@@ -148,7 +148,7 @@ nlohmann::json collect_statistics(const Machine& machine, const RunResult& resul
                      {"bytes_total", a.bytes_total},
                      {"first_begin_cycle", a.first_begin_cycle},
                      {"last_begin_cycle", a.last_begin_cycle},
-                     {"zero_load_cycles", machine.step_statistics().step_zero_load_cycles(k)}});
+                     {"zero_load_estimate_cycles", machine.step_statistics().step_zero_load_cycles(k)}});
   }
   stats["steps"] = steps;
 
@@ -172,7 +172,7 @@ nlohmann::json collect_statistics(const Machine& machine, const RunResult& resul
   const auto measured = static_cast<double>(schedule.synchronized_steps);
   stats["bounds"] = {{"average_status", bounds.average_status},
                      {"status_bound_steps", bounds.status_bound_steps},
-                     {"cut_bound", bounds.cut.steps},
+                     {"cut_bound_unrounded_steps", bounds.cut.steps},
                      {"cut_bound_steps", bounds.cut_bound_steps},
                      {"cut", {{"dimension", bounds.cut.dimension},
                               {"parts", {bounds.cut.part1, bounds.cut.part2}},
@@ -208,13 +208,13 @@ nlohmann::json collect_statistics(const Machine& machine, const RunResult& resul
     const double util = l.flits / cycles;
     max_util = std::max(max_util, util);
     sum_util += util;
-    links.push_back({{"src", l.src}, {"dst", l.dst}, {"port", l.port}, {"flits", l.flits}, {"utilization", util}});
+    links.push_back({{"src", l.src}, {"dst", l.dst}, {"port", l.port}, {"flits", l.flits}, {"utilization_fraction", util}});
   }
   stats["network"] = {{"flit_hops", net.flit_hops()},
                       {"header_blocking_cycles", net.header_blocking_cycles()},
                       {"body_flit_stall_cycles", net.body_stall_cycles()},
-                      {"max_link_utilization", max_util},
-                      {"mean_link_utilization", counts.empty() ? 0.0 : sum_util / counts.size()},
+                      {"max_link_utilization_fraction", max_util},
+                      {"mean_link_utilization_fraction", counts.empty() ? 0.0 : sum_util / counts.size()},
                       {"links", links}};
   return stats;
 }

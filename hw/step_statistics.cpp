@@ -7,7 +7,7 @@ namespace meshmp {
 
 void StepStatistics::set_detail_stream(std::ostream* detail) {
   detail_ = detail;
-  if (detail_) *detail_ << "node,step,messages,bytes,begin_cycle,zero_load_cycles\n";
+  if (detail_) *detail_ << "node,step,messages,bytes,begin_cycle,zero_load_estimate_cycles\n";
 }
 
 void StepStatistics::record(int node, int step, const StepCount& count, std::uint64_t begin_cycle,

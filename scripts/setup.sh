@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 job=${1:-run}
 
 packages=(build-essential cmake ninja-build pkg-config ccache libsystemc-dev verilator
-          libgtest-dev libcli11-dev nlohmann-json3-dev python3-matplotlib parallel slurm-wlm munge)
+          libgtest-dev libcli11-dev nlohmann-json3-dev python3-matplotlib python3-jsonschema parallel slurm-wlm munge)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

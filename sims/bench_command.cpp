@@ -49,7 +49,7 @@ nlohmann::json kernel_floor_case() {
   const auto start = std::chrono::steady_clock::now();
   sc_core::sc_start(sc_core::sc_time(static_cast<double>(cycles), sc_core::SC_NS));
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return {{"case", "kernel"}, {"cycles", floor.cycles}, {"seconds", seconds}, {"cycles_per_second", floor.cycles / seconds}};
+  return {{"case", "kernel"}, {"simulated_cycles", floor.cycles}, {"host_seconds", seconds}, {"simulated_cycles_per_second", floor.cycles / seconds}};
 }
 
 // 8x8 mesh, dimension-order routing, 4 VCs x 8 flits, 4-flit packets, 0.2 flits/node/cycle uniform random,
@@ -79,16 +79,16 @@ nlohmann::json uniform_random_case(const std::string& router_model, int host_thr
   return {{"case", router_model == "cpp" ? "uniform" : "uniform-" + router_model},
           {"router_model", router_model},
           {"workload", "mesh:8x8 uniform random, dimension-order, 4 VCs x 8 flits, 4-flit packets, 0.2 flits/node/cycle"},
-          {"cycles", cycles},
-          {"seconds", seconds},
-          {"cycles_per_second", cycles / seconds},
+          {"simulated_cycles", cycles},
+          {"host_seconds", seconds},
+          {"simulated_cycles_per_second", cycles / seconds},
           {"flit_hops", network.flit_hops()},
           {"flit_hops_per_second", network.flit_hops() / seconds},
           {"average_packet_latency_cycles", generator.average_latency()},
           {"accepted_flits_per_node_per_cycle", generator.accepted_flits_per_node_per_cycle()},
           {"packets_generated", s.packets_generated},
           {"packets_delivered", s.packets_delivered},
-          {"errors", s.errors.size() + (network.failed() ? 1 : 0)}};
+          {"error_count", s.errors.size() + (network.failed() ? 1 : 0)}};
 }
 
 // The direct all-to-all on a 16x16 torus with 64-byte blocks, routers of `router_model`, stepped on
@@ -108,9 +108,9 @@ nlohmann::json direct_torus_case(const std::string& router_model, int host_threa
           {"router_model", router_model},
           {"workload", "direct all-to-all, torus:16x16, 64-byte blocks, default router and node"},
           {"status", to_string(result.status)},
-          {"cycles", result.completion_cycles},
-          {"seconds", seconds},
-          {"cycles_per_second", result.completion_cycles / seconds},
+          {"simulated_cycles", result.completion_cycles},
+          {"host_seconds", seconds},
+          {"simulated_cycles_per_second", result.completion_cycles / seconds},
           {"flit_hops", machine.network().flit_hops()},
           {"flit_hops_per_second", machine.network().flit_hops() / seconds}};
 }
@@ -135,10 +135,10 @@ nlohmann::json scale_case() {
                            std::to_string(config.host_threads) + " host thread(s)"},
           {"status", to_string(result.status)},
           {"verified", verification.ok()},
-          {"cycles", result.completion_cycles},
-          {"seconds", seconds},
+          {"simulated_cycles", result.completion_cycles},
+          {"host_seconds", seconds},
           {"peak_memory_bytes", static_cast<std::uint64_t>(usage.ru_maxrss) * 1024},
-          {"cycles_per_second", result.completion_cycles / seconds},
+          {"simulated_cycles_per_second", result.completion_cycles / seconds},
           {"flit_hops", machine.network().flit_hops()},
           {"flit_hops_per_second", machine.network().flit_hops() / seconds}};
 }
@@ -181,34 +181,34 @@ int run_benchmarks(const std::string& self_path, const std::string& json_path, b
       return 1;
     }
   }
-  const double floor = results[0]["cycles_per_second"].get<double>();
+  const double floor = results[0]["simulated_cycles_per_second"].get<double>();
   out << std::fixed;
   out << "meshmp bench (each case in its own process, routers on " << host_threads
       << " host thread(s); ratios against the bare SystemC kernel measured now)\n";
   out << "  kernel floor: one method process per cycle: " << std::setprecision(0) << floor << " cycles/s\n";
   for (std::size_t i = 1; i < results.size(); ++i) {
     const auto& r = results[i];
-    const double cps = r["cycles_per_second"].get<double>();
+    const double cps = r["simulated_cycles_per_second"].get<double>();
     out << "  " << r["case"].get<std::string>() << ": " << r["workload"].get<std::string>() << "\n"
         << "    " << std::setprecision(0) << cps << " simulated cycles/s (one costs " << floor / cps
         << " kernel-floor cycles), " << r["flit_hops_per_second"].get<double>()
-        << " flit-hops/s (" << r["flit_hops"] << " flit-hops over " << r["cycles"] << " cycles in "
-        << std::setprecision(2) << r["seconds"].get<double>() << " s)\n";
+        << " flit-hops/s (" << r["flit_hops"] << " flit-hops over " << r["simulated_cycles"] << " cycles in "
+        << std::setprecision(2) << r["host_seconds"].get<double>() << " s)\n";
     if (r.contains("average_packet_latency_cycles"))
       out << "    average packet latency " << std::setprecision(2) << r["average_packet_latency_cycles"].get<double>()
           << " cycles, accepted " << std::setprecision(4) << r["accepted_flits_per_node_per_cycle"].get<double>()
-          << " flits/node/cycle, " << r["errors"] << " errors\n";
+          << " flits/node/cycle, " << r["error_count"] << " errors\n";
     if (r.contains("status")) out << "    run " << r["status"].get<std::string>() << "\n";
     if (r.contains("peak_memory_bytes"))
       out << "    " << (r["verified"].get<bool>() ? "verified" : "NOT verified") << "; " << std::setprecision(1)
-          << r["seconds"].get<double>() << " s (target under 300 s), peak memory " << std::setprecision(2)
+          << r["host_seconds"].get<double>() << " s (target under 300 s), peak memory " << std::setprecision(2)
           << r["peak_memory_bytes"].get<double>() / 1e9 << " GB (target under 1.5 GB)\n";
     // The RTL machine against the SystemC one on the same workload, measured in this run.
     const std::string name = r["case"].get<std::string>();
     if (const auto dash = name.find('-'); dash != std::string::npos)
       for (const auto& base : results)
         if (base["case"] == name.substr(0, dash))
-          out << "    " << std::setprecision(2) << base["cycles_per_second"].get<double>() / cps
+          out << "    " << std::setprecision(2) << base["simulated_cycles_per_second"].get<double>() / cps
               << "x slower than the SystemC routers on the same workload\n";
   }
   if (json_file.is_open()) {

@@ -111,7 +111,7 @@ EXAMPLES
   bool bench_scale = false;
   bench->add_flag("--scale", bench_scale,
                   "also run the scale case: direct exchange on torus:64x64 with 8-byte blocks on 2 host threads "
-                  "(about 4 minutes here; time and peak memory against the targets 5 minutes and 1.5 GB)");
+                  "(about 2.5 minutes here; time and peak memory against the targets 5 minutes and 1.5 GB)");
   const int host_cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   int bench_threads = 1;
   bench->add_option("--host-threads", bench_threads,

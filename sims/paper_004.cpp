@@ -137,7 +137,7 @@ void figure(const std::string& self_path, const std::string& table, OutputFile& 
       << " words: time against nu (nu_opt of (3.4) = " << std::fixed << std::setprecision(1) << nu_opt
       << ", the default nu " << best.program.packets << ")\n";
   out << std::setw(6) << "nu" << std::setw(10) << "cycles" << std::setw(10) << "t(nu)" << std::setw(8) << "ratio\n";
-  csv.stream() << "packets,cycles,paper_cycles,nu_opt,optimum_cycles\n";
+  csv.stream() << "packets,completion_cycles,paper_estimate_cycles,nu_opt,paper_optimum_cycles\n";
   const double optimum = std::pow(std::sqrt(words) + std::sqrt((hops - 1) * 100.0), 2);
   for (int nu : {1, 2, 3, 4, 6, 8, 10, 12, 14, 16, 18, 20, 24, 28, 32, 40, 48, 64, 96, 128}) {
     row.options["packets"] = std::to_string(nu);

@@ -101,7 +101,7 @@ std::vector<PaperRow> rows_of(const std::string& table) {
     for (int d = 4; d <= 5; ++d) {
       const double n = std::ldexp(1.0, d);
       // Table 3's T4 row: the d = 4 line prints (1/3) 2^(d+2); Theorem 2 with Theorem 1 at d - 1 = 3
-      // (three overlap blocks) gives (8/3) 2^(d+2), which is what the machine measures (README).
+      // (three overlap blocks) gives (8/3) 2^(d+2), which is what the machine measures (docs/paper-000-001-exchange-on-tori.md).
       const double t4 = d == 4 ? std::ldexp(31.0 / 96.0, 3 * d - 1) + 5 * std::ldexp(1.0, 2 * d - 2) + std::ldexp(8.0 / 3, d + 2)
                                : std::ldexp(31.0 / 96.0, 3 * d - 1) + 5 * std::ldexp(1.0, 2 * d - 2) + std::ldexp(5.0 / 3, d + 2);
       const std::string spec = "torus:" + std::to_string(1 << d) + "x" + std::to_string(1 << d);
@@ -111,7 +111,7 @@ std::vector<PaperRow> rows_of(const std::string& table) {
     }
   } else if (table == "001-table4") {
     // C64 on 2^5 x 2^5 x 2^5 (32,768 nodes; 1-byte blocks so that the memories fit): Theorem 3's start-ups
-    // 9 + 4 (2 (d - 2) - 2) = 8d - 15 (Table 4 prints 8d - 25: README) and Table 4's d = 5 transmission,
+    // 9 + 4 (2 (d - 2) - 2) = 8d - 15 (Table 4 prints 8d - 25: docs/paper-000-001-exchange-on-tori.md) and Table 4's d = 5 transmission,
     // which equals Theorem 3's 9 2^(3d-1) + 4 T_1D(3, 64 2^(2(d-2))) blocks.
     const int d = 5;
     const double blocks = std::ldexp(31.0 / 96.0, 4 * d - 1) + 5 * std::ldexp(1.0, 3 * d) + std::ldexp(1.0 / 3, 2 * d + 7);
@@ -174,7 +174,7 @@ int run_paper_table(const std::string& self_path, const std::string& table, std:
         << std::setw(8) << steps / row.startups_formula;
     if (bounds) {
       const auto& b = stats["statistics"]["bounds"];
-      const double status = b["average_status"].get<double>(), cut = b["cut_bound"].get<double>();
+      const double status = b["average_status"].get<double>(), cut = b["cut_bound_unrounded_steps"].get<double>();
       out << std::setprecision(1) << std::setw(10) << status << std::setprecision(3) << std::setw(8) << steps / status
           << std::setprecision(1) << std::setw(10) << cut << std::setprecision(3) << std::setw(8) << steps / cut;
     } else {

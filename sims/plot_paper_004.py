@@ -18,10 +18,10 @@ def main():
     rows = list(csv.DictReader(open(sys.argv[1])))
     nus = [int(r["packets"]) for r in rows]
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
-    left.plot(nus, [float(r["cycles"]) for r in rows], "o-", label="measured")
-    left.plot(nus, [float(r["paper_cycles"]) for r in rows], "--", label="paper t(nu)")
-    right.plot(nus, [float(r["cycles"]) / float(r["paper_cycles"]) for r in rows], "o-", label="measured / t(nu)")
-    right.plot(nus, [float(r["cycles"]) / float(r["optimum_cycles"]) for r in rows], "s-",
+    left.plot(nus, [float(r["completion_cycles"]) for r in rows], "o-", label="measured")
+    left.plot(nus, [float(r["paper_estimate_cycles"]) for r in rows], "--", label="paper t(nu)")
+    right.plot(nus, [float(r["completion_cycles"]) / float(r["paper_estimate_cycles"]) for r in rows], "o-", label="measured / t(nu)")
+    right.plot(nus, [float(r["completion_cycles"]) / float(r["paper_optimum_cycles"]) for r in rows], "s-",
                label="measured / (3.5) optimum")
     nu_opt = float(rows[0]["nu_opt"])
     for ax in (left, right):

@@ -84,7 +84,7 @@ def against_bound(sweep, out):
         for row in csv.DictReader(f):
             if row["verified"] != "yes":
                 continue
-            steps = float(row["cut_bound"])
+            steps = float(row["cut_bound_unrounded_steps"])
             if row["port_model"] != "all-port":
                 steps = max(steps, float(row["status_bound_steps"]))
             step = float(row["startup_cycles"]) + float(row["block_bytes"]) / float(row["flit_bytes"])

@@ -212,7 +212,7 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
     const auto& bounds = stats["bounds"];
     summary << "  bounds (002 §3, steps of one block over one link): status AS(G) = " << std::setprecision(2)
         << bounds["average_status"].get<double>() << " (single-port), cut " << bounds["cut"]["parts"][0] << " x "
-        << bounds["cut"]["parts"][1] << " / " << bounds["cut"]["edges"] << " edges = " << bounds["cut_bound"].get<double>()
+        << bounds["cut"]["parts"][1] << " / " << bounds["cut"]["edges"] << " edges = " << bounds["cut_bound_unrounded_steps"].get<double>()
         << " (multiport; " << bounds["cut"]["description"].get<std::string>() << ");\n"
         << "          synchronized steps / bound " << std::setprecision(3)
         << bounds["measured_steps_over_status_bound"].get<double>() << " (status) and "
@@ -220,8 +220,8 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
         << " (cut): below 1 where a step's messages cross several links, as wormhole routing allows\n";
     if (machine.has_network())
       summary << "  network: " << stats["network"]["flit_hops"] << " flit-hops, link utilisation max " << std::setprecision(1)
-          << 100 * stats["network"]["max_link_utilization"].get<double>() << "% mean "
-          << 100 * stats["network"]["mean_link_utilization"].get<double>() << "%\n";
+          << 100 * stats["network"]["max_link_utilization_fraction"].get<double>() << "% mean "
+          << 100 * stats["network"]["mean_link_utilization_fraction"].get<double>() << "%\n";
   }
   const auto& speed = stats["simulation"];
   summary << "  simulation: " << std::defaultfloat << std::setprecision(3) << result.host_seconds << " s host on "
@@ -263,8 +263,8 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
                                         "other per channel, each arriving flits + hops (pipeline_depth + link "
                                         "latency) + pipeline_depth + 1 cycles after its injection starts, rho per "
                                         "copied byte; steps one after the other"},
-                              {"prediction_cycles", machine.step_statistics().zero_load_prediction_cycles()},
-                              {"measured_over_prediction",
+                              {"estimate_cycles", machine.step_statistics().zero_load_prediction_cycles()},
+                              {"measured_over_estimate",
                                result.completion_cycles /
                                    std::max(1.0, static_cast<double>(machine.step_statistics().zero_load_prediction_cycles()))}}}}},
                           {"statistics", stats}};

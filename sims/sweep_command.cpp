@@ -294,13 +294,13 @@ int SweepCommand::run(const std::string& self_path, std::ostream& out, std::ostr
           const auto& schedule = s["schedule"];
           error = doc["failure"]["message"].get<std::string>();
           verdict = !error.empty() ? "failed" : doc["verification"]["ok"].get<bool>() ? "yes" : "no";
-          row << verdict << ',' << s["completion_cycles"] << ',' << doc["analytic"]["zero_load"]["prediction_cycles"]
+          row << verdict << ',' << s["completion_cycles"] << ',' << doc["analytic"]["zero_load"]["estimate_cycles"]
               << ',' << std::fixed << std::setprecision(1) << doc["analytic"]["paper"]["estimate_cycles"].get<double>()
               << ',' << schedule["synchronized_steps"] << ',' << schedule["sum_of_step_max_blocks"] << ','
               << schedule["max_messages_per_node"] << ',' << schedule["rearrangement_bytes_max_per_node"] << ','
               << (s.contains("network") ? s["network"]["header_blocking_cycles"] : nlohmann::json(0)) << ',' << schedule["steps_with_blocking"] << ','
               << std::setprecision(2) << s["simulation"]["host_seconds"].get<double>() << ','
-              << s["bounds"]["status_bound_steps"] << ',' << std::setprecision(3) << s["bounds"]["cut_bound"].get<double>()
+              << s["bounds"]["status_bound_steps"] << ',' << std::setprecision(3) << s["bounds"]["cut_bound_unrounded_steps"].get<double>()
               << ',' << doc["config"]["node"]["port_model"].get<std::string>();
         } else {
           row << verdict << ",,,,,,,,,,,,,";

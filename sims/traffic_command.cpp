@@ -76,11 +76,13 @@ void TrafficCommand::add_to(CLI::App& c) {
   csv_option_ = c.add_option("--csv", csv_, "sweep: latency-vs-load CSV  [default meshmp-traffic.csv]");
   png_option_ = c.add_option("--png", png_, "sweep: latency-vs-load plot (needs python3-matplotlib)  [default meshmp-traffic.png]");
   c.add_option("--compare-reference", reference_,
-               "sweep: compare with a reference curve CSV (load,accepted,latency,hops), e.g. "
+               "sweep: compare with a reference curve CSV (load,accepted,latency[,routers crossed]), e.g. "
                "sims/reference/booksim2-mesh8x8-uniform.csv");
   c.add_flag("--json-line", json_line_, "print the result as one JSON line (used by the sweep)")->group("");
 }
 
+// The load where the latency reaches 3x its value at the lowest load, interpolated; -1 when the loads run
+// never reach it.
 double saturation_load(const std::vector<double>& loads, const std::vector<double>& latencies) {
   if (loads.empty()) return -1;
   const double threshold = 3 * latencies.front();
@@ -89,6 +91,19 @@ double saturation_load(const std::vector<double>& loads, const std::vector<doubl
       return loads[i - 1] + (loads[i] - loads[i - 1]) * (threshold - latencies[i - 1]) / (latencies[i] - latencies[i - 1]);
   return -1;
 }
+
+namespace {
+
+// A saturation load as JSON (null: not reached) and as text.
+nlohmann::json saturation_json(double load) { return load >= 0 ? nlohmann::json(load) : nlohmann::json(nullptr); }
+std::string saturation_text(double load) {
+  if (load < 0) return "not reached at the loads run";
+  std::ostringstream text;
+  text << std::fixed << std::setprecision(4) << load;
+  return text.str();
+}
+
+}  // namespace
 
 TrafficCommand::Setup TrafficCommand::prepare(double rate) const {
   TrafficParams params;
@@ -252,10 +267,10 @@ std::vector<double> parse_rates(const std::string& text) {
 }
 
 struct ReferencePoint {
-  double load, accepted, latency, hops;
+  double load, accepted, latency, routers;
 };
 
-// A reference curve: a header line, then load,accepted,latency[,hops] rows of numbers (accepted and hops
+// A reference curve: a header line, then load,accepted,latency[,routers] rows of numbers (accepted and routers
 // may be empty). Anything else is an error naming the line.
 std::vector<ReferencePoint> read_reference(const std::string& path) {
   std::ifstream in(path);
@@ -266,7 +281,7 @@ std::vector<ReferencePoint> read_reference(const std::string& path) {
     if (!std::isfinite(value) || value < 0)
       throw ConfigError("--compare-reference", path,
                         "line " + std::to_string(line) + ": '" + text.substr(0, 40) +
-                            "' is not a number >= 0 (expected rows load,accepted,latency[,hops] after a header)");
+                            "' is not a number >= 0 (expected rows load,accepted,latency[,routers] after a header)");
     return value;
   };
   std::vector<ReferencePoint> points;
@@ -283,7 +298,7 @@ std::vector<ReferencePoint> read_reference(const std::string& path) {
     if (f.size() < 3 || f.size() > 4)
       throw ConfigError("--compare-reference", path,
                         "line " + std::to_string(number_of_line) + " has " + std::to_string(f.size()) +
-                            " fields (expected load,accepted,latency[,hops])");
+                            " fields (expected load,accepted,latency[,routers])");
     points.push_back({number(f[0], number_of_line, false), number(f[1], number_of_line, true),
                       number(f[2], number_of_line, false), f.size() > 3 ? number(f[3], number_of_line, true) : NAN});
   }
@@ -392,30 +407,32 @@ int TrafficCommand::run_sweep(const std::string& self_path, const std::vector<st
           const double ratio = latencies[k] / r.latency;
           out << "    load " << std::setprecision(2) << r.load << ": latency " << std::setprecision(2) << latencies[k]
               << " vs " << r.latency << " (ratio " << std::setprecision(3) << ratio << ")\n";
-          comparison["points"].push_back({{"load", r.load}, {"latency", latencies[k]}, {"reference", r.latency},
-                                          {"ratio", ratio}});
+          comparison["points"].push_back({{"load_flits_per_node_per_cycle", r.load},
+                                          {"average_packet_latency_cycles", latencies[k]},
+                                          {"reference_average_packet_latency_cycles", r.latency},
+                                          {"measured_over_reference", ratio}});
           if (r.load < compared_below) worst = std::max(worst, std::abs(ratio - 1));
           if (r.load <= eighty_percent + 1e-9) worst_to_80 = std::max(worst_to_80, std::abs(ratio - 1));
         }
-    out << "    saturation (latency 3x its low-load value): " << std::setprecision(4) << saturation << " vs "
-        << ref_saturation << " flits/node/cycle\n"
+    out << "    saturation (latency 3x its low-load value): " << saturation_text(saturation) << " vs "
+        << saturation_text(ref_saturation) << " flits/node/cycle\n"
         << "    largest latency difference at loads below " << std::setprecision(3) << compared_below << ": "
         << std::setprecision(1) << 100 * worst << "%\n"
         << "    largest latency difference up to 80% of its saturation (" << std::setprecision(3) << eighty_percent
         << "): " << std::setprecision(1) << 100 * worst_to_80 << "%; saturation differs by "
         << (ref_saturation > 0 && saturation > 0 ? 100 * std::abs(saturation / ref_saturation - 1) : 100.0) << "%\n";
-    comparison["saturation"] = saturation;
-    comparison["largest_latency_difference_to_80_percent_of_saturation"] = worst_to_80;
-    comparison["largest_latency_difference"] = worst;
-    comparison["reference_saturation"] = ref_saturation;
+    comparison["saturation_flits_per_node_per_cycle"] = saturation_json(saturation);
+    comparison["largest_latency_difference_fraction_to_80_percent_of_saturation"] = worst_to_80;
+    comparison["largest_latency_difference_fraction"] = worst;
+    comparison["reference_saturation_flits_per_node_per_cycle"] = saturation_json(ref_saturation);
   } else {
-    out << "  saturation (latency 3x its low-load value): " << std::setprecision(4) << saturation << "\n";
+    out << "  saturation (latency 3x its low-load value): " << saturation_text(saturation) << "\n";
   }
   if (stats_file.is_open()) {
     stats_file.stream() << nlohmann::json{{"meshmp", build_identity()},
                                           {"config", config_json(prepare(rates.front()), std::nullopt)},
                                           {"points", results},
-                                          {"saturation", saturation},
+                                          {"saturation_flits_per_node_per_cycle", saturation_json(saturation)},
                                           {"comparison", comparison}}.dump(1)
                         << "\n";
     stats_file.commit();

@@ -342,7 +342,7 @@ TEST(CommandLine, CompactStatisticsAndDetailOnRequest) {
   std::ifstream rows(csv);
   std::string line;
   std::getline(rows, line);
-  EXPECT_EQ(line, "node,step,messages,bytes,begin_cycle,zero_load_cycles");
+  EXPECT_EQ(line, "node,step,messages,bytes,begin_cycle,zero_load_estimate_cycles");
   std::uint64_t count = 0, messages = 0;
   while (std::getline(rows, line)) {
     ++count;

@@ -118,7 +118,7 @@ TEST(CommandInputs, SweepRowsKeepTheReasonOfAnUnsupportedOrFailedPoint) {
   std::ifstream in(csv);
   std::stringstream text;
   text << in.rdbuf();
-  EXPECT_NE(text.str().find("header_blocking_cycles,steps_with_blocking,host_seconds,status_bound_steps,cut_bound,"
+  EXPECT_NE(text.str().find("header_blocking_cycles,steps_with_blocking,host_seconds,status_bound_steps,cut_bound_unrounded_steps,"
                             "port_model,run_options,error\n"),
             std::string::npos)
       << text.str();

@@ -31,8 +31,20 @@ inline Outcome run_command(const std::string& command_line) {
 // `meshmp ARGS`.
 inline Outcome meshmp(const std::string& args) { return run_command(std::string(MESHMP_BINARY) + " " + args); }
 
+// The violations of `file` against sims/schema/SCHEMA (sims/validate_json.py with Debian's
+// python3-jsonschema), one per line; empty when the file matches its schema.
+inline std::string schema_violations(const std::string& schema, const std::string& file) {
+  const std::string source = MESHMP_SOURCE_DIR;
+  const Outcome o = run_command("/usr/bin/python3 " + source + "/sims/validate_json.py " + source + "/sims/schema/" + schema +
+                                " " + file);
+  if (o.status == 0) return "";
+  return o.output.empty() ? "validate_json.py ended with status " + std::to_string(o.status) : o.output;
+}
+
 // The statistics of a run's JSON file without the host's timing (what two runs of one machine share).
+// The file is checked against the run's JSON Schema first.
 inline nlohmann::json statistics_without_host_timing(const std::string& path) {
+  EXPECT_EQ(schema_violations("run.schema.json", path), "") << path;
   nlohmann::json stats = nlohmann::json::parse(std::ifstream(path))["statistics"];
   stats.erase("simulation");
   return stats;

@@ -57,7 +57,7 @@ void expect_all_delivered(const TrafficRun& run) {
 }
 
 // Zero load: a packet of P = 3 payload flits over H idle links takes H (d + L) + d + 3 + P cycles from its
-// creation to its tail's ejection, as a node's message from its descriptor (README): 5 H + 10 for
+// creation to its tail's ejection, as a node's message from its descriptor (docs/usage.md): 5 H + 10 for
 // BookSim2's default router (d = 4, L = 1), which is BookSim2's own zero-load latency (2 cycles from
 // creation to the router's buffer, 5 per router, F - 1 for the tail; docs/architecture.md). Before the
 // sources took a cycle to hand the packet over, meshmp measured one cycle less.

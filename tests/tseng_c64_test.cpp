@@ -1,5 +1,5 @@
 // tseng-c64 (001 §4): its nine preparation phases run on the machine on cubes small enough for CI (the
-// whole algorithm needs 32 x 32 x 32 nodes: `meshmp paper 001-table4`, README), checked block by block
+// whole algorithm needs 32 x 32 x 32 nodes: `meshmp paper 001-table4`, docs/paper-000-001-exchange-on-tori.md), checked block by block
 // against §4's claim (node w ends with the 64 blocks (w - o, d) for every d of its logical torus,
 // 0 <= o_x, o_y, o_z <= 3) and against the counts of Theorem 3's proof (48, 32, 16 n^3/64 blocks per
 // phase, three times); and the refusals of the tori it cannot schedule.

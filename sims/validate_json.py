@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""Validates JSON files meshmp wrote against their JSON Schema (sims/schema/*.schema.json).
+
+Usage: validate_json.py SCHEMA FILE...      e.g. validate_json.py sims/schema/run.schema.json meshmp-stats.json
+SCHEMA may name a part of a schema after '#' (a JSON pointer): bench.schema.json#/properties/cases/items.
+A schema's "$ref" to another file is read beside it. Prints every violation with its place in the file and
+exits 1 when there is one, 2 when a file cannot be read.
+"""
+import json
+import os
+import sys
+import warnings
+
+import jsonschema
+
+# RefResolver is deprecated in newer jsonschema releases, and the only way in Debian 12's (4.10).
+warnings.filterwarnings("ignore", category=DeprecationWarning)
+
+
+def main():
+    if len(sys.argv) < 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    path, _, pointer = sys.argv[1].partition("#")
+    directory = os.path.dirname(os.path.abspath(path))
+    try:
+        with open(path) as f:
+            whole = json.load(f)
+    except (OSError, ValueError) as e:
+        print(f"validate_json: schema {path}: {e}", file=sys.stderr)
+        return 2
+    store = {}
+    for name in os.listdir(directory):
+        if name.endswith(".schema.json"):
+            with open(os.path.join(directory, name)) as f:
+                schema = json.load(f)
+            store[schema.get("$id", name)] = schema
+    resolver = jsonschema.RefResolver(base_uri=whole.get("$id", ""), referrer=whole, store=store)
+    schema = resolver.resolve("#" + pointer)[1] if pointer else whole
+    validator = jsonschema.Draft202012Validator(schema, resolver=resolver)
+    status = 0
+    for name in sys.argv[2:]:
+        try:
+            with open(name) as f:
+                document = json.load(f)
+        except (OSError, ValueError) as e:
+            print(f"validate_json: {name}: {e}", file=sys.stderr)
+            return 2
+        for error in sorted(validator.iter_errors(document), key=lambda e: list(e.absolute_path)):
+            place = "/".join(str(p) for p in error.absolute_path) or "(the whole file)"
+            print(f"{name}: {place}: {error.message}", file=sys.stderr)
+            status = 1
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
