@@ -1,6 +1,9 @@
 // The registry of exchange algorithms. See algorithm_registry.h.
 #include "firmware/algorithm_registry.h"
 
+#include <algorithm>
+#include <utility>
+
 #include "topology/config_error.h"
 
 namespace meshmp {
@@ -11,26 +14,31 @@ double step_cost_cycles(const ExchangeParameters& parameters, double bytes) {
 
 namespace {
 
+// The families registered by their own files, in the order of registration (static initialisation).
+std::vector<std::pair<int, std::vector<Algorithm> (*)()>>& families() {
+  static std::vector<std::pair<int, std::vector<Algorithm> (*)()>> registered;
+  return registered;
+}
+
+// Every algorithm: the families by list position, then those register_algorithm() added. Built at first
+// use, after every file's static registration.
 std::vector<Algorithm>& registry() {
   static std::vector<Algorithm> all = [] {
+    auto ordered = families();
+    std::stable_sort(ordered.begin(), ordered.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     std::vector<Algorithm> list;
-    for (auto& a : baseline_exchange_algorithms()) list.push_back(std::move(a));
-    for (auto& a : bruck_exchange_algorithms()) list.push_back(std::move(a));
-    for (auto& a : tseng_exchange_algorithms()) list.push_back(std::move(a));
-    for (auto& a : suh_mesh_exchange_algorithms()) list.push_back(std::move(a));
-    for (auto& a : dima_exchange_algorithms()) list.push_back(std::move(a));
-    for (auto& a : transpose_direct_algorithms()) list.push_back(std::move(a));
-    for (auto& a : jh_exchange_algorithms()) list.push_back(std::move(a));
-    for (auto& a : jh_tree_algorithms()) list.push_back(std::move(a));
-    for (auto& a : jh_path_algorithms()) list.push_back(std::move(a));
-    for (auto& a : jh_gray_permute_algorithms()) list.push_back(std::move(a));
-    for (auto& a : saad_algorithms()) list.push_back(std::move(a));
+    for (const auto& family : ordered)
+      for (auto& a : family.second()) list.push_back(std::move(a));
     return list;
   }();
   return all;
 }
 
 }  // namespace
+
+AlgorithmFamilyRegistration::AlgorithmFamilyRegistration(int list_position, std::vector<Algorithm> (*family)()) {
+  families().emplace_back(list_position, family);
+}
 
 const std::vector<Algorithm>& algorithms() { return registry(); }
 
@@ -40,8 +48,8 @@ void register_algorithm(Algorithm algorithm) {
   for (const Algorithm& a : registry())
     if (a.name == name) throw ConfigError("algorithm", name, "is registered already (" + a.source + ")");
   if (!algorithm.firmware) throw ConfigError("algorithm", name, "a registered algorithm needs its firmware");
-  if (!algorithm.supports)
-    throw ConfigError("algorithm", name, "a registered algorithm needs supports (which machines it runs on)");
+  if (!algorithm.why_unsupported)
+    throw ConfigError("algorithm", name, "a registered algorithm needs why_unsupported (the machines it refuses, and why)");
   if (!algorithm.estimate_cycles)
     throw ConfigError("algorithm", name, "a registered algorithm needs estimate_cycles (its cost model's time)");
   registry().push_back(std::move(algorithm));

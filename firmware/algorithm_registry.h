@@ -1,7 +1,7 @@
 // Exchange algorithms registered by name: each is node firmware written against the NodeApi, with the
 // paper section it implements and a check of the machines it supports. A family of meshmp's own is a
-// new file that returns its entries, plus one line in algorithm_registry.cpp; a program that links the
-// installed library adds its own with register_algorithm() (docs/library.md).
+// new file that registers itself (AlgorithmFamilyRegistration below); a program that links the installed
+// library adds its own with register_algorithm() (docs/library.md).
 #pragma once
 
 #include <functional>
@@ -23,8 +23,8 @@ struct Algorithm {
   std::string name;
   std::string summary;
   std::string source;  // paper file and section
-  // Empty when the algorithm runs on this machine; otherwise why not (field, value, rule).
-  std::function<std::optional<std::string>(const Topology&, const ExchangeParameters&)> supports;
+  // Why the algorithm cannot run on this machine (field, value, rule); empty when it can.
+  std::function<std::optional<std::string>(const Topology&, const ExchangeParameters&)> why_unsupported;
   std::function<void(NodeApi&)> firmware;
   // The paper's cost-model estimate of the completion time, in cycles, and the formula it comes from.
   std::function<double(const Topology&, const ExchangeParameters&)> estimate_cycles;
@@ -71,21 +71,18 @@ const std::vector<Algorithm>& algorithms();
 const Algorithm& find_algorithm(const std::string& name);
 // Adds `algorithm` to algorithms(), for programs built on the library. Register before building a
 // machine (find_algorithm's references stay valid only until the next registration). Throws
-// ConfigError("algorithm", name, rule) for an empty or taken name, or a missing firmware, supports or
-// estimate_cycles.
+// ConfigError("algorithm", name, rule) for an empty or taken name, or a missing firmware,
+// why_unsupported or estimate_cycles.
 void register_algorithm(Algorithm algorithm);
 
-// Algorithm families (one file each).
-std::vector<Algorithm> baseline_exchange_algorithms();
-std::vector<Algorithm> bruck_exchange_algorithms();
-std::vector<Algorithm> tseng_exchange_algorithms();
-std::vector<Algorithm> suh_mesh_exchange_algorithms();
-std::vector<Algorithm> dima_exchange_algorithms();
-std::vector<Algorithm> transpose_direct_algorithms();
-std::vector<Algorithm> jh_exchange_algorithms();
-std::vector<Algorithm> jh_tree_algorithms();
-std::vector<Algorithm> jh_path_algorithms();
-std::vector<Algorithm> jh_gray_permute_algorithms();
-std::vector<Algorithm> saad_algorithms();
+// A family of meshmp's own algorithms (one algorithm, or a few that share their firmware) registers itself
+// in its own file, at static initialisation:
+//   namespace { const AlgorithmFamilyRegistration kRegistration{31, tseng_t4_algorithms}; }
+// `list_position` orders the families in algorithms() and `meshmp list`, whatever the order the linker
+// initialises the files in. The firmware library is linked whole (hw/CMakeLists.txt), so every family's
+// file is in every program, referenced or not.
+struct AlgorithmFamilyRegistration {
+  AlgorithmFamilyRegistration(int list_position, std::vector<Algorithm> (*family)());
+};
 
 }  // namespace meshmp

@@ -56,14 +56,12 @@ double n_minus_one_steps(const Topology& topology, const ExchangeParameters& par
   return (topology.num_nodes() - 1) * step_cost_cycles(parameters, parameters.block_bytes);
 }
 
-}  // namespace
-
 std::vector<Algorithm> baseline_exchange_algorithms() {
   Algorithm direct;
   direct.name = "direct";
   direct.summary = "every node sends its N-1 blocks straight to their owners, staggered";
   direct.source = "002 §1 (total exchange)";
-  direct.supports = any_machine;
+  direct.why_unsupported = any_machine;
   direct.firmware = direct_exchange;
   direct.estimate_cycles = n_minus_one_steps;
   direct.estimate_formula = "000 §2 step cost, N-1 steps: (N-1)(t_s + m t_c)";
@@ -75,11 +73,15 @@ std::vector<Algorithm> baseline_exchange_algorithms() {
   pairwise.name = "pairwise";
   pairwise.summary = "N-1 pairwise exchange steps (XOR partners on 2^k nodes, shifted partners otherwise)";
   pairwise.source = "003 §3 (standard exchange), 002 §1";
-  pairwise.supports = any_machine;
+  pairwise.why_unsupported = any_machine;
   pairwise.firmware = pairwise_exchange;
   pairwise.estimate_cycles = n_minus_one_steps;
   pairwise.estimate_formula = "000 §2 step cost, N-1 steps: (N-1)(t_s + m t_c)";
   return {direct, pairwise};
 }
+
+const AlgorithmFamilyRegistration kRegistration{10, baseline_exchange_algorithms};
+
+}  // namespace
 
 }  // namespace meshmp

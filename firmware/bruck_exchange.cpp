@@ -95,14 +95,12 @@ double bruck_estimate(const Topology& topology, const ExchangeParameters& p) {
   return cycles;
 }
 
-}  // namespace
-
 std::vector<Algorithm> bruck_exchange_algorithms() {
   Algorithm bruck;
   bruck.name = "bruck";
   bruck.summary = "ceil(log2 N) steps of combined blocks to i + 2^b, with local rotations (Bruck et al.)";
   bruck.source = "Bruck et al. 1997 §3 (index algorithm, radix 2); the small-block baseline of 001 §6";
-  bruck.supports = [](const Topology&, const ExchangeParameters&) -> std::optional<std::string> {
+  bruck.why_unsupported = [](const Topology&, const ExchangeParameters&) -> std::optional<std::string> {
     return std::nullopt;
   };
   bruck.firmware = bruck_exchange;
@@ -116,5 +114,9 @@ std::vector<Algorithm> bruck_exchange_algorithms() {
   };
   return {bruck};
 }
+
+const AlgorithmFamilyRegistration kRegistration{20, bruck_exchange_algorithms};
+
+}  // namespace
 
 }  // namespace meshmp

@@ -317,7 +317,7 @@ std::uint64_t a2_steps(const Topology& topology) {
   return steps;
 }
 
-std::optional<std::string> supports_a2(const Topology& topology, const ExchangeParameters& p) {
+std::optional<std::string> why_unsupported_a2(const Topology& topology, const ExchangeParameters& p) {
   const int k = topology.num_dimensions();
   for (int d = 1; d < k; ++d)
     if (topology.dimension(d).kind != topology.dimension(0).kind ||
@@ -340,7 +340,7 @@ std::optional<std::string> supports_a2(const Topology& topology, const ExchangeP
   return std::nullopt;
 }
 
-std::optional<std::string> supports_1d(const Topology& topology, const ExchangeParameters&) {
+std::optional<std::string> why_unsupported_1d(const Topology& topology, const ExchangeParameters&) {
   if (topology.num_dimensions() != 1)
     return ConfigError("topology", topology.spec(),
                        "dima-1d runs on one dimension (ring:K, mesh:K for a path, ghc:M for a complete graph, "
@@ -348,8 +348,6 @@ std::optional<std::string> supports_1d(const Topology& topology, const ExchangeP
         .what();
   return std::nullopt;
 }
-
-}  // namespace
 
 std::vector<Algorithm> dima_exchange_algorithms() {
   Algorithm one;
@@ -360,7 +358,7 @@ std::vector<Algorithm> dima_exchange_algorithms() {
                   "none; barrier: the hardware barrier before every step after the first (002's synchronized "
                   "steps)",
                   {"none", "barrier"}}};
-  one.supports = supports_1d;
+  one.why_unsupported = why_unsupported_1d;
   one.firmware = dima_1d;
   one.estimate_cycles = [](const Topology& topology, const ExchangeParameters& p) {
     // Every step moves one block one hop: t_s + m t_c.
@@ -386,7 +384,7 @@ std::vector<Algorithm> dima_exchange_algorithms() {
   a1.summary = "Algorithm A1 on any product: exchanges along the last dimension, then A1 on the rest";
   a1.source = "002 §4 (Fig. 3 reconstructed, Theorem 2, Corollary 3, Theorem 3)";
   a1.options = one.options;
-  a1.supports = [](const Topology&, const ExchangeParameters&) -> std::optional<std::string> { return std::nullopt; };
+  a1.why_unsupported = [](const Topology&, const ExchangeParameters&) -> std::optional<std::string> { return std::nullopt; };
   a1.firmware = dima_a1;
   a1.estimate_cycles = [](const Topology& topology, const ExchangeParameters& p) {
     return static_cast<double>(a1_steps(topology)) * step_cost_cycles(p, p.block_bytes);
@@ -402,7 +400,7 @@ std::vector<Algorithm> dima_exchange_algorithms() {
   a2.summary = "Algorithm A2 on H^d, d a power of 2: exchanges in both halves at once, multiport";
   a2.source = "002 §5 (Fig. 5 reconstructed, Theorem 4, Corollary 4, Theorem 5)";
   a2.options = one.options;
-  a2.supports = supports_a2;
+  a2.why_unsupported = why_unsupported_a2;
   a2.firmware = dima_a2;
   a2.estimate_cycles = [](const Topology& topology, const ExchangeParameters& p) {
     return static_cast<double>(a2_steps(topology)) * step_cost_cycles(p, p.block_bytes);
@@ -415,5 +413,9 @@ std::vector<Algorithm> dima_exchange_algorithms() {
   };
   return {one, a1, a2};
 }
+
+const AlgorithmFamilyRegistration kRegistration{50, dima_exchange_algorithms};
+
+}  // namespace
 
 }  // namespace meshmp

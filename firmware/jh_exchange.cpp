@@ -170,8 +170,6 @@ double standard_exchange_estimate(const Topology& topology, const ExchangeParame
   return n * half * l.element_bytes() / parameters.flit_bytes + n * packets * static_cast<double>(parameters.startup_cycles);
 }
 
-}  // namespace
-
 std::vector<Algorithm> jh_exchange_algorithms() {
   Algorithm exchange;
   exchange.name = "jh-exchange";
@@ -188,7 +186,7 @@ std::vector<Algorithm> jh_exchange_algorithms() {
       integer_option("copy_threshold_elements", 64, 0, kLargestSizeOption,
                      "B_copy: runs of at least this many elements are sent without copying (buffered)"),
   };
-  exchange.supports = [](const Topology& topology, const ExchangeParameters& parameters) {
+  exchange.why_unsupported = [](const Topology& topology, const ExchangeParameters& parameters) {
     return all_to_all_transpose_rule(topology, parameters, "jh-exchange");
   };
   exchange.firmware = jh_exchange;
@@ -203,5 +201,9 @@ std::vector<Algorithm> jh_exchange_algorithms() {
   };
   return {exchange};
 }
+
+const AlgorithmFamilyRegistration kRegistration{70, jh_exchange_algorithms};
+
+}  // namespace
 
 }  // namespace meshmp

@@ -83,7 +83,7 @@ void jh_permute(NodeApi& api) {
   api.local_copy(m, held.begin()->second, m);
 }
 
-std::optional<std::string> supports_gray(const Topology& topology, const ExchangeParameters& parameters) {
+std::optional<std::string> why_unsupported_gray(const Topology& topology, const ExchangeParameters& parameters) {
   if (auto rule = boolean_cube_rule(topology, "jh-gray-transpose")) return rule;
   try {
     const TransposeLayout l = transpose_layout_for(topology, parameters);
@@ -100,8 +100,6 @@ std::optional<std::string> supports_gray(const Topology& topology, const Exchang
   return std::nullopt;
 }
 
-}  // namespace
-
 std::vector<Algorithm> jh_gray_permute_algorithms() {
   Algorithm gray;
   gray.name = "jh-gray-transpose";
@@ -113,7 +111,7 @@ std::vector<Algorithm> jh_gray_permute_algorithms() {
                    "transpose, up to 2n - 2",
                    {"combined", "naive"}},
                   integer_option("packet_elements", 0, 0, kLargestSizeOption, "B: most elements per packet (0: whole blocks)")};
-  gray.supports = supports_gray;
+  gray.why_unsupported = why_unsupported_gray;
   gray.firmware = jh_gray_transpose;
   // One block per routing step, n steps: n (PQ/N t_c + tau) (the §8.2.1 estimate without copies).
   gray.estimate_cycles = [](const Topology& topology, const ExchangeParameters& parameters) {
@@ -133,7 +131,7 @@ std::vector<Algorithm> jh_gray_permute_algorithms() {
   permute.source = "003 §7 (Lemma 15)";
   permute.workload = "dimension-permutation";
   permute.options = {integer_option("packet_bytes", 0, 0, kLargestSizeOption, "most bytes per packet (0: whole blocks)")};
-  permute.supports = [](const Topology& topology, const ExchangeParameters&) {
+  permute.why_unsupported = [](const Topology& topology, const ExchangeParameters&) {
     return boolean_cube_rule(topology, "jh-permute");
   };
   permute.firmware = jh_permute;
@@ -150,5 +148,9 @@ std::vector<Algorithm> jh_gray_permute_algorithms() {
   };
   return {gray, permute};
 }
+
+const AlgorithmFamilyRegistration kRegistration{73, jh_gray_permute_algorithms};
+
+}  // namespace
 
 }  // namespace meshmp

@@ -158,7 +158,7 @@ void path_transpose(NodeApi& api, TransposePaths kind) {
   }
 }
 
-std::optional<std::string> supports_pairwise(const Topology& topology, const ExchangeParameters& parameters,
+std::optional<std::string> why_unsupported_pairwise(const Topology& topology, const ExchangeParameters& parameters,
                                              const std::string& algorithm) {
   if (auto rule = boolean_cube_rule(topology, algorithm)) return rule;
   try {
@@ -240,8 +240,8 @@ Algorithm path_algorithm(TransposePaths kind) {
                          "uniform: packet_elements for every node; per-class: Theorem 2's optimum for each H(x)",
                          {"uniform", "per-class"}});
   const std::string name = a.name;
-  a.supports = [name](const Topology& topology, const ExchangeParameters& parameters) {
-    return supports_pairwise(topology, parameters, name);
+  a.why_unsupported = [name](const Topology& topology, const ExchangeParameters& parameters) {
+    return why_unsupported_pairwise(topology, parameters, name);
   };
   a.firmware = [kind](NodeApi& api) { path_transpose(api, kind); };
   a.estimate_cycles = [kind](const Topology& topology, const ExchangeParameters& parameters) {
@@ -256,11 +256,13 @@ Algorithm path_algorithm(TransposePaths kind) {
   return a;
 }
 
-}  // namespace
-
 std::vector<Algorithm> jh_path_algorithms() {
   return {path_algorithm(TransposePaths::Single), path_algorithm(TransposePaths::Dual),
           path_algorithm(TransposePaths::Multiple)};
 }
+
+const AlgorithmFamilyRegistration kRegistration{72, jh_path_algorithms};
+
+}  // namespace
 
 }  // namespace meshmp

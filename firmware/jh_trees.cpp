@@ -196,8 +196,6 @@ void jh_sbnt(NodeApi& api) {
   }
 }
 
-}  // namespace
-
 std::vector<Algorithm> jh_tree_algorithms() {
   Algorithm sbt;
   sbt.name = "jh-sbt";
@@ -206,7 +204,7 @@ std::vector<Algorithm> jh_tree_algorithms() {
   sbt.workload = "one-to-all";
   sbt.options = {integer_option("packet_bytes", 0, 0, kLargestSizeOption,
                                 "B (in bytes): most bytes per packet, each packet one start-up (0: no limit)")};
-  sbt.supports = [](const Topology& topology, const ExchangeParameters&) { return boolean_cube_rule(topology, "jh-sbt"); };
+  sbt.why_unsupported = [](const Topology& topology, const ExchangeParameters&) { return boolean_cube_rule(topology, "jh-sbt"); };
   sbt.firmware = [](NodeApi& api) { jh_sbt(api); };
   sbt.estimate_cycles = [](const Topology& topology, const ExchangeParameters& parameters) {
     const double nodes = topology.num_nodes();
@@ -226,7 +224,7 @@ std::vector<Algorithm> jh_tree_algorithms() {
   sbnt.workload = "transpose";
   sbnt.options = {integer_option("packet_elements", 0, 0, kLargestSizeOption,
                                  "B: most elements per packet, each packet one start-up (0: no limit)")};
-  sbnt.supports = [](const Topology& topology, const ExchangeParameters& parameters) {
+  sbnt.why_unsupported = [](const Topology& topology, const ExchangeParameters& parameters) {
     return all_to_all_transpose_rule(topology, parameters, "jh-sbnt");
   };
   sbnt.firmware = jh_sbnt;
@@ -243,5 +241,9 @@ std::vector<Algorithm> jh_tree_algorithms() {
   };
   return {sbt, sbnt};
 }
+
+const AlgorithmFamilyRegistration kRegistration{71, jh_tree_algorithms};
+
+}  // namespace
 
 }  // namespace meshmp

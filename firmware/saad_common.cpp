@@ -188,7 +188,7 @@ Algorithm saad_algorithm(const SaadAlgorithmSpec& spec) {
   a.workload = spec.workload;
   a.options = options_of(spec);
   a.sized_in_words = true;
-  a.supports = [name = spec.name](const Topology& topology, const ExchangeParameters&) -> std::optional<std::string> {
+  a.why_unsupported = [name = spec.name](const Topology& topology, const ExchangeParameters&) -> std::optional<std::string> {
     if (saad_machine(topology)) return std::nullopt;
     return "topology = '" + topology.spec() + "': " + name +
            " runs on 004's machines: bus:k, shared-memory:k, ring:k (k >= 3), 2-D wraparound grid torus:PxQ "
@@ -240,6 +240,8 @@ Algorithm saad_algorithm(const SaadAlgorithmSpec& spec) {
   return a;
 }
 
+namespace {
+
 std::vector<Algorithm> saad_algorithms() {
   std::vector<Algorithm> list;
   for (auto family : {saad_one_to_one_specs, saad_broadcast_specs, saad_all_to_all_specs, saad_scatter_specs,
@@ -247,6 +249,10 @@ std::vector<Algorithm> saad_algorithms() {
     for (const SaadAlgorithmSpec& spec : family()) list.push_back(saad_algorithm(spec));
   return list;
 }
+
+const AlgorithmFamilyRegistration kRegistration{80, saad_algorithms};
+
+}  // namespace
 
 SaadPlan saad_plan(const std::string& algorithm_name, const Topology& topology, const ExchangeParameters& parameters,
                    const std::map<std::string, std::string>& algorithm_options) {

@@ -355,7 +355,7 @@ void suh_mesh(NodeApi& api) {
   for (const Placed& p : plan.held) api.local_copy(l.receive_block(p.block.source), p.address, m);
 }
 
-std::optional<std::string> supports_mesh(const Topology& topology, const ExchangeParameters&) {
+std::optional<std::string> why_unsupported_mesh(const Topology& topology, const ExchangeParameters&) {
   if (topology.num_dimensions() < 2)
     return ConfigError("topology", topology.spec(),
                        "suh-mesh runs on meshes of two or more dimensions (000 §3, §4)").what();
@@ -394,15 +394,13 @@ double suh_mesh_estimate(const Topology& topology, const ExchangeParameters& p) 
          n / 4 * longest * N * p.block_bytes / p.flit_bytes + n * N * p.block_bytes * p.copy_cycles_per_byte;
 }
 
-}  // namespace
-
 std::vector<Algorithm> suh_mesh_exchange_algorithms() {
   Algorithm suh;
   suh.name = "suh-mesh";
   suh.summary = "n + 1 phases on an a1 x .. x an mesh (every side even): stride-2 rings, one dimension per phase, "
                 "then 2 x .. x 2 submeshes";
   suh.source = "000 §3, §4 (Table 1)";
-  suh.supports = supports_mesh;
+  suh.why_unsupported = why_unsupported_mesh;
   suh.firmware = suh_mesh;
   suh.estimate_cycles = suh_mesh_estimate;
   suh.estimate_formula = "000 Table 1: (n/2) a1 t_s + (n/4) a1^2 a2..an m t_c + n N m rho";
@@ -420,5 +418,9 @@ std::vector<Algorithm> suh_mesh_exchange_algorithms() {
   };
   return {suh};
 }
+
+const AlgorithmFamilyRegistration kRegistration{40, suh_mesh_exchange_algorithms};
+
+}  // namespace
 
 }  // namespace meshmp

@@ -56,15 +56,13 @@ void transpose_direct(NodeApi& api) {
   }
 }
 
-}  // namespace
-
 std::vector<Algorithm> transpose_direct_algorithms() {
   Algorithm direct;
   direct.name = "transpose-direct";
   direct.summary = "transpose by the routing logic: each node sends every other node its elements in one message";
   direct.source = "003 §8.2.1 (Figure 14(b))";
   direct.workload = "transpose";
-  direct.supports = [](const Topology& topology, const ExchangeParameters& parameters) -> std::optional<std::string> {
+  direct.why_unsupported = [](const Topology& topology, const ExchangeParameters& parameters) -> std::optional<std::string> {
     try {
       transpose_layout_for(topology, parameters);
     } catch (const ConfigError& e) {
@@ -85,5 +83,9 @@ std::vector<Algorithm> transpose_direct_algorithms() {
   };
   return {direct};
 }
+
+const AlgorithmFamilyRegistration kRegistration{60, transpose_direct_algorithms};
+
+}  // namespace
 
 }  // namespace meshmp

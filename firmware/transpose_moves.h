@@ -56,7 +56,7 @@ int cube_port(const Topology& topology, int j);
 std::optional<std::string> all_to_all_transpose_rule(const Topology& topology, const ExchangeParameters& parameters,
                                                      const std::string& algorithm);
 // `regions` times a node's region of the run's transpose (PQ/N e bytes); 0 when the workload does not
-// fit (supports() says why).
+// fit (why_unsupported() says why).
 std::uint64_t transpose_scratch(const Topology& topology, const ExchangeParameters& parameters, std::uint64_t regions);
 // ConfigError naming algorithm_options.<name> when one of these integer options is negative.
 void require_non_negative(const AlgorithmOptions& options, std::initializer_list<const char*> names);

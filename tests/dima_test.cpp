@@ -159,13 +159,13 @@ TEST(DimaA2, RefusesWhatSection5DoesNotCoverNamingTheRule) {
   const Algorithm& a2 = find_algorithm("dima-a2");
   ExchangeParameters all_port;
   all_port.all_port = true;
-  const auto mixed = a2.supports(Topology::parse("torus:4x8"), all_port);
+  const auto mixed = a2.why_unsupported(Topology::parse("torus:4x8"), all_port);
   ASSERT_TRUE(mixed.has_value());
   EXPECT_NE(mixed->find("homogeneous products H^d"), std::string::npos) << *mixed;
-  const auto three = a2.supports(Topology::parse("torus:4x4x4"), all_port);
+  const auto three = a2.why_unsupported(Topology::parse("torus:4x4x4"), all_port);
   ASSERT_TRUE(three.has_value());
   EXPECT_NE(three->find("a power of 2 dimensions"), std::string::npos) << *three;
-  const auto one_port = a2.supports(Topology::parse("torus:4x4"), {});
+  const auto one_port = a2.why_unsupported(Topology::parse("torus:4x4"), {});
   ASSERT_TRUE(one_port.has_value());
   EXPECT_NE(one_port->find("node.port_model = 'one-port': dima-a2 is multiport"), std::string::npos) << *one_port;
 }
@@ -181,7 +181,7 @@ TEST(Dima1d, PathSinglePortMeetsTheReceiveBound) {
 
 TEST(Dima1d, RefusesProductsNamingTheRule) {
   const Algorithm& one = find_algorithm("dima-1d");
-  const auto torus = one.supports(Topology::parse("torus:4x4"), {});
+  const auto torus = one.why_unsupported(Topology::parse("torus:4x4"), {});
   ASSERT_TRUE(torus.has_value());
   EXPECT_NE(torus->find("dima-1d runs on one dimension"), std::string::npos) << *torus;
 }

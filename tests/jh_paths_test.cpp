@@ -110,7 +110,7 @@ class PathTranspose : public ::testing::TestWithParam<PathCase> {};
 TEST_P(PathTranspose, EveryElementInPlaceInThePapersRoutingCycles) {
   const PathCase c = GetParam();
   const MachineConfig config = path_config(c);
-  ASSERT_FALSE(find_algorithm(c.algorithm).supports(Topology::parse(config.topology), exchange_parameters(config)));
+  ASSERT_FALSE(find_algorithm(c.algorithm).why_unsupported(Topology::parse(config.topology), exchange_parameters(config)));
   const ExchangeRun run = run_exchange(config);
   ASSERT_EQ(run.result.status, RunStatus::Completed) << run.result.message;
   ASSERT_TRUE(run.report.ok()) << run.report.errors.front();

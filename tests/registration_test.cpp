@@ -25,7 +25,7 @@ std::string refusal(const std::function<void()>& registration) {
 Algorithm complete_algorithm(const std::string& name) {
   Algorithm a;
   a.name = name;
-  a.supports = [](const Topology&, const ExchangeParameters&) -> std::optional<std::string> { return std::nullopt; };
+  a.why_unsupported = [](const Topology&, const ExchangeParameters&) -> std::optional<std::string> { return std::nullopt; };
   a.firmware = [](NodeApi&) {};
   a.estimate_cycles = [](const Topology&, const ExchangeParameters&) { return 1.0; };
   return a;

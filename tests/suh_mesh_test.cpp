@@ -105,22 +105,22 @@ TEST(SuhMesh, UnsynchronizedStepsOverlapOnMeshesWithUnequalSides) {
 
 TEST(SuhMesh, RefusesMeshesItCannotScheduleNamingTheRule) {
   const Algorithm& suh = find_algorithm("suh-mesh");
-  const auto odd = suh.supports(Topology::parse("mesh:5x4"), {});
+  const auto odd = suh.why_unsupported(Topology::parse("mesh:5x4"), {});
   ASSERT_TRUE(odd.has_value());
   EXPECT_NE(odd->find("topology = 'mesh:5x4': suh-mesh needs every mesh size even"), std::string::npos) << *odd;
-  const auto odd3 = suh.supports(Topology::parse("mesh:4x4x3"), {});
+  const auto odd3 = suh.why_unsupported(Topology::parse("mesh:4x4x3"), {});
   ASSERT_TRUE(odd3.has_value());
   EXPECT_NE(odd3->find("needs every mesh size even"), std::string::npos) << *odd3;
-  const auto line = suh.supports(Topology::parse("mesh:8"), {});
+  const auto line = suh.why_unsupported(Topology::parse("mesh:8"), {});
   ASSERT_TRUE(line.has_value());
   EXPECT_NE(line->find("two or more dimensions"), std::string::npos) << *line;
-  const auto cube = suh.supports(Topology::parse("hypercube:4"), {});
+  const auto cube = suh.why_unsupported(Topology::parse("hypercube:4"), {});
   ASSERT_TRUE(cube.has_value());
   EXPECT_NE(cube->find("every dimension a path or a ring"), std::string::npos) << *cube;
-  const auto wide = suh.supports(Topology::parse("torus:36x4"), {});
+  const auto wide = suh.why_unsupported(Topology::parse("torus:36x4"), {});
   ASSERT_TRUE(wide.has_value());
   EXPECT_NE(wide->find("sides of at most 34"), std::string::npos) << *wide;
-  EXPECT_FALSE(suh.supports(Topology::parse("torus:34x4"), {}).has_value());
+  EXPECT_FALSE(suh.why_unsupported(Topology::parse("torus:34x4"), {}).has_value());
 }
 
 }  // namespace

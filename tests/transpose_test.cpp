@@ -72,7 +72,7 @@ TEST_P(JhExchange, EveryElementInPlaceWithThePapersCounts) {
                               {"packet_elements", std::to_string(c.packet_elements)},
                               {"copy_threshold_elements", std::to_string(c.copy_threshold)}};
   ASSERT_FALSE(config.validate().has_value());
-  ASSERT_FALSE(find_algorithm("jh-exchange").supports(Topology::parse(config.topology), exchange_parameters(config)));
+  ASSERT_FALSE(find_algorithm("jh-exchange").why_unsupported(Topology::parse(config.topology), exchange_parameters(config)));
   const ExchangeRun run = run_exchange(config);
   ASSERT_EQ(run.result.status, RunStatus::Completed) << run.result.message;
   ASSERT_TRUE(run.report.ok()) << run.report.errors.front();
@@ -205,7 +205,7 @@ TEST(JhExchange, CombinedAssignmentOfTable2) {
   // bits before (of u) and after (of v) are disjoint: all-to-all, every element in place in n steps.
   MachineConfig config = transpose_config(4, "jh-exchange",
                                           {{"rows", "64"}, {"columns", "32"}, {"row_node_field", "1"}, {"row_encoding", "gray"}});
-  ASSERT_FALSE(find_algorithm("jh-exchange").supports(Topology::parse(config.topology), exchange_parameters(config)));
+  ASSERT_FALSE(find_algorithm("jh-exchange").why_unsupported(Topology::parse(config.topology), exchange_parameters(config)));
   const ExchangeRun run = run_exchange(config);
   ASSERT_EQ(run.result.status, RunStatus::Completed) << run.result.message;
   ASSERT_TRUE(run.report.ok()) << run.report.errors.front();
@@ -215,11 +215,11 @@ TEST(JhExchange, CombinedAssignmentOfTable2) {
 
 TEST(JhExchange, RefusesPairwiseTrafficAndOtherMachines) {
   MachineConfig config = transpose_config(4, "jh-exchange", {{"partitioning", "2d-cyclic"}});
-  auto error = find_algorithm("jh-exchange").supports(Topology::parse(config.topology), exchange_parameters(config));
+  auto error = find_algorithm("jh-exchange").why_unsupported(Topology::parse(config.topology), exchange_parameters(config));
   ASSERT_TRUE(error.has_value());
   EXPECT_NE(error->find("must be disjoint"), std::string::npos) << *error;
   config.topology = "mesh:4x4";
-  error = find_algorithm("jh-exchange").supports(Topology::parse(config.topology), exchange_parameters(config));
+  error = find_algorithm("jh-exchange").why_unsupported(Topology::parse(config.topology), exchange_parameters(config));
   ASSERT_TRUE(error.has_value());
   EXPECT_NE(error->find("Boolean n-cube"), std::string::npos) << *error;
 }

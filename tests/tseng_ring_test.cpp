@@ -163,15 +163,15 @@ INSTANTIATE_TEST_SUITE_P(Rings, TsengRingOddLength,
 
 TEST(TsengRing, RefusesOtherMachinesNamingTheRule) {
   const Algorithm& ring = find_algorithm("tseng-ring");
-  const auto six = ring.supports(Topology::parse("ring:6"), {});
+  const auto six = ring.why_unsupported(Topology::parse("ring:6"), {});
   ASSERT_TRUE(six.has_value());
   EXPECT_NE(six->find("topology = 'ring:6': tseng-ring needs rings of at least 8 nodes"), std::string::npos) << *six;
-  EXPECT_FALSE(ring.supports(Topology::parse("ring:13"), {}).has_value());
-  const auto torus = ring.supports(Topology::parse("torus:4x4"), {});
+  EXPECT_FALSE(ring.why_unsupported(Topology::parse("ring:13"), {}).has_value());
+  const auto torus = ring.why_unsupported(Topology::parse("torus:4x4"), {});
   ASSERT_TRUE(torus.has_value());
   EXPECT_NE(torus->find("runs on a ring"), std::string::npos) << *torus;
-  EXPECT_TRUE(ring.supports(Topology::parse("ring:256"), {}).has_value()) << "a 64-hop logical link";
-  EXPECT_FALSE(ring.supports(Topology::parse("ring:128"), {}).has_value());
+  EXPECT_TRUE(ring.why_unsupported(Topology::parse("ring:256"), {}).has_value()) << "a 64-hop logical link";
+  EXPECT_FALSE(ring.why_unsupported(Topology::parse("ring:128"), {}).has_value());
 }
 
 }  // namespace

@@ -5,7 +5,7 @@
 // preparation phases of n^2/2 blocks, then T1 on the (n/2) x (n/2) logical tori with units of 4 blocks:
 // 4d - 6 phases. With sync=barrier no header blocking and the measured time equals the zero-load model
 // exactly (001 §7.1's 2d - 5 barriers per stage on rings of 16 or more nodes, a barrier before every
-// phase and stage on rings of 8 and §5's other lengths: firmware/tseng_exchange.cpp).
+// phase and stage on rings of 8 and §5's other lengths: firmware/tseng_ring_stages.cpp).
 #include <gtest/gtest.h>
 
 #include "exchange_run.h"
@@ -116,15 +116,15 @@ TEST(TsengT1, EveryByteInPlaceOnA12x12Torus) {
 
 TEST(TsengT4, RefusesToriItCannotScheduleNamingTheRule) {
   const Algorithm& t4 = find_algorithm("tseng-t4");
-  const auto small = t4.supports(Topology::parse("torus:8x8"), {});
+  const auto small = t4.why_unsupported(Topology::parse("torus:8x8"), {});
   ASSERT_TRUE(small.has_value());
   EXPECT_NE(small->find("tseng-t4 needs both sides even and >= 16"), std::string::npos) << *small;
-  EXPECT_TRUE(t4.supports(Topology::parse("torus:17x17"), {}).has_value());
-  EXPECT_FALSE(t4.supports(Topology::parse("torus:24x24"), {}).has_value());
-  const auto narrow = t4.supports(Topology::parse("torus:32x14"), {});
+  EXPECT_TRUE(t4.why_unsupported(Topology::parse("torus:17x17"), {}).has_value());
+  EXPECT_FALSE(t4.why_unsupported(Topology::parse("torus:24x24"), {}).has_value());
+  const auto narrow = t4.why_unsupported(Topology::parse("torus:32x14"), {});
   ASSERT_TRUE(narrow.has_value());
   EXPECT_NE(narrow->find("tseng-t4 needs both sides even and >= 16"), std::string::npos) << *narrow;
-  EXPECT_FALSE(t4.supports(Topology::parse("torus:16x32"), {}).has_value());
+  EXPECT_FALSE(t4.why_unsupported(Topology::parse("torus:16x32"), {}).has_value());
 }
 
 // Non-square tori (001 §5: "straightforward ... since we take a dimension-by-dimension approach"): the
@@ -219,14 +219,14 @@ TEST(TsengC1, EveryByteInPlaceWithThreeStagesOfTheorem1On8x8x8) {
 
 TEST(TsengT1, RefusesToriItCannotScheduleNamingTheRule) {
   const Algorithm& t1 = find_algorithm("tseng-t1");
-  EXPECT_FALSE(t1.supports(Topology::parse("torus:8x16"), {}).has_value()) << "non-square sides: 001 §5";
-  const auto six = t1.supports(Topology::parse("torus:6x6"), {});
+  EXPECT_FALSE(t1.why_unsupported(Topology::parse("torus:8x16"), {}).has_value()) << "non-square sides: 001 §5";
+  const auto six = t1.why_unsupported(Topology::parse("torus:6x6"), {});
   ASSERT_TRUE(six.has_value());
   EXPECT_NE(six->find("needs rings of at least 8 nodes"), std::string::npos) << *six;
-  const auto mesh = t1.supports(Topology::parse("mesh:8x8"), {});
+  const auto mesh = t1.why_unsupported(Topology::parse("mesh:8x8"), {});
   ASSERT_TRUE(mesh.has_value());
   EXPECT_NE(mesh->find("topology = 'mesh:8x8': tseng-t1 runs on a 2-D torus"), std::string::npos) << *mesh;
-  const auto cube = find_algorithm("tseng-c1").supports(Topology::parse("torus:8x8"), {});
+  const auto cube = find_algorithm("tseng-c1").why_unsupported(Topology::parse("torus:8x8"), {});
   ASSERT_TRUE(cube.has_value());
   EXPECT_NE(cube->find("tseng-c1 runs on a 3-D torus"), std::string::npos) << *cube;
 }

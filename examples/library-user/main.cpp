@@ -29,7 +29,7 @@ void register_receive_from_source() {
   algorithm.name = "receive-from-source";
   algorithm.summary = "node 1 receives node 0's block for it, sent by a TLM-2.0 module on node 0";
   algorithm.source = "examples/library-user";
-  algorithm.supports = [](const meshmp::Topology& topology, const meshmp::ExchangeParameters&) -> std::optional<std::string> {
+  algorithm.why_unsupported = [](const meshmp::Topology& topology, const meshmp::ExchangeParameters&) -> std::optional<std::string> {
     if (topology.num_nodes() < 2) return std::string("needs at least 2 nodes");
     return std::nullopt;
   };

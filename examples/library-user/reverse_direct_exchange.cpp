@@ -12,7 +12,7 @@ void register_reverse_direct_exchange() {
   algorithm.name = "reverse-direct";
   algorithm.summary = "every node sends its N-1 blocks to i-1, i-2, ... (mod N)";
   algorithm.source = "002 §1 (total exchange), registered by examples/library-user";
-  algorithm.supports = [](const meshmp::Topology&, const meshmp::ExchangeParameters&) -> std::optional<std::string> {
+  algorithm.why_unsupported = [](const meshmp::Topology&, const meshmp::ExchangeParameters&) -> std::optional<std::string> {
     return std::nullopt;  // any machine
   };
   algorithm.estimate_cycles = [](const meshmp::Topology& topology, const meshmp::ExchangeParameters& parameters) {
