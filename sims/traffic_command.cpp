@@ -41,37 +41,67 @@ struct InputError : std::runtime_error {
 };
 }  // namespace
 
+// One declaration per setting of the traffic itself (the network's are hw/machine_settings.h): the
+// config file's traffic.<key>, the command-line flag, how it is written, the help, and the member it sets.
+// The options, the config file's section, the results' "config" and the help's key list come from it.
+const std::vector<TrafficCommand::TrafficSetting>& TrafficCommand::traffic_settings() {
+  using K = TrafficSetting::Kind;
+  static const std::vector<TrafficSetting> settings = {
+      {"pattern", "--pattern", K::Text, &TrafficCommand::pattern_, nullptr,
+       "destinations: uniform (random over all nodes, the source included unless --exclude-self), transpose "
+       "((x,y) -> (y,x), square 2-D), bit-complement (i -> ~i, 2^n nodes), hotspot (a share --hotspot-fraction "
+       "to --hotspot-node, the rest uniform), neighbour (+1 in dimension 0, wrapping)  [default uniform]"},
+      {"rate", "--rate", K::Number, &TrafficCommand::rate_, nullptr,
+       "offered load: Bernoulli injection, flits/node/cycle  [default 0.1]"},
+      {"rates", "--rates", K::Text, &TrafficCommand::rates_, nullptr,
+       "sweep the load FROM:TO:STEP (e.g. 0.02:0.4:0.02) or over a list of increasing loads (e.g. 0.1,0.2,0.25), each "
+       "point in its own process; writes --csv and --png"},
+      {"packet_flits", "--packet-flits", K::WholeNumber, &TrafficCommand::packet_flits_, &limits::kTrafficPacketFlits,
+       "flits per packet, the head included"},
+      {"warmup_cycles", "--warmup-cycles", K::WholeNumber, &TrafficCommand::warmup_cycles_, &limits::kTrafficWarmupCycles,
+       "cycles before packets are measured"},
+      {"measure_cycles", "--measure-cycles", K::WholeNumber, &TrafficCommand::measure_cycles_,
+       &limits::kTrafficMeasureCycles, "cycles during which created packets are measured"},
+      {"drain_cycles", "--drain-cycles", K::WholeNumber, &TrafficCommand::drain_cycles_, &limits::kTrafficDrainCycles,
+       "after generation, at most this many cycles to deliver the measured packets"},
+      {"seed", "--seed", K::WholeNumber, &TrafficCommand::seed_, &limits::kTrafficSeed, "random seed"},
+      {"exclude_self", "--exclude-self", K::Switch, &TrafficCommand::exclude_self_, nullptr,
+       "uniform: never send to the source itself"},
+      {"hotspot_node", "--hotspot-node", K::Node, &TrafficCommand::hotspot_node_, nullptr,
+       "hotspot: the hot node  [default 0]"},
+      {"hotspot_fraction", "--hotspot-fraction", K::Number, &TrafficCommand::hotspot_fraction_, nullptr,
+       "hotspot: share of packets sent to it  [default 0.2]"},
+  };
+  return settings;
+}
+
 void TrafficCommand::add_to(CLI::App& c) {
+  std::string keys;
+  for (const TrafficSetting& setting : traffic_settings()) keys += (keys.empty() ? "" : ", ") + setting.key;
   c.add_option("-c,--config", config_file_,
                "JSON config file: the network's keys as `meshmp run` reads them (topology, router, node, run) and "
-               "a section traffic {pattern, rate, rates, packet_flits, warmup_cycles, measure_cycles, drain_cycles, "
-               "seed, exclude_self, hotspot_node, hotspot_fraction}, as a result's \"config\" holds them; options "
-               "given on the command line override it");
+               "a section traffic {" + keys + "}, as a result's \"config\" holds them; options given on the command "
+               "line override it");
   network_.add_network_options_to(c, /*with_packet_limit=*/false);
-  given_["pattern"] = c.add_option("--pattern", pattern_,
-               "destinations: uniform (random over all nodes, the source included unless --exclude-self), "
-               "transpose ((x,y) -> (y,x), square 2-D), bit-complement (i -> ~i, 2^n nodes), hotspot (a share "
-               "--hotspot-fraction to --hotspot-node, the rest uniform), neighbour (+1 in dimension 0, "
-               "wrapping)  [default uniform]");
-  given_["rate"] = rate_option_ =
-      c.add_option("--rate", rate_, "offered load: Bernoulli injection, flits/node/cycle  [default 0.1]");
-  given_["rates"] = c.add_option("--rates", rates_, "sweep the load FROM:TO:STEP (e.g. 0.02:0.4:0.02) or over a list of increasing "
-                                  "loads (e.g. 0.1,0.2,0.25), each point in its own process; writes --csv and --png");
-  given_["packet_flits"] =
-      c.add_option("--packet-flits", packet_flits_, "flits per packet, the head included, 1..4097  [default 4]");
-  given_["warmup_cycles"] =
-      c.add_option("--warmup-cycles", warmup_cycles_, "cycles before packets are measured, 0..10^9  [default 10000]");
-  given_["measure_cycles"] = c.add_option("--measure-cycles", measure_cycles_,
-                                          "cycles during which created packets are measured, 1..10^9  [default 20000]");
-  given_["drain_cycles"] = c.add_option("--drain-cycles", drain_cycles_,
-                                        "after generation, at most this many cycles to deliver the measured packets, "
-                                        "0..10^9  [default 100000]");
-  given_["seed"] = c.add_option("--seed", seed_, "random seed, 0..2^63-1  [default 1]");
-  given_["exclude_self"] = c.add_flag("--exclude-self", exclude_self_, "uniform: never send to the source itself");
-  given_["hotspot_node"] = hotspot_node_option_ =
-      c.add_option("--hotspot-node", hotspot_node_, "hotspot: the hot node  [default 0]");
-  given_["hotspot_fraction"] = hotspot_fraction_option_ =
-      c.add_option("--hotspot-fraction", hotspot_fraction_, "hotspot: share of packets sent to it  [default 0.2]");
+  for (const TrafficSetting& setting : traffic_settings()) {
+    CLI::Option* option = nullptr;
+    switch (setting.kind) {
+      case TrafficSetting::Kind::Switch: option = c.add_flag(setting.flags, this->*std::get<bool TrafficCommand::*>(setting.member), setting.help); break;
+      case TrafficSetting::Kind::Number: option = c.add_option(setting.flags, this->*std::get<double TrafficCommand::*>(setting.member), setting.help); break;
+      case TrafficSetting::Kind::Node: option = c.add_option(setting.flags, this->*std::get<int TrafficCommand::*>(setting.member), setting.help); break;
+      case TrafficSetting::Kind::Text: option = c.add_option(setting.flags, this->*std::get<std::string TrafficCommand::*>(setting.member), setting.help); break;
+      case TrafficSetting::Kind::WholeNumber: {
+        std::string& text = this->*std::get<std::string TrafficCommand::*>(setting.member);
+        option = c.add_option(setting.flags, text, setting.help + "  [" + setting.limit->rule().substr(8) + ", default " + text + "]");
+        option->type_name("N");
+        break;
+      }
+    }
+    given_[setting.key] = option;
+  }
+  rate_option_ = given_.at("rate");
+  hotspot_node_option_ = given_.at("hotspot_node");
+  hotspot_fraction_option_ = given_.at("hotspot_fraction");
   c.add_option("-o,--stats-json", stats_json_, "write the result(s) as JSON to this file");
   csv_option_ = c.add_option("--csv", csv_, "sweep: latency-vs-load CSV  [default meshmp-traffic.csv]");
   png_option_ = c.add_option("--png", png_, "sweep: latency-vs-load plot (needs python3-matplotlib)  [default meshmp-traffic.png]");
@@ -454,12 +484,13 @@ void TrafficCommand::apply_config_file() {
     json.erase("traffic");
   }
   file_network_.apply_json(json);
-  check_config_keys(traffic, "traffic",
-                    {"pattern", "rate", "rates", "packet_flits", "warmup_cycles", "measure_cycles", "drain_cycles",
-                     "seed", "exclude_self", "hotspot_node", "hotspot_fraction"});
-  for (const auto& item : traffic.items()) {
-    const std::string& key = item.key();
-    const nlohmann::json& value = item.value();
+  std::set<std::string> keys;
+  for (const TrafficSetting& setting : traffic_settings()) keys.insert(setting.key);
+  check_config_keys(traffic, "traffic", keys);
+  for (const TrafficSetting& setting : traffic_settings()) {
+    const std::string& key = setting.key;
+    if (!traffic.contains(key)) continue;
+    const nlohmann::json& value = traffic[key];
     const std::string field = "traffic." + key;
     if (given_.at(key)->count() > 0) continue;                       // the command line overrides the file
     if (key == "rates" && given_.at("rate")->count() > 0) continue;  // one load asked for: a sweep's point
@@ -468,47 +499,51 @@ void TrafficCommand::apply_config_file() {
       if (!ok) throw ConfigError(field, value.dump(), std::string("must be ") + what);
     };
     from_file_[key] = value.is_string() ? value.get<std::string>() : value.dump();
-    if (key == "pattern" || key == "rates") {
-      need(value.is_string(), "a string");
-      (key == "pattern" ? pattern_ : rates_) = value.get<std::string>();
-    } else if (key == "rate" || key == "hotspot_fraction") {
-      need(value.is_number(), "a number");
-      (key == "rate" ? rate_ : hotspot_fraction_) = value.get<double>();
-    } else if (key == "exclude_self") {
-      need(value.is_boolean(), "true or false");
-      exclude_self_ = value.get<bool>();
-    } else if (key == "hotspot_node") {
-      need(value.is_number_integer() && value.get<long long>() >= 0 && value.get<long long>() <= INT32_MAX,
-           "a node id");
-      hotspot_node_ = value.get<int>();
-    } else {  // whole numbers, checked against their rules where they are parsed
-      need(value.is_number_unsigned(), "a whole number");
-      std::string& text = key == "packet_flits"     ? packet_flits_
-                          : key == "warmup_cycles"  ? warmup_cycles_
-                          : key == "measure_cycles" ? measure_cycles_
-                          : key == "drain_cycles"   ? drain_cycles_
-                                                    : seed_;
-      text = value.dump();
+    switch (setting.kind) {
+      case TrafficSetting::Kind::Text:
+        need(value.is_string(), "a string");
+        this->*std::get<std::string TrafficCommand::*>(setting.member) = value.get<std::string>();
+        break;
+      case TrafficSetting::Kind::Number:
+        need(value.is_number(), "a number");
+        this->*std::get<double TrafficCommand::*>(setting.member) = value.get<double>();
+        break;
+      case TrafficSetting::Kind::Switch:
+        need(value.is_boolean(), "true or false");
+        this->*std::get<bool TrafficCommand::*>(setting.member) = value.get<bool>();
+        break;
+      case TrafficSetting::Kind::Node:
+        need(value.is_number_integer() && value.get<long long>() >= 0 && value.get<long long>() <= INT32_MAX, "a node id");
+        this->*std::get<int TrafficCommand::*>(setting.member) = value.get<int>();
+        break;
+      case TrafficSetting::Kind::WholeNumber:  // checked against its rule where it is parsed
+        need(value.is_number_unsigned(), "a whole number");
+        this->*std::get<std::string TrafficCommand::*>(setting.member) = value.dump();
+        break;
     }
   }
 }
 
 nlohmann::json TrafficCommand::config_json(const Setup& setup, const std::optional<double>& rate) const {
-  nlohmann::json traffic = {{"pattern", pattern_},
-                            {"packet_flits", setup.params.packet_flits},
-                            {"warmup_cycles", setup.params.warmup_cycles},
-                            {"measure_cycles", setup.params.measure_cycles},
-                            {"drain_cycles", setup.params.drain_cycles},
-                            {"seed", setup.params.seed},
-                            {"exclude_self", exclude_self_}};
+  nlohmann::json traffic = nlohmann::json::object();
+  for (const TrafficSetting& setting : traffic_settings()) {
+    const std::string& key = setting.key;
+    if (key == "rate" || key == "rates") continue;  // one of the two, below
+    if ((key == "hotspot_node" || key == "hotspot_fraction") && setup.params.pattern != TrafficPattern::Hotspot) continue;
+    switch (setting.kind) {
+      case TrafficSetting::Kind::Text: traffic[key] = this->*std::get<std::string TrafficCommand::*>(setting.member); break;
+      case TrafficSetting::Kind::Number: traffic[key] = this->*std::get<double TrafficCommand::*>(setting.member); break;
+      case TrafficSetting::Kind::Switch: traffic[key] = this->*std::get<bool TrafficCommand::*>(setting.member); break;
+      case TrafficSetting::Kind::Node: traffic[key] = this->*std::get<int TrafficCommand::*>(setting.member); break;
+      case TrafficSetting::Kind::WholeNumber:
+        traffic[key] = parse_integer(this->*std::get<std::string TrafficCommand::*>(setting.member), *setting.limit);
+        break;
+    }
+  }
   if (rate)
     traffic["rate"] = *rate;
   else
     traffic["rates"] = rates_;
-  if (setup.params.pattern == TrafficPattern::Hotspot) {
-    traffic["hotspot_node"] = setup.params.hotspot_node;
-    traffic["hotspot_fraction"] = setup.params.hotspot_fraction;
-  }
   nlohmann::json config = setup.config.to_json();
   config["traffic"] = traffic;
   return config;

@@ -8,10 +8,12 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
+#include "hw/config_limits.h"
 #include "hw/machine_config.h"
 #include "hw/traffic_generator.h"
 #include "sims/cli_options.h"
@@ -44,6 +46,19 @@ class TrafficCommand {
   nlohmann::json config_json(const Setup& setup, const std::optional<double>& rate) const;
   int run_sweep(const std::string& self_path, const std::vector<std::string>& arguments, std::ostream& out,
                 std::ostream& err) const;
+
+  // One setting of the traffic section (traffic_settings() in traffic_command.cpp).
+  struct TrafficSetting {
+    enum class Kind { Text, Number, WholeNumber, Switch, Node };
+    std::string key;    // traffic.<key> in a config file
+    std::string flags;  // the command line's
+    Kind kind;
+    std::variant<std::string TrafficCommand::*, double TrafficCommand::*, bool TrafficCommand::*, int TrafficCommand::*>
+        member;
+    const IntegerLimit* limit;  // a WholeNumber's rule (hw/config_limits.h)
+    std::string help;
+  };
+  static const std::vector<TrafficSetting>& traffic_settings();
 
   std::string config_file_;
   MachineConfig file_network_;                // the config file's network keys over the defaults

@@ -115,6 +115,24 @@ TEST(JsonSchema, TheConfigSchemaHoldsEverySettingAndNoOther) {
   }
   for (const meshmp::MachineSetting& setting : meshmp::machine_settings()) in_table.insert(setting.key);
   EXPECT_EQ(in_schema, in_table);
+
+  // The traffic section: the keys `meshmp traffic --help` lists (from its table of settings).
+  const std::string help = meshmp("traffic --help").output;
+  const auto begin = help.find("a section traffic {"), end = help.find('}', begin);
+  ASSERT_NE(begin, std::string::npos) << help;
+  std::set<std::string> listed, described;
+  std::string keys = help.substr(begin + 19, end - begin - 19);
+  for (std::size_t at = 0; at < keys.size();) {
+    const auto comma = keys.find(',', at);
+    std::string key = keys.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+    key.erase(0, key.find_first_not_of(" \n"));
+    key.erase(key.find_last_not_of(" \n") + 1);
+    listed.insert(key);
+    if (comma == std::string::npos) break;
+    at = comma + 1;
+  }
+  for (const auto& item : schema["properties"]["traffic"]["properties"].items()) described.insert(item.key());
+  EXPECT_EQ(listed, described);
 }
 
 }  // namespace
