@@ -41,7 +41,6 @@ bool DmaRegisterFile::write(std::uint64_t address, std::uint32_t value, const st
                                   ": source routes are the router network's; " + machine_ + " has none");
     case dma::kQuery: query_ = value; return true;
     case dma::kStepMark: step_mark_ = value; return true;
-    case dma::kModelArrival: return true;  // the zero-load model of these machines is not built yet
     case dma::kCommand: return command(value);
     case dma::kGlobalAddress:
       if (!has_global_address_) break;
@@ -65,7 +64,6 @@ bool DmaRegisterFile::read(std::uint64_t address, std::uint32_t& value) {
     case dma::kLength: value = length_; return true;
     case dma::kTag: value = tag_; return true;
     case dma::kStepMark: value = step_mark_; return true;
-    case dma::kModelArrival: value = dma::kNoModelArrival; return true;
     case dma::kGlobalAddress:
       if (!has_global_address_) break;
       value = global_address_;

@@ -16,13 +16,13 @@ namespace meshmp {
 
 Node::Node(sc_core::sc_module_name name, int id, const Topology& topology, const DmaEngineFactory& make_engine,
            const TransferTiming& timing, sc_core::sc_time clock_period, const Workload& workload,
-           const ProcessorParams& params, HardwareBarrier& barrier, StepStatistics& step_statistics, Firmware firmware,
-           const AlgorithmOptions& options, std::function<void()> on_finish)
+           const ProcessorParams& params, HardwareBarrier& barrier, StepStatistics& step_statistics,
+           ZeroLoadObserver& zero_load, Firmware firmware, const AlgorithmOptions& options, std::function<void()> on_finish)
     : sc_core::sc_module(name),
       memory("memory", workload.memory_bytes()),
       engine_(make_engine(id, workload.memory_bytes())),
       register_bus("register_bus"),
-      cpu("cpu", id, topology, workload, params, timing, clock_period, barrier, step_statistics,
+      cpu("cpu", id, topology, workload, params, timing, clock_period, barrier, step_statistics, zero_load,
           engine_->completion_irq(), [this] { return engine_->last_error(); },
           [this](Handle h) { return engine_->describe_descriptor(static_cast<std::uint32_t>(h)); }, std::move(firmware),
           options, std::move(on_finish)) {
@@ -72,6 +72,7 @@ Machine::Machine(sc_core::sc_module_name name, const MachineConfig& config, Firm
                                                   config.processor.startup_cycles,
                                                   config.fabric.startup_cycles, config.fabric.bytes_per_cycle,
                                                   shared_memory_ != nullptr});
+  zero_load_ = std::make_unique<ZeroLoadObserver>(topology_, timing, config.processor);
   barrier_ = std::make_unique<HardwareBarrier>(topology_.num_nodes(),
                                                period_ * static_cast<double>(config.barrier_latency_cycles));
   SC_METHOD(stop_simulation);
@@ -80,7 +81,7 @@ Machine::Machine(sc_core::sc_module_name name, const MachineConfig& config, Firm
   for (int n = 0; n < topology_.num_nodes(); ++n)
     nodes_.push_back(std::make_unique<Node>(("node" + std::to_string(n)).c_str(), n, topology_, make_engine, timing,
                                             period_, *workload_, config.processor, *barrier_, step_statistics_,
-                                            firmware, options_, [this] { node_finished(); }));
+                                            *zero_load_, firmware, options_, [this] { node_finished(); }));
 }
 
 DmaEngineFactory Machine::build_network() {
@@ -95,9 +96,11 @@ DmaEngineFactory Machine::build_network() {
     if (finished_nodes_ == topology_.num_nodes()) stop_requested_.notify(sc_core::SC_ZERO_TIME);
   });
   return [this](int node, std::size_t memory_bytes) -> std::unique_ptr<DmaEngine> {
-    return std::make_unique<NetworkInterface>(
+    auto engine = std::make_unique<NetworkInterface>(
         "dma", node, *network_, memory_bytes, config_.unexpected_buffer_bytes, messages_,
         config_.processor.startup_on_channel ? config_.processor.startup_cycles : 0);
+    engine->observe_zero_load(zero_load_.get());  // built before the nodes
+    return engine;
   };
 }
 

@@ -51,8 +51,8 @@ class Node : public sc_core::sc_module {
 
   Node(sc_core::sc_module_name name, int id, const Topology& topology, const DmaEngineFactory& make_engine,
        const TransferTiming& timing, sc_core::sc_time clock_period, const Workload& workload,
-       const ProcessorParams& params, HardwareBarrier& barrier, StepStatistics& step_statistics, Firmware firmware,
-       const AlgorithmOptions& options, std::function<void()> on_finish);
+       const ProcessorParams& params, HardwareBarrier& barrier, StepStatistics& step_statistics,
+       ZeroLoadObserver& zero_load, Firmware firmware, const AlgorithmOptions& options, std::function<void()> on_finish);
 
   DmaEngine& dma() { return *engine_; }
   const DmaEngine& dma() const { return *engine_; }
@@ -150,6 +150,7 @@ class Machine : public sc_core::sc_module {
   std::unique_ptr<OmegaSwitch> omega_;
   std::unique_ptr<HardwareBarrier> barrier_;
   StepStatistics step_statistics_;
+  std::unique_ptr<ZeroLoadObserver> zero_load_;  // the per-step zero-load prediction
   MessageStatistics messages_;
   std::vector<std::unique_ptr<Node>> nodes_;
   std::unique_ptr<PortRuleMonitor> port_rule_monitor_;  // the algorithm's port rule (004 §2), if any

@@ -58,11 +58,7 @@ bool NetworkInterface::write_register(std::uint64_t address, const unsigned char
     case dma::kChannel: reg_channel_ = value; return true;
     case dma::kRouteLength: reg_route_length_ = value; return true;
     case dma::kQuery: reg_query_ = value; return true;
-    case dma::kStepMark:
-      reg_step_mark_ = value;
-      model_arrivals_.clear();  // the previous step's model is closed
-      return true;
-    case dma::kModelArrival: reg_model_arrival_ = value; return true;
+    case dma::kStepMark: reg_step_mark_ = value; return true;
     case dma::kCommand:
       if (value == dma::kCommandSend) return start_send();
       if (value == dma::kCommandReceive) return start_receive();
@@ -86,12 +82,6 @@ bool NetworkInterface::read_register(std::uint64_t address, unsigned char* data,
     case dma::kLength: value = reg_length_; break;
     case dma::kTag: value = reg_tag_; break;
     case dma::kStepMark: value = reg_step_mark_; break;
-    case dma::kModelArrival: {
-      auto found = model_arrivals_.find(reg_query_);
-      value = found == model_arrivals_.end() ? dma::kNoModelArrival : found->second;
-      if (found != model_arrivals_.end()) model_arrivals_.erase(found);
-      break;
-    }
     default: return reject("no readable register at offset " + std::to_string(address));
   }
   std::memcpy(data, &value, 4);
@@ -161,7 +151,7 @@ bool NetworkInterface::start_send() {
   msg.message_id = peers_.at(msg.dst).next_sequence_to++;
   msg.created_cycle = cycle;
   msg.step = reg_step_mark_;
-  msg.model_arrival = reg_model_arrival_;
+  if (zero_load_) zero_load_->message_sent(node_, msg.dst, msg.message_id);
   msg.ready_cycle = cycle + 1;
   msg.startup_cycles = channel_startup_cycles_;
   msg.descriptor = static_cast<int>(new_descriptor());
@@ -350,8 +340,6 @@ void NetworkInterface::deliver(const PacketRecord& h, const std::vector<std::uin
     buffered.tag = h.message_tag;
     buffered.bytes.resize(h.message_bytes);
     buffered.created_cycle = h.created_cycle;
-    buffered.step = h.step;
-    buffered.model_arrival = h.model_arrival;
     buffered_bytes_ += h.message_bytes;
     peak_buffered_bytes_ = std::max(peak_buffered_bytes_, buffered_bytes_);
     if (h.message_id != peers_.get(h.src).next_sequence_from) ++out_of_order_count_;
@@ -377,8 +365,7 @@ bool NetworkInterface::start_transfer(const SourceMessage& message, const Posted
   }
   Transfer t{receive.address, receive.length, receive.tag, receive.id};
   t.created_cycle = head.created_cycle;
-  t.step = head.step;
-  t.model_arrival = head.model_arrival;
+  t.message = message;
   transfers_.emplace(message, t);
   return true;
 }
@@ -414,8 +401,7 @@ void NetworkInterface::hand_over(const SourceMessage& message, BufferedMessage& 
   t.bytes_received = buffered.bytes_received;
   t.blocked_cycles = buffered.blocked_cycles;
   t.created_cycle = buffered.created_cycle;
-  t.step = buffered.step;
-  t.model_arrival = buffered.model_arrival;
+  t.message = message;
   buffered_bytes_ -= buffered.bytes.size();
   buffered_.erase(message);  // `buffered` is gone from here on
   // A whole message was counted when it arrived; the rest of a partial one goes straight to memory.
@@ -429,9 +415,7 @@ void NetworkInterface::finish_receive(int src, const Transfer& transfer, std::ui
 }
 
 void NetworkInterface::complete_receive(const Transfer& transfer) {
-  // The zero-load model's arrival is kept for the processor when the message belongs to this node's
-  // current step (sender and receiver count from the same step start on a synchronised schedule).
-  if (transfer.step == reg_step_mark_) model_arrivals_[transfer.id] = transfer.model_arrival;
+  if (zero_load_) zero_load_->message_received(node_, transfer.id, transfer.message.first, transfer.message.second);
   complete(transfer.id);
 }
 

@@ -34,6 +34,7 @@
 #include "hw/network_endpoint.h"
 #include "hw/packetizer.h"
 #include "hw/peer_table.h"
+#include "hw/zero_load_observer.h"
 #include "firmware/saad_port_rule.h"
 
 namespace meshmp {
@@ -85,6 +86,9 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint, publ
   // Checks every message this engine starts against a port rule (004 §2; firmware/saad_port_rule.h):
   // a message that breaks it is refused with the monitor's error. Null for none.
   void set_port_rule_monitor(PortRuleMonitor* monitor) { port_rule_monitor_ = monitor; }
+  // The run's zero-load model, told each message sent and the receive each message completed (none:
+  // nobody is told).
+  void observe_zero_load(ZeroLoadObserver* observer) { zero_load_ = observer; }
   // Messages whose first packet arrived before that of a message their source had sent earlier.
   std::uint64_t out_of_order_messages() const { return out_of_order_count_; }
   // Largest number of bytes the interface held at once for messages not yet matched to a receive.
@@ -111,8 +115,7 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint, publ
     std::uint32_t bytes_received = 0;
     std::uint64_t blocked_cycles = 0;
     std::uint64_t created_cycle = 0;
-    std::uint32_t step = 0;           // the sender's step and the zero-load model's arrival in it
-    std::uint32_t model_arrival = 0;
+    std::pair<int, std::uint32_t> message{};  // (source, its sequence number to this node)
   };
   // A message that arrived (or is arriving) before it could be matched to a posted receive: its bytes
   // wait in the interface's buffer. It is admitted (eligible for matching) in the order its source sent
@@ -123,8 +126,6 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint, publ
     std::uint32_t bytes_received = 0;
     std::uint64_t blocked_cycles = 0;
     std::uint64_t created_cycle = 0;
-    std::uint32_t step = 0;
-    std::uint32_t model_arrival = 0;
   };
   using SourceTag = std::pair<int, std::uint32_t>;
   using SourceMessage = std::pair<int, std::uint32_t>;  // (source, its sequence number to this node)
@@ -199,9 +200,7 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint, publ
   std::uint32_t reg_channel_ = 0xffffffff, reg_route_length_ = 0, reg_descriptor_id_ = 0, reg_query_ = 0;
   std::uint32_t reg_step_mark_ = 0;
   PortRuleMonitor* port_rule_monitor_ = nullptr;
-  std::uint32_t reg_model_arrival_ = 0;
-  // Completed receives of the current step -> the zero-load model's arrival of their message.
-  std::unordered_map<std::uint32_t, std::uint32_t> model_arrivals_;
+  ZeroLoadObserver* zero_load_ = nullptr;  // told which message was sent and which receive it completed
   std::vector<std::uint8_t> reg_route_;
   std::uint32_t completed_ = 0;
   std::string last_error_;

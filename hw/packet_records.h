@@ -20,7 +20,6 @@ struct PacketRecord {
   std::uint64_t created_cycle = 0;   // when the message was handed to the DMA engine (latency statistics)
   std::uint64_t blocked_cycles = 0;  // header blocking met on the way (contention statistics)
   std::uint32_t step = 0;            // the algorithm step its message was sent in (DMA STEP_MARK)
-  std::uint32_t model_arrival = 0;   // the zero-load model's arrival of its message (DMA MODEL_ARRIVAL)
   // When its head and its tail were last written into a router's buffer (header blocking is measured
   // from there when the head leaves that router).
   std::uint64_t head_arrival_cycle = 0;

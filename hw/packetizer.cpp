@@ -48,7 +48,6 @@ bool Packetizer::next_flit(std::uint64_t cycle, Flit& flit, int& finished_descri
     record.message_bytes = size;
     record.created_cycle = msg.created_cycle;
     record.step = msg.step;
-    record.model_arrival = msg.model_arrival;
     packet_tag_ = packets_.open(record);
     in_packet_ = true;
     flit = Flit{};

@@ -23,7 +23,6 @@ struct OutgoingMessage {
   std::vector<std::uint8_t> route;   // source route (output ports); empty = routed by the routers
   std::uint64_t created_cycle = 0;   // when it was handed over (latency statistics)
   std::uint32_t step = 0;            // the algorithm step it belongs to (step statistics)
-  std::uint32_t model_arrival = 0;   // the zero-load model's arrival, cycles from its step's start
   std::uint64_t ready_cycle = 0;     // first cycle the channel may start it
   std::uint64_t startup_cycles = 0;  // the channel's start-up before its first flit (node.startup_on = channel)
   int descriptor = -1;               // DMA descriptor to complete when the last flit is injected

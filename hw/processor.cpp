@@ -7,7 +7,6 @@
 
 #include "hw/flit.h"
 #include "hw/stop_request.h"
-#include "hw/zero_load_model.h"
 #include "tlm/dma_registers.h"
 #include "tlm/transport.h"
 
@@ -15,7 +14,7 @@ namespace meshmp {
 
 Processor::Processor(sc_core::sc_module_name name, int node, const Topology& topology, const Workload& workload,
                      const ProcessorParams& params, const TransferTiming& timing, sc_core::sc_time clock_period,
-                     HardwareBarrier& barrier, StepStatistics& step_statistics,
+                     HardwareBarrier& barrier, StepStatistics& step_statistics, ZeroLoadObserver& zero_load,
                      const sc_core::sc_event& completion_irq, std::function<std::string()> dma_error_text,
                      std::function<std::string(Handle)> describe_descriptor, Firmware firmware,
                      const AlgorithmOptions& options, std::function<void()> on_finish)
@@ -30,13 +29,13 @@ Processor::Processor(sc_core::sc_module_name name, int node, const Topology& top
       period_(clock_period),
       barrier_(barrier),
       step_statistics_(step_statistics),
+      zero_load_(zero_load),
       completion_irq_(completion_irq),
       firmware_(std::move(firmware)),
       options_(options),
       on_finish_(std::move(on_finish)),
       dma_error_text_(std::move(dma_error_text)),
-      describe_descriptor_(std::move(describe_descriptor)),
-      model_channel_free_(timing.port_model == PortModel::AllPort && !timing.fabric ? topology.num_ports() : 1, 0) {
+      describe_descriptor_(std::move(describe_descriptor)) {
   SC_THREAD(run);
 }
 
@@ -115,19 +114,13 @@ Handle Processor::start_transfer(std::uint32_t command, std::uint32_t peer, int 
                                  std::uint32_t global_address) {
   stop_if_requested();
   if (!params_.startup_on_channel) wait_cycles(params_.startup_cycles);
-  std::uint64_t arrival = 0;
-  const std::uint64_t injected = model_send(model_peer, length, route, arrival);
-  if (!timing_.fabric)  // the router network's engine carries the model's arrival to the receiver
-    write_register(dma::kModelArrival,
-                   static_cast<std::uint32_t>(std::min<std::uint64_t>(arrival, dma::kNoModelArrival - 1)));
+  const std::uint64_t injected = zero_load_.send(node_, model_peer, length, route);
   Handle h = issue(command, peer, address, length, tag, route, global_address);
+  zero_load_.issued(node_, h, injected);
   ++startups_;
   step_count_.messages += 1;
   step_count_.bytes += length;
   step_count_.largest_message_bytes = std::max<std::uint64_t>(step_count_.largest_message_bytes, length);
-  model_send_handles_.push_back(h);
-  model_send_done_.push_back(injected);
-  model_send_step_.push_back(current_step_);
   return h;
 }
 
@@ -178,18 +171,7 @@ void Processor::wait(Handle handle) {
     stop_if_requested();
   }
   blocked_ = Blocked::No;
-  // Zero-load model: a send completes when it has been injected; a receive when its message arrives, as
-  // its sender's model said; without that (a message of an earlier step), when this node's own messages
-  // so far have arrived (right for the symmetric exchanges, where a partner sends what it is sent).
-  const auto send = std::lower_bound(model_send_handles_.begin(), model_send_handles_.end(), handle);
-  if (send != model_send_handles_.end() && *send == handle) {
-    // Counted from its own step's start: a send of an earlier step was charged to that step.
-    const auto index = static_cast<std::size_t>(send - model_send_handles_.begin());
-    if (model_send_step_[index] == current_step_) model_cursor_ = std::max(model_cursor_, model_send_done_[index]);
-    return;
-  }
-  const std::uint32_t arrival = read_register(dma::kModelArrival);
-  model_cursor_ = std::max<std::uint64_t>(model_cursor_, arrival == dma::kNoModelArrival ? model_last_arrival_ : arrival);
+  zero_load_.completed(node_, handle);
 }
 
 bool Processor::test(Handle handle) {
@@ -237,9 +219,7 @@ const ExchangeLayout& Processor::layout() const {
 void Processor::wait_all() {
   for (Handle h = first_outstanding_; h < next_handle_; ++h) wait(h);
   first_outstanding_ = next_handle_;
-  model_send_handles_.clear();
-  model_send_done_.clear();
-  model_send_step_.clear();
+  zero_load_.completed_all(node_);
 }
 
 void Processor::local_copies(const std::vector<LocalCopy>& copies) {
@@ -266,7 +246,7 @@ void Processor::local_copies(const std::vector<LocalCopy>& copies) {
       std::memmove(memory + c.to + i * c.to_stride, memory + c.from + i * c.from_stride, c.length);
   copied_bytes_ += total;
   const auto copy_cycles = static_cast<std::uint64_t>(std::ceil(params_.copy_cycles_per_byte * static_cast<double>(total)));
-  model_cursor_ += copy_cycles;
+  zero_load_.local_work(node_, copy_cycles);
   wait_cycles(copy_cycles);
 }
 
@@ -284,45 +264,19 @@ unsigned char* Processor::direct_memory() {
 }
 
 void Processor::compute(std::uint64_t cycles) {
-  model_cursor_ += cycles;
+  zero_load_.local_work(node_, cycles);
   wait_cycles(cycles);
 }
 
-std::uint64_t Processor::model_send(int peer, std::uint32_t length, const std::vector<int>& route,
-                                    std::uint64_t& arrival) {
-  if (!params_.startup_on_channel) model_cursor_ += params_.startup_cycles;
-  if (timing_.fabric) {
-    const std::uint64_t start = std::max(model_cursor_, model_channel_free_[0]) + 1 +
-                                (params_.startup_on_channel ? params_.startup_cycles : 0);
-    arrival = model_channel_free_[0] = start + timing_.fabric->transfer_cycles(length);
-    model_last_arrival_ = std::max(model_last_arrival_, arrival);
-    return arrival;
-  }
-  const int hops = route.empty() ? topology_.distance(node_, peer) : static_cast<int>(route.size());
-  std::size_t channel = 0;
-  if (model_channel_free_.size() > 1 && peer != node_)
-    channel = static_cast<std::size_t>(route.empty() ? timing_.routing(topology_, node_, peer) : route[0]);
-  // The descriptor is written at the cursor; the DMA engine starts a cycle later, when its channel is free.
-  const std::uint64_t start = std::max(model_cursor_ + 1, model_channel_free_[channel]) +
-                              (params_.startup_on_channel ? params_.startup_cycles : 0);
-  model_channel_free_[channel] = start + message_flits(timing_.router, length);
-  arrival = start + zero_load_transfer_cycles(timing_.router, hops, length);
-  model_last_arrival_ = std::max(model_last_arrival_, arrival);
-  return model_channel_free_[channel];
-}
-
 void Processor::end_step() {
-  step_statistics_.record(node_, current_step_, step_count_, step_begin_cycle_,
-                          std::max(model_cursor_, model_last_arrival_));
+  step_statistics_.record(node_, current_step_, step_count_, step_begin_cycle_, zero_load_.close_step(node_));
   step_count_ = StepCount{};
-  model_cursor_ = model_last_arrival_ = 0;
-  std::fill(model_channel_free_.begin(), model_channel_free_.end(), 0);
 }
 
 void Processor::hardware_barrier() {
   // Zero-load model: every node arrives as its step's slowest would, and all leave `latency` later.
   const auto latency = static_cast<std::uint64_t>(barrier_.latency() / period_);
-  model_cursor_ += latency;
+  zero_load_.local_work(node_, latency);
   step_count_.barrier_cycles += latency;
   blocked_ = Blocked::OnBarrier;
   barrier_.arrive_and_wait();
@@ -340,6 +294,7 @@ void Processor::begin_step(int step) {
   end_step();
   current_step_ = step;
   step_begin_cycle_ = now_cycles();
+  zero_load_.begin_step(node_, step);
   write_register(dma::kStepMark, static_cast<std::uint32_t>(step));
 }
 

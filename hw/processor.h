@@ -18,32 +18,14 @@
 #include "firmware/node_api.h"
 #include "firmware/workload.h"
 #include "hw/hardware_barrier.h"
+#include "hw/processor_params.h"
 #include "hw/router_params.h"
 #include "hw/routing.h"
 #include "hw/step_statistics.h"
+#include "hw/zero_load_observer.h"
 #include "tlm/message_transfer.h"
 
 namespace meshmp {
-
-struct ProcessorParams {
-  std::uint64_t startup_cycles = 100;  // t_s per message
-  double copy_cycles_per_byte = 0.25;  // rho
-  // Who pays t_s: the processor, before it writes each send descriptor (one start-up at a time, the
-  // default), or the injection channel, before the message's first flit (all-port nodes then start up on
-  // every channel at once: 003 §2's n-port communication).
-  bool startup_on_channel = false;
-};
-
-// What the processor needs to know of the machine to predict its zero-load cost: the router network's
-// routers, port model and routing, or, on 004's shared-resource machines (bus, shared memory, switch),
-// the fabric's tau + m / b per transfer over the node's one channel.
-struct TransferTiming {
-  RouterParams router;
-  PortModel port_model = PortModel::OnePort;
-  RoutingFunction routing = nullptr;
-  std::optional<FabricTiming> fabric;  // set on the shared-resource machines (which: Topology::fabric())
-  int concurrent_transfers = 1;        // k* of the bus or the memory
-};
 
 using Firmware = std::function<void(NodeApi&)>;
 
@@ -55,7 +37,8 @@ class Processor : public sc_core::sc_module, public NodeApi {
   SC_HAS_PROCESS(Processor);
   Processor(sc_core::sc_module_name name, int node, const Topology& topology, const Workload& workload,
             const ProcessorParams& params, const TransferTiming& timing, sc_core::sc_time clock_period,
-            HardwareBarrier& barrier, StepStatistics& step_statistics, const sc_core::sc_event& completion_irq,
+            HardwareBarrier& barrier, StepStatistics& step_statistics, ZeroLoadObserver& zero_load,
+            const sc_core::sc_event& completion_irq,
             std::function<std::string()> dma_error_text, std::function<std::string(Handle)> describe_descriptor,
             Firmware firmware, const AlgorithmOptions& options, std::function<void()> on_finish);
 
@@ -112,14 +95,6 @@ class Processor : public sc_core::sc_module, public NodeApi {
   unsigned char* direct_memory();
   // Hands the current step's counts and zero-load cost to the step statistics.
   void end_step();
-  // Zero-load model of this node's part of the current step (cycles from the step's start): start-ups,
-  // copies and computation advance a cursor; each message is injected when its channel is free and
-  // arrives zero_load_transfer_cycles later; the step costs max(cursor, last arrival).
-  // Returns the modelled cycle (from the step's start) at which the send has been injected; `arrival` is
-  // when its last byte is in the receiver's memory (it travels with the message, DMA MODEL_ARRIVAL).
-  // On a fabric every transfer holds the node's one channel for 1 + tau + ceil(m / b) cycles (a cycle of
-  // arbitration, then the transfer) and completes, at its receiver too, when it releases it.
-  std::uint64_t model_send(int peer, std::uint32_t length, const std::vector<int>& route, std::uint64_t& arrival);
 
   int node_;
   const Topology& topology_;
@@ -129,6 +104,7 @@ class Processor : public sc_core::sc_module, public NodeApi {
   sc_core::sc_time period_;
   HardwareBarrier& barrier_;
   StepStatistics& step_statistics_;
+  ZeroLoadObserver& zero_load_;  // told what the firmware does (hw/zero_load_observer.h)
   const sc_core::sc_event& completion_irq_;
   Firmware firmware_;
   const AlgorithmOptions& options_;
@@ -140,12 +116,6 @@ class Processor : public sc_core::sc_module, public NodeApi {
   // for [first_outstanding_, next_handle_).
   Handle first_outstanding_ = 0;
   Handle next_handle_ = 0;
-  // Zero-load model of those sends, in issue order: when each has been injected, in cycles from the start
-  // of its step. A receive is modelled as complete when its message arrives by its sender's model (same
-  // step); a receive of a message from an earlier step, when this node's own messages so far have arrived.
-  std::vector<Handle> model_send_handles_;
-  std::vector<std::uint64_t> model_send_done_;
-  std::vector<int> model_send_step_;  // the step each was sent in
   bool finished_ = false;
   std::uint64_t finish_cycle_ = 0;
   std::string error_;
@@ -155,9 +125,6 @@ class Processor : public sc_core::sc_module, public NodeApi {
   int current_step_ = 0;
   StepCount step_count_;
   std::uint64_t step_begin_cycle_ = 0;
-  std::uint64_t model_cursor_ = 0;
-  std::uint64_t model_last_arrival_ = 0;
-  std::vector<std::uint64_t> model_channel_free_;  // per injection channel
   enum class Blocked { No, OnDescriptor, OnBarrier };
   Blocked blocked_ = Blocked::No;
   Handle blocked_handle_ = 0;

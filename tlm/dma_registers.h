@@ -24,11 +24,6 @@ constexpr std::uint64_t kCompleted = 0x28;     // read: number of completed desc
 // records for the per-step statistics (which messages a step carried, the contention they met); never
 // on the wire.
 constexpr std::uint64_t kStepMark = 0x2c;
-// Performance monitor, zero-load model: written before a send's COMMAND, the cycle (from the start of
-// its step) at which the model says the message arrives; it travels on the message's host-side record.
-// Read with QUERY set to a completed receive of the current step: that value for the message it got
-// (kNoModelArrival when unknown: a receive of an earlier step, or read twice).
-constexpr std::uint64_t kModelArrival = 0x30;
 // Shared-memory machines (004 §2 B): the global memory's byte address a SHARED_READ / SHARED_WRITE moves
 // LENGTH bytes from / to (LOCAL_ADDRESS is the local end).
 constexpr std::uint64_t kGlobalAddress = 0x34;
@@ -44,6 +39,5 @@ constexpr std::uint32_t kCommandSharedWrite = 4;  // local memory -> global memo
 constexpr std::uint32_t kAutoChannel = 0xffffffff;
 constexpr std::uint32_t kStatusPending = 0;
 constexpr std::uint32_t kStatusDone = 1;
-constexpr std::uint32_t kNoModelArrival = 0xffffffff;
 
 }  // namespace meshmp::dma
