@@ -110,12 +110,6 @@ void prepare_machine(Machine& machine, const Algorithm& algorithm, const Machine
 // `err`. False when a write failed.
 bool write_outputs(Machine& machine, const MachineConfig& config, const RunReport& report, RunOutputs& outputs,
                    std::ostream& out, std::ostream& summary, std::ostream& err) {
-  OutputFile& stats_file = outputs.stats;
-  OutputFile& messages_file = outputs.messages;
-  OutputFile& vcd_file = outputs.vcd;
-  OutputFile& fst_file = outputs.fst;
-  OutputFile& detail_file = outputs.detail;
-  std::unique_ptr<WaveformRelay>& vcd_relay = outputs.vcd_relay;
   std::vector<std::string> written, write_errors;
   auto commit = [&](OutputFile& file, const std::string& what) {
     if (!file.is_open()) return;
@@ -125,30 +119,30 @@ bool write_outputs(Machine& machine, const MachineConfig& config, const RunRepor
   };
   if (outputs.stats_to_stdout)
     out << run_document(config, report).dump(1) << "\n" << std::flush;
-  else if (stats_file.is_open())
-    stats_file.stream() << run_document(config, report).dump(1) << "\n";
-  if (messages_file.is_open()) {
-    std::ostream& messages = messages_file.stream();
+  else if (outputs.stats.is_open())
+    outputs.stats.stream() << run_document(config, report).dump(1) << "\n";
+  if (outputs.messages.is_open()) {
+    std::ostream& messages = outputs.messages.stream();
     messages << "src,dst,bytes,latency_cycles,header_blocking_cycles\n";
     for (const ReceivedMessageRecord& m : machine.messages().log())
       messages << m.src << ',' << m.dst << ',' << m.bytes << ',' << m.latency_cycles << ',' << m.blocked_cycles << '\n';
   }
   machine.close_waveforms();
-  if (fst_file.is_open() && !fst_file.writes_in_place())
-    if (const auto problem = fst_file_problem(fst_file.writing_path())) {
+  if (outputs.fst.is_open() && !outputs.fst.writes_in_place())
+    if (const auto problem = fst_file_problem(outputs.fst.writing_path())) {
       write_errors.push_back("output.trace_rtl = '" + config.trace_rtl + "': writing the file failed: " + *problem);
-      fst_file.discard();
+      outputs.fst.discard();
     }
-  if (vcd_relay)
-    if (const std::string error = vcd_relay->finish(); !error.empty()) {
+  if (outputs.vcd_relay)
+    if (const std::string error = outputs.vcd_relay->finish(); !error.empty()) {
       write_errors.push_back("output.vcd = '" + config.vcd + "': writing the file failed: " + error);
-      vcd_file.discard();
+      outputs.vcd.discard();
     }
-  commit(stats_file, "statistics");
-  commit(vcd_file, "waveform");
-  commit(fst_file, "RTL waveform");
-  commit(detail_file, "per-node, per-step detail");
-  commit(messages_file, "per-message records");
+  commit(outputs.stats, "statistics");
+  commit(outputs.vcd, "waveform");
+  commit(outputs.fst, "RTL waveform");
+  commit(outputs.detail, "per-node, per-step detail");
+  commit(outputs.messages, "per-message records");
   for (const std::string& line : written) summary << line << "\n";
   for (const std::string& error : write_errors) err << "meshmp: error: " << error << "\n";
   return write_errors.empty();
