@@ -4,7 +4,6 @@
 
 #include <CLI/CLI.hpp>
 
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>

@@ -17,35 +17,36 @@ import jsonschema
 warnings.filterwarnings("ignore", category=DeprecationWarning)
 
 
+class Unreadable(Exception):
+    """A schema or a file that cannot be read as JSON (exit 2)."""
+
+
+def read_json(path, what):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        raise Unreadable(f"validate_json: {what}{path}: {e}") from e
+
+
 def main():
     if len(sys.argv) < 3:
         print(__doc__, file=sys.stderr)
         return 2
     path, _, pointer = sys.argv[1].partition("#")
     directory = os.path.dirname(os.path.abspath(path))
-    try:
-        with open(path) as f:
-            whole = json.load(f)
-    except (OSError, ValueError) as e:
-        print(f"validate_json: schema {path}: {e}", file=sys.stderr)
-        return 2
+    whole = read_json(path, "schema ")
     store = {}
     for name in os.listdir(directory):
         if name.endswith(".schema.json"):
-            with open(os.path.join(directory, name)) as f:
-                schema = json.load(f)
+            schema = read_json(os.path.join(directory, name), "schema ")
             store[schema.get("$id", name)] = schema
     resolver = jsonschema.RefResolver(base_uri=whole.get("$id", ""), referrer=whole, store=store)
     schema = resolver.resolve("#" + pointer)[1] if pointer else whole
     validator = jsonschema.Draft202012Validator(schema, resolver=resolver)
     status = 0
     for name in sys.argv[2:]:
-        try:
-            with open(name) as f:
-                document = json.load(f)
-        except (OSError, ValueError) as e:
-            print(f"validate_json: {name}: {e}", file=sys.stderr)
-            return 2
+        document = read_json(name, "")
         for error in sorted(validator.iter_errors(document), key=lambda e: list(e.absolute_path)):
             place = "/".join(str(p) for p in error.absolute_path) or "(the whole file)"
             print(f"{name}: {place}: {error.message}", file=sys.stderr)
@@ -54,4 +55,8 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except Unreadable as e:
+        print(e, file=sys.stderr)
+        sys.exit(2)
