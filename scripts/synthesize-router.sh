@@ -10,10 +10,19 @@
 # yosys depends on xdot (and so on GTK3 and graphviz): when it is not on the PATH, its Debian package and
 # berkeley-abc's are downloaded with apt-get and unpacked into build/tools/yosys, nothing installed.
 #
-#   scripts/synthesize-router.sh [output.md]     (default: build/synthesis/router-synthesis.md)
+#   scripts/synthesize-router.sh [--only p5v2|p5v4|p7v4] [output.md]
+#       (default: all three, build/synthesis/router-synthesis.md)
+#   scripts/synthesize-router.sh --fetch-tools    (yosys only, then exit)
+# The test suite runs one configuration per test (tests/CMakeLists.txt, Rtl.Synthesizes/*).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=${1:-build/synthesis/router-synthesis.md}
+only=""
+fetch_only=false
+case "${1:-}" in
+  --only) only=$2; shift 2 ;;
+  --fetch-tools) fetch_only=true; shift ;;
+esac
+out=${1:-build/synthesis/router-synthesis${only:+-$only}.md}
 mkdir -p "$(dirname "$out")" build/synthesis
 
 if ! command -v yosys >/dev/null; then
@@ -25,6 +34,7 @@ if ! command -v yosys >/dev/null; then
   fi
   export PATH=$tools/usr/bin:$PATH
 fi
+if $fetch_only; then yosys -V; exit 0; fi
 
 sources=(meshmp_flit_pkg meshmp_router_pkg meshmp_input_unit meshmp_route_table meshmp_route_compute
          meshmp_vc_allocator meshmp_switch_allocator meshmp_crossbar meshmp_output_unit meshmp_router)
@@ -40,6 +50,7 @@ flit_bits=342; max_buffer=8; table_bits=12   # rtl/meshmp_flit_pkg.sv, rtl/CMake
 # name, PORTS, NET_PORTS, VCS
 for configuration in "2-D mesh, 2 VCs:5:4:2" "2-D mesh, 4 VCs:5:4:4" "hypercube of dimension 6, 4 VCs:7:6:4"; do
   IFS=: read -r name ports net_ports vcs <<< "$configuration"
+  if [ -n "$only" ] && [ "$only" != "p${ports}v${vcs}" ]; then continue; fi
   log=build/synthesis/p${ports}v${vcs}.log
   cat > build/synthesis/p${ports}v${vcs}.ys <<YS
 read_verilog -sv$read_sources
@@ -63,4 +74,5 @@ YS
   echo "| $name | $ports | $vcs | $cells | $flops | $memory_bits | $cpu |" >> "$out"
   if [ -z "$cells" ] || [ "$flops" -eq 0 ]; then echo "no statistics in $log" >&2; exit 1; fi
 done
+if [ "$(wc -l < "$out")" -le 2 ]; then echo "--only $only: expected p5v2, p5v4 or p7v4" >&2; exit 2; fi
 cat "$out"
