@@ -85,10 +85,23 @@ Machine::Machine(sc_core::sc_module_name name, const MachineConfig& config, Firm
 }
 
 DmaEngineFactory Machine::build_network() {
-  if (!config_.trace_rtl.empty()) RtlWaveform::enable();  // before the RTL routers are built
-  network_ = std::make_unique<Network>("network", topology_, config_.router, config_.port_model,
-                                       find_routing_function(config_.routing), period_, config_.watchdog_cycles,
-                                       config_.host_threads);
+  const RoutingFunction routing = find_routing_function(config_.routing);
+  switch (config_.fidelity) {
+    case NetworkFidelity::Cycle:
+      if (!config_.trace_rtl.empty()) RtlWaveform::enable();  // before the RTL routers are built
+      cycle_network_ = std::make_unique<Network>("network", topology_, config_.router, config_.port_model, routing,
+                                                 period_, config_.watchdog_cycles, config_.host_threads);
+      network_ = cycle_network_.get();
+      break;
+    case NetworkFidelity::Transaction:
+      transaction_network_ =
+          std::make_unique<TransactionNetwork>("network", topology_, config_.router, config_.port_model, routing, period_);
+      network_ = transaction_network_.get();
+      break;
+    case NetworkFidelity::Both:
+      throw ConfigError("network.fidelity", "both",
+                        "a machine is built at one level, cycle or tlm (meshmp run runs one of each to compare them)");
+  }
   network_->on_failure([] { sc_core::sc_stop(); });
   // The run ends when every node has finished and the network has drained (a message still in flight
   // must arrive, to be checked).
@@ -138,12 +151,17 @@ DmaEngineFactory Machine::build_fabric() {
   };
 }
 
-Network& Machine::network() {
+Interconnect& Machine::network() {
   if (!network_) throw std::logic_error("the machine " + topology_.spec() + " has no router network");
   return *network_;
 }
 
-const Network& Machine::network() const { return const_cast<Machine*>(this)->network(); }
+const Interconnect& Machine::network() const { return const_cast<Machine*>(this)->network(); }
+
+Network& Machine::cycle_network() {
+  if (!cycle_network_) throw std::logic_error("the machine " + topology_.spec() + " has no cycle-level router network");
+  return *cycle_network_;
+}
 
 std::uint64_t Machine::current_cycle() const {
   return network_ ? network_->current_cycle() : static_cast<std::uint64_t>(sc_core::sc_time_stamp() / period_);
@@ -214,16 +232,17 @@ void Machine::node_finished() {
 
 void Machine::open_rtl_waveform(const std::string& path, const std::vector<int>& nodes) {
   std::vector<RtlRouter*> routers;
+  Network& network = cycle_network();
   for (int n : nodes) {
-    RouterModel& model = network_->router(n);
+    RouterModel& model = network.router(n);
     RtlRouter* rtl = dynamic_cast<RtlRouter*>(&model);
     if (auto* dual = dynamic_cast<DualRouter*>(&model)) rtl = &dual->rtl();
     if (!rtl) throw ConfigError("output.trace_rtl", path, "needs router.model rtl or dual");
-    network_->keep_stepping(n);  // traced routers are evaluated every cycle
+    network.keep_stepping(n);  // traced routers are evaluated every cycle
     routers.push_back(rtl);
   }
   RtlWaveform::open(path, routers);
-  network_->on_cycle_end([](std::uint64_t cycle) { RtlWaveform::dump(cycle); });
+  network.on_cycle_end([](std::uint64_t cycle) { RtlWaveform::dump(cycle); });
 }
 
 void Machine::open_waveform(const std::string& path, const std::vector<int>& nodes) {
@@ -231,9 +250,10 @@ void Machine::open_waveform(const std::string& path, const std::vector<int>& nod
   if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0) base.resize(base.size() - 4);
   waveform_ = sc_core::sc_create_vcd_trace_file(base.c_str());
   waveform_->set_time_unit(kClockPeriodNs, sc_core::SC_NS);
+  Network& network = cycle_network();
   for (int n : nodes) {
-    RouterModel& router = network_->router(n);
-    network_->keep_stepping(n);
+    RouterModel& router = network.router(n);
+    network.keep_stepping(n);
     const std::string r = "router" + std::to_string(n) + ".";
     for (int p = 0; p < router.num_ports(); ++p) {
       const OutputPortProbe& probe = router.probe(p);

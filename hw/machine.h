@@ -1,5 +1,5 @@
 // The machine: a topology's worth of nodes (local memory, DMA engine, processor running firmware)
-// joined by the cycle-level router network, or, on paper 004's shared-resource machines (bus:K,
+// joined by the router network, cycle-level or transaction-level (network.fidelity), or, on paper 004's shared-resource machines (bus:K,
 // shared-memory:K, omega:K), by the TLM-2.0 broadcast bus, global shared memory or Omega switch of tlm/,
 // assembled from a MachineConfig. run() starts the SystemC kernel and returns how the run ended:
 // completed, a network failure (deadlock with the blocked channels, protocol error), a firmware error, a
@@ -23,6 +23,7 @@
 #include "hw/message_statistics.h"
 #include "hw/network.h"
 #include "hw/network_interface.h"
+#include "hw/transaction_network.h"
 #include "hw/processor.h"
 #include "hw/step_statistics.h"
 #include "topology/topology.h"
@@ -103,10 +104,13 @@ class Machine : public sc_core::sc_module {
   // Every node's memory as the workload starts it; the workload's check of every node's memory.
   void fill_memory();
   VerificationReport verify() const;
-  // The router network; std::logic_error on 004's shared-resource machines (has_network() false).
+  // The router network at its fidelity; std::logic_error on 004's shared-resource machines (has_network()
+  // false).
   bool has_network() const { return network_ != nullptr; }
-  Network& network();
-  const Network& network() const;
+  Interconnect& network();
+  const Interconnect& network() const;
+  // The cycle-level network (its routers and packet records); std::logic_error at another fidelity.
+  Network& cycle_network();
   // 004's shared-resource machines: the fabric joining the nodes (null when the machine has another).
   const BroadcastBus* bus() const { return bus_.get(); }
   const SharedMemory* shared_memory() const { return shared_memory_.get(); }
@@ -144,7 +148,9 @@ class Machine : public sc_core::sc_module {
   std::unique_ptr<const Workload> workload_;
   AlgorithmOptions options_;
   sc_core::sc_time period_;
-  std::unique_ptr<Network> network_;  // the router network, or
+  std::unique_ptr<Network> cycle_network_;              // the router network at cycle level,
+  std::unique_ptr<TransactionNetwork> transaction_network_;  // or at transaction level,
+  Interconnect* network_ = nullptr;                      // (whichever it is), or
   std::unique_ptr<BroadcastBus> bus_;  // one of 004's fabrics
   std::unique_ptr<SharedMemory> shared_memory_;
   std::unique_ptr<OmegaSwitch> omega_;

@@ -32,6 +32,13 @@ std::optional<std::string> MachineConfig::validate() const {
   if (topo->fabric() == Fabric::None) {
     if (auto error = router.validate(*topo)) return error;
     if (auto error = router_model_unsupported(router.model, *topo, router, port_model)) return error;
+    if (fidelity != NetworkFidelity::Cycle) {
+      // The transaction-level network has no routers to build, trace or step.
+      const std::string rule = "network.fidelity " + to_string(fidelity) + " models the network without routers";
+      if (router.model != "cpp") return bad("router.model", router.model, rule + " (cpp, the default, is the one compared)");
+      if (!vcd.empty()) return bad("output.vcd", vcd, rule + " to trace (use network.fidelity cycle)");
+      if (!trace_rtl.empty()) return bad("output.trace_rtl", trace_rtl, rule + " to trace (use network.fidelity cycle)");
+    }
   } else {
     // The router settings do not apply; the ones that would build routers or trace them are refused.
     const std::string machine = topology + " has no router network";
@@ -43,6 +50,9 @@ std::optional<std::string> MachineConfig::validate() const {
     if (!vcd.empty()) return bad("output.vcd", vcd, machine + " to trace");
     if (!trace_rtl.empty()) return bad("output.trace_rtl", trace_rtl, machine + " to trace");
     if (host_threads != 1) return bad("run.host_threads", std::to_string(host_threads), machine + " to step in parallel");
+    if (fidelity != NetworkFidelity::Cycle)
+      return bad("network.fidelity", to_string(fidelity), machine + ": its " + fabric_name(topo->fabric()) +
+                                                             " is a transaction-level model already (leave it at cycle)");
     if (fabric.concurrent_transfers > topo->num_nodes())
       return bad("fabric.concurrent_transfers", std::to_string(fabric.concurrent_transfers),
                  "004's k* is at most k, the " + std::to_string(topo->num_nodes()) + " nodes of " + topology);

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "firmware/exchange_parameters.h"
+#include "hw/interconnect.h"
 #include "hw/processor.h"
 #include "hw/router_params.h"
 
@@ -39,6 +40,9 @@ struct MachineConfig {
   RouterParams router;
   std::string routing = "dimension-order";
   PortModel port_model = PortModel::OnePort;
+  // The level the router network is modelled at (hw/interconnect.h): cycle, tlm, or both (meshmp run
+  // runs one machine at each and compares them).
+  NetworkFidelity fidelity = NetworkFidelity::Cycle;
   ProcessorParams processor;
   FabricParams fabric;
   // The network interface's buffer for messages that arrive before their receive is posted.

@@ -195,6 +195,14 @@ std::vector<MachineSetting> declare_settings() {
       [](auto& c) -> auto& { return c.port_model; },
       [](const std::string& v) { return parse_port_model(v, "node.port_model"); },
       [](PortModel model) { return to_string(model); }));
+  s.push_back(text(
+      "network.fidelity", "--fidelity",
+      "the level the router network is modelled at: cycle (routers stepped cycle by cycle), tlm (a message as one TLM-2.0 "
+      "transaction along the same route and timing; exact when no two packets want one link at once, docs/fidelity.md) "
+      "or both (meshmp run: one run at each, their completions and the error)",
+      true, [](auto& c) -> auto& { return c.fidelity; },
+      [](const std::string& v) { return parse_network_fidelity(v, "network.fidelity"); },
+      [](NetworkFidelity fidelity) { return to_string(fidelity); }));
   s.push_back(whole(limits::kWatchdogCycles, "--watchdog-cycles", "deadlock watchdog: cycles without any flit or credit moving",
                     true, [](auto& c) -> auto& { return c.watchdog_cycles; }));
   s.push_back(whole(limits::kHostThreads, "--host-threads",

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "hw/interconnect.h"
 #include "hw/network_endpoint.h"
 #include "hw/packet_records.h"
 #include "hw/router_model.h"
@@ -32,14 +33,7 @@
 
 namespace meshmp {
 
-struct LinkCount {
-  int src;
-  int dst;     // -1 for an ejection channel
-  int port;    // output port at src
-  std::uint64_t flits;
-};
-
-class Network : public sc_core::sc_module, public RouterEnvironment {
+class Network : public sc_core::sc_module, public Interconnect, public RouterEnvironment {
  public:
   SC_HAS_PROCESS(Network);
   Network(sc_core::sc_module_name name, const Topology& topology, const RouterParams& params,
@@ -48,12 +42,11 @@ class Network : public sc_core::sc_module, public RouterEnvironment {
   // Waits for workers still stepping routers (they read members destroyed before the pool).
   ~Network() override;
 
-  const Topology& topology() const { return topology_; }
-  const RouterParams& params() const { return params_; }
-  PortModel port_model() const { return port_model_; }
-  RoutingFunction routing() const { return routing_; }
-  // One-port: one injection (and ejection) channel per node; all-port: one per network direction.
-  int num_injection_channels() const { return port_model_ == PortModel::AllPort ? topology_.num_ports() : 1; }
+  NetworkFidelity fidelity() const override { return NetworkFidelity::Cycle; }
+  const Topology& topology() const override { return topology_; }
+  const RouterParams& params() const override { return params_; }
+  PortModel port_model() const override { return port_model_; }
+  RoutingFunction routing() const override { return routing_; }
   RouterModel& router(int node) {
     settle();
     return *routers_[node];
@@ -63,7 +56,7 @@ class Network : public sc_core::sc_module, public RouterEnvironment {
   void attach(int node, NetworkEndpoint* endpoint);
   // An endpoint has new work: the clock runs from the next cycle boundary on.
   void wake(int node);
-  std::uint64_t current_cycle() const;
+  std::uint64_t current_cycle() const override;
 
   // Called by endpoints during their step: the flit enters the router's injection channel next cycle.
   void inject(int node, int channel, const Flit& flit, std::uint64_t cycle);
@@ -89,63 +82,63 @@ class Network : public sc_core::sc_module, public RouterEnvironment {
     settled();
     return flits_in_network_;
   }
-  std::uint64_t flit_hops() const {
+  std::uint64_t flit_hops() const override {
     settled();
     return flit_hops_;
   }
   // Header blocking, measured here for every router model: the cycles a head flit stayed in a router
   // beyond its zero-load pipeline (pipeline_depth cycles from its buffer write; under store-and-forward
   // from its tail's buffer write), summed over the heads and the routers they crossed.
-  std::uint64_t header_blocking_cycles() const {
+  std::uint64_t header_blocking_cycles() const override {
     settled();
     return header_blocking_cycles_;
   }
   // The same, by the algorithm step the packets' messages were sent in (index = step; may be shorter
   // than the steps run: missing steps met none).
-  const std::vector<std::uint64_t>& header_blocking_by_step() const {
+  const std::vector<std::uint64_t>& header_blocking_by_step() const override {
     settled();
     return header_blocking_by_step_;
   }
-  std::uint64_t body_stall_cycles() const;
-  std::vector<LinkCount> link_counts() const;
-  std::uint64_t cycles_stepped() const { return cycles_stepped_; }
+  std::uint64_t body_stall_cycles() const override;
+  std::vector<LinkCount> link_counts() const override;
+  std::uint64_t cycles_stepped() const override { return cycles_stepped_; }
   // Host threads stepping the network (speed only: the simulated machine is the same at any count).
-  int host_threads() const { return host_threads_; }
+  int host_threads() const override { return host_threads_; }
 
   // Set when the run must end: a deadlock (with blocked channels) or a protocol error.
-  bool failed() const {
+  bool failed() const override {
     settled();
     return !failure_.empty();
   }
-  const std::string& failure() const {
+  const std::string& failure() const override {
     settled();
     return failure_;
   }
   // The cycle the run stopped at: where the network found its failure (a deadlock, a protocol error), or
   // when a node reported one.
-  std::uint64_t failure_cycle() const {
+  std::uint64_t failure_cycle() const override {
     settled();
     return failure_cycle_;
   }
-  const std::vector<std::string>& blocked_channels() const {
+  const std::vector<std::string>& blocked_channels() const override {
     settled();
     return blocked_;
   }
   // Ends the run with an error (deadlock, protocol or firmware error); the blocked channels are listed.
-  void report_failure(const std::string& what) {
+  void report_failure(const std::string& what) override {
     if (!failure_.empty()) return;
     fail(what, now_cycle_);
     failure_cycle_ = current_cycle();  // reported from the nodes' side: the run stops now
   }
   // Called when the network fails; the owner stops the simulation.
-  void on_failure(std::function<void()> callback) { on_failure_ = std::move(callback); }
+  void on_failure(std::function<void()> callback) override { on_failure_ = std::move(callback); }
   // True while flits, credits or endpoint work are pending (the clock runs). Exact without settling:
   // routers send only while they hold flits, and then flits are in the network.
-  bool busy() const;
+  bool busy() const override;
   // Called at the end of every cycle the network steps (waveforms of stepped models).
   void on_cycle_end(std::function<void(std::uint64_t)> callback) { on_cycle_end_ = std::move(callback); }
   // Called when the network falls idle (the clock stops).
-  void on_idle(std::function<void()> callback) { on_idle_ = std::move(callback); }
+  void on_idle(std::function<void()> callback) override { on_idle_ = std::move(callback); }
 
   // RouterEnvironment
   void send_flit(int router, int out_port, const Flit& flit) override;

@@ -6,12 +6,13 @@
 #include <algorithm>
 #include <cstring>
 
+#include "hw/transaction_network.h"
 #include "tlm/dma_registers.h"
 #include "tlm/transport.h"
 
 namespace meshmp {
 
-NetworkInterface::NetworkInterface(sc_core::sc_module_name name, int node, Network& network,
+NetworkInterface::NetworkInterface(sc_core::sc_module_name name, int node, Interconnect& network,
                                    std::size_t memory_bytes, std::uint64_t unexpected_buffer_bytes,
                                    MessageStatistics& messages, std::uint64_t channel_startup_cycles)
     : sc_core::sc_module(name),
@@ -19,19 +20,35 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, int node, Netwo
       memory_port("memory_port"),
       node_(node),
       network_(network),
+      flit_network_(dynamic_cast<Network*>(&network)),
       memory_bytes_(memory_bytes),
       params_(network.params()),
-      depacketizer_(network.num_injection_channels(), network.params().vcs, network.packets()),
+      channels_(network.num_injection_channels()),
       messages_(messages),
       peers_(network.topology().num_nodes()),
       channel_startup_cycles_(channel_startup_cycles),
       buffer_limit_bytes_(unexpected_buffer_bytes),
-      ejected_(network.num_injection_channels()),
+      ejected_(flit_network_ ? static_cast<std::size_t>(channels_) : 0),
       reg_route_(kMaxRouteHops, 0) {
   registers.register_b_transport(this, &NetworkInterface::b_transport);
-  for (int c = 0; c < network.num_injection_channels(); ++c)
-    packetizers_.push_back(std::make_unique<Packetizer>(params_, network.packets()));
-  network.attach(node, this);
+  if (flit_network_) {
+    depacketizer_ = std::make_unique<Depacketizer>(channels_, params_.vcs, flit_network_->packets());
+    for (int c = 0; c < channels_; ++c)
+      packetizers_.push_back(std::make_unique<Packetizer>(params_, flit_network_->packets()));
+    flit_network_->attach(node, this);
+    return;
+  }
+  auto& transaction_network = dynamic_cast<TransactionNetwork&>(network);
+  transactions_ = std::make_unique<TransactionPort>(
+      "network_port", channels_, transaction_network.clock_period(),
+      [this](int descriptor) {
+        complete(static_cast<std::uint32_t>(descriptor));
+        update_probe();
+      },
+      [this](const NetworkMessage& message, const std::uint8_t* bytes, std::uint32_t length) {
+        message_arrived(message, bytes, length);
+      });
+  transaction_network.attach(node, *transactions_, [this] { return describe_pending(); });
 }
 
 // ---- Register file (TLM-2.0 target) ----
@@ -131,11 +148,11 @@ bool NetworkInterface::start_send() {
     return reject(what() + ": the source route ends at node " + std::to_string(at) + ", not at the peer");
   int channel = 0;
   if (reg_channel_ != dma::kAutoChannel) {
-    if (reg_channel_ >= packetizers_.size())
+    if (reg_channel_ >= static_cast<std::uint32_t>(channels_))
       return reject(what() + ": CHANNEL = " + std::to_string(reg_channel_) + " (this node has " +
-                    std::to_string(packetizers_.size()) + " injection channels)");
+                    std::to_string(channels_) + " injection channels)");
     channel = static_cast<int>(reg_channel_);
-  } else if (packetizers_.size() > 1 && static_cast<int>(reg_peer_) != node_) {
+  } else if (channels_ > 1 && static_cast<int>(reg_peer_) != node_) {
     channel = msg.route.empty() ? network_.routing()(topo, node_, static_cast<int>(reg_peer_)) : msg.route[0];
   }
   if (port_rule_monitor_ && reg_tag_ < kReservedTagBase)
@@ -155,9 +172,13 @@ bool NetworkInterface::start_send() {
   msg.ready_cycle = cycle + 1;
   msg.startup_cycles = channel_startup_cycles_;
   msg.descriptor = static_cast<int>(new_descriptor());
-  packetizers_[channel]->enqueue(std::move(msg));
+  if (flit_network_) {
+    packetizers_[channel]->enqueue(std::move(msg));
+    flit_network_->wake(node_);
+  } else {
+    transactions_->send(channel, std::move(msg));
+  }
   update_probe();
-  network_.wake(node_);
   return true;
 }
 
@@ -194,7 +215,7 @@ bool NetworkInterface::start_receive() {
     *link = slot;
     ++posted_count_;
     for (const auto& channel : ejected_)
-      if (!channel.empty()) network_.wake(node_);  // a head waiting for buffer room may now be matched
+      if (!channel.empty()) flit_network_->wake(node_);  // a head waiting for buffer room may now be matched
   } else {
     // The oldest admitted message of (source, tag) is here, whole or in part: copy it from the buffer.
     waiting->second.erase(waiting->second.begin());
@@ -232,7 +253,7 @@ bool NetworkInterface::step(std::uint64_t cycle) {
     Packetizer& p = *packetizers_[c];
     Flit flit;
     int finished = -1;
-    if (p.next_flit(cycle, flit, finished)) network_.inject(node_, static_cast<int>(c), flit, cycle);
+    if (p.next_flit(cycle, flit, finished)) flit_network_->inject(node_, static_cast<int>(c), flit, cycle);
     if (finished >= 0) complete(static_cast<std::uint32_t>(finished));
     busy |= !p.idle();
   }
@@ -257,13 +278,13 @@ void NetworkInterface::injection_credit(int channel, int vc) { packetizers_[chan
 void NetworkInterface::eject(int channel, const Flit& flit, std::uint64_t cycle) {
   if (flit.head && flit.dst != node_) {
     network_.report_failure("node " + std::to_string(node_) + " received packet tag " + std::to_string(flit.tag) +
-                            " from node " + std::to_string(network_.packets().at(flit.tag).src) +
+                            " from node " + std::to_string(flit_network_->packets().at(flit.tag).src) +
                             " addressed to node " + std::to_string(flit.dst));
     return;
   }
   if (ejected_[channel].empty() && consume(channel, flit, cycle)) return;
   ejected_[channel].push_back(flit);
-  network_.wake(node_);  // blocked: try again every cycle
+  flit_network_->wake(node_);  // blocked: try again every cycle
 }
 
 void NetworkInterface::drain_ejection(int channel, std::uint64_t cycle) {
@@ -275,7 +296,7 @@ bool NetworkInterface::consume(int channel, const Flit& flit, std::uint64_t cycl
   if (flit.head) {
     // A new message that is not matched (and cannot be matched now) needs room in the buffer, reserved
     // before its first packet is complete; without room its head waits and its credit is withheld.
-    const PacketRecord& p = network_.packets().at(flit.tag);
+    const PacketRecord& p = flit_network_->packets().at(flit.tag);
     const SourceMessage message{p.src, p.message_id};
     const bool needs_buffer =
         !transfers_.count(message) && !buffered_.count(message) && !reservations_.count(message) &&
@@ -289,19 +310,32 @@ bool NetworkInterface::consume(int channel, const Flit& flit, std::uint64_t cycl
   const int vc = flit.vc;
   ReceivedPacket packet;
   std::string error;
-  if (depacketizer_.accept(channel, flit, packet, error)) {
+  if (depacketizer_->accept(channel, flit, packet, error)) {
     // The packet has left the network: its host record is read and closed.
-    const PacketRecord record = network_.packets().at(packet.header.tag);
-    network_.packets().close(packet.header.tag);
-    deliver(record, packet.payload, cycle);
+    const PacketRecord record = flit_network_->packets().at(packet.header.tag);
+    flit_network_->packets().close(packet.header.tag);
+    deliver(record, packet.payload.data(), static_cast<std::uint32_t>(packet.payload.size()), cycle);
   } else if (!error.empty()) network_.report_failure("node " + std::to_string(node_) + ": " + error);
-  network_.return_ejection_credit(node_, channel, vc);
+  flit_network_->return_ejection_credit(node_, channel, vc);
   return true;
 }
 
-void NetworkInterface::deliver(const PacketRecord& h, const std::vector<std::uint8_t>& payload,
+void NetworkInterface::message_arrived(const NetworkMessage& message, const std::uint8_t* bytes,
+                                       std::uint32_t length) {
+  PacketRecord whole;
+  whole.src = message.source;
+  whole.message_id = message.message_id;
+  whole.message_tag = message.tag;
+  whole.message_offset = 0;
+  whole.message_bytes = length;
+  whole.created_cycle = message.created_cycle;
+  whole.blocked_cycles = message.blocked_cycles;
+  whole.step = message.step;
+  deliver(whole, bytes, length, network_.current_cycle());
+}
+
+void NetworkInterface::deliver(const PacketRecord& h, const std::uint8_t* payload, std::uint32_t n,
                                std::uint64_t cycle) {
-  const auto n = static_cast<std::uint32_t>(payload.size());
   const SourceMessage message{h.src, h.message_id};
   if (auto reserved = reservations_.find(message); reserved != reservations_.end()) {
     reserved_bytes_ -= reserved->second;  // the message's bytes are now counted where they land
@@ -311,7 +345,7 @@ void NetworkInterface::deliver(const PacketRecord& h, const std::vector<std::uin
   if (direct != transfers_.end()) {
     // Matched already: the packet goes straight to the receive's memory.
     Transfer& t = direct->second;
-    memory_access(tlm::TLM_WRITE_COMMAND, t.address + h.message_offset, const_cast<std::uint8_t*>(payload.data()), n);
+    memory_access(tlm::TLM_WRITE_COMMAND, t.address + h.message_offset, const_cast<std::uint8_t*>(payload), n);
     t.bytes_received += n;
     t.blocked_cycles += h.blocked_cycles;
     if (t.bytes_received == t.length) {
@@ -329,7 +363,7 @@ void NetworkInterface::deliver(const PacketRecord& h, const std::vector<std::uin
     if (take_posted(h.src, h.message_tag, receive)) {
       ++peers_.at(h.src).next_sequence_from;
       if (!start_transfer(message, receive, h)) return;
-      deliver(h, payload, cycle);  // now matched: written to memory
+      deliver(h, payload, n, cycle);  // now matched: written to memory
       admit_in_order(h.src, cycle);
       return;
     }
@@ -344,7 +378,7 @@ void NetworkInterface::deliver(const PacketRecord& h, const std::vector<std::uin
     peak_buffered_bytes_ = std::max(peak_buffered_bytes_, buffered_bytes_);
     if (h.message_id != peers_.get(h.src).next_sequence_from) ++out_of_order_count_;
   }
-  if (n > 0) std::memcpy(buffered.bytes.data() + h.message_offset, payload.data(), n);
+  if (n > 0) std::memcpy(buffered.bytes.data() + h.message_offset, payload, n);
   buffered.bytes_received += n;
   buffered.blocked_cycles += h.blocked_cycles;
   if (buffered.bytes_received == buffered.bytes.size())  // arrived: its latency ends here
@@ -454,13 +488,18 @@ std::vector<std::string> NetworkInterface::describe_pending() const {
       lines.push_back(me + "injection channel " + std::to_string(c) + " holds " + std::to_string(p.queued_messages()) +
                       " message(s), " + std::to_string(p.bytes_remaining()) + " bytes not yet injected");
   }
+  for (int c = 0; transactions_ && c < channels_; ++c)
+    if (transactions_->messages_sending(c) > 0)
+      lines.push_back(me + "injection channel " + std::to_string(c) + " holds " +
+                      std::to_string(transactions_->messages_sending(c)) + " message(s), " +
+                      std::to_string(transactions_->bytes_sending(c)) + " bytes not yet injected");
   for (int src = 0; src < peers_.size(); ++src)
     for (std::int32_t slot = peers_.get(src).posted_head; slot >= 0; slot = posted_pool_[slot].next)
       lines.push_back(me + "receive from node " + std::to_string(src) + " tag " + std::to_string(posted_pool_[slot].tag) +
                       " (" + std::to_string(posted_pool_[slot].length) + " bytes) has no message yet");
   for (std::size_t c = 0; c < ejected_.size(); ++c)
     if (!ejected_[c].empty()) {
-      const PacketRecord& f = network_.packets().at(ejected_[c].front().tag);
+      const PacketRecord& f = flit_network_->packets().at(ejected_[c].front().tag);
       lines.push_back(me + "ejection channel " + std::to_string(c) + " holds a packet of message " +
                       std::to_string(f.message_id) + " from node " + std::to_string(f.src) + " tag " +
                       std::to_string(f.message_tag) + " (" + std::to_string(f.message_bytes) +
@@ -486,6 +525,8 @@ std::vector<std::string> NetworkInterface::describe_pending() const {
 std::string NetworkInterface::describe_descriptor(std::uint32_t id) const {
   const std::string number = "descriptor " + std::to_string(id);
   if (id >= done_.size()) return number + " (no such descriptor)";
+  if (transactions_)
+    if (std::string send = transactions_->describe_descriptor(static_cast<int>(id)); !send.empty()) return send;
   for (const auto& p : packetizers_)
     for (const OutgoingMessage& m : p->queue())
       if (m.descriptor == static_cast<int>(id))

@@ -1,12 +1,18 @@
 // A node's network interface with its DMA engine: a register file reached by TLM-2.0 b_transport from the
 // processor (descriptors: peer, local address, length, tag, channel, optional source route), a DMA that
-// reads the message's real bytes from local memory and hands them to a packetizer per injection channel
-// (one-port: one channel; all-port: one per network direction), a depacketizer on the ejection channels,
-// and a receive engine that matches arriving messages to posted receives by (source, tag), in the order
-// each source sent them (MPI's non-overtaking rule), and writes their bytes into local memory through its
-// TLM-2.0 initiator socket. Messages that arrive before their receive is posted wait in the interface's
-// bounded buffer; when it is full they wait in the network (ejection credits withheld). Completion of
-// any descriptor raises an interrupt.
+// reads the message's real bytes from local memory and hands them to the network on an injection channel
+// (one-port: one channel; all-port: one per network direction), and a receive engine that matches
+// arriving messages to posted receives by (source, tag), in the order each source sent them (MPI's
+// non-overtaking rule), and writes their bytes into local memory through its TLM-2.0 initiator socket.
+// Messages that arrive before their receive is posted wait in the interface's bounded buffer; when it is
+// full they wait in the network (ejection credits withheld; cycle level only). Completion of any
+// descriptor raises an interrupt.
+//
+// The network behind it is either level of fidelity (hw/interconnect.h). On the cycle-level network a
+// packetizer per injection channel injects flits and a depacketizer reassembles the ejected ones; on the
+// transaction-level network a TransactionPort hands each message over as one TLM-2.0 transaction and
+// takes arriving messages whole (their bytes land when the last packet's would). Everything from the
+// registers to the receive matching is the same code for both.
 //
 // State is kept for what is pending only (a run of millions of messages must fit in memory): a done bit
 // per descriptor number, a record per posted receive (linked per source, oldest first) and per message
@@ -30,10 +36,12 @@
 #include "hw/depacketizer.h"
 #include "hw/dma_engine.h"
 #include "hw/message_statistics.h"
+#include "hw/interconnect.h"
 #include "hw/network.h"
 #include "hw/network_endpoint.h"
 #include "hw/packetizer.h"
 #include "hw/peer_table.h"
+#include "hw/transaction_port.h"
 #include "hw/zero_load_observer.h"
 #include "firmware/saad_port_rule.h"
 
@@ -58,7 +66,8 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint, publ
   // Every message received is reported to `messages`.
   // `channel_startup_cycles`: a start-up each injection channel spends on every message before its first
   // flit (node.startup_on = channel; 0 when the processor pays t_s).
-  NetworkInterface(sc_core::sc_module_name name, int node, Network& network, std::size_t memory_bytes,
+  // `network`: the cycle-level Network or the TransactionNetwork; the interface attaches itself to it.
+  NetworkInterface(sc_core::sc_module_name name, int node, Interconnect& network, std::size_t memory_bytes,
                    std::uint64_t unexpected_buffer_bytes, MessageStatistics& messages,
                    std::uint64_t channel_startup_cycles = 0);
 
@@ -146,8 +155,10 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint, publ
   // Takes one ejected flit if it can: false when it is the head of a message that must be buffered and
   // does not fit (back-pressure). Returns the flit's credit when it took it.
   bool consume(int channel, const Flit& flit, std::uint64_t cycle);
-  // A whole packet arrived: `record` is its host record, `payload` its bytes.
-  void deliver(const PacketRecord& record, const std::vector<std::uint8_t>& payload, std::uint64_t cycle);
+  // A whole packet arrived: `record` is its host record, `payload` its `n` bytes.
+  void deliver(const PacketRecord& record, const std::uint8_t* payload, std::uint32_t n, std::uint64_t cycle);
+  // A whole message arrived from the transaction-level network.
+  void message_arrived(const NetworkMessage& message, const std::uint8_t* bytes, std::uint32_t length);
   // Admits the buffered messages of `src` that are next in its sending order: each is matched to the
   // oldest posted receive of its (source, tag), or waits for one.
   void admit_in_order(int src, std::uint64_t cycle);
@@ -168,11 +179,16 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint, publ
   void update_probe();
 
   int node_;
-  Network& network_;
+  Interconnect& network_;
+  Network* flit_network_;  // the cycle-level network, or null
   std::size_t memory_bytes_;
   RouterParams params_;
+  int channels_;  // injection channels (and ejection channels)
+  // Cycle level: a packetizer per injection channel, the depacketizer of the ejection channels.
   std::vector<std::unique_ptr<Packetizer>> packetizers_;
-  Depacketizer depacketizer_;
+  std::unique_ptr<Depacketizer> depacketizer_;
+  // Transaction level: the port of the channels.
+  std::unique_ptr<TransactionPort> transactions_;
   MessageStatistics& messages_;
   std::vector<bool> done_;                      // per descriptor number: completed
   std::vector<PostedReceive> posted_pool_;      // posted receives, by slot

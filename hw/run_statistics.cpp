@@ -199,7 +199,7 @@ nlohmann::json collect_statistics(const Machine& machine, const RunResult& resul
                        {"latency_cycles", distribution(messages.latency_cycles())},
                        {"header_blocking_cycles", distribution(messages.header_blocking_cycles())}};
 
-  const Network& net = machine.network();
+  const Interconnect& net = machine.network();
   nlohmann::json links = nlohmann::json::array();
   double max_util = 0, sum_util = 0;
   const double cycles = std::max<std::uint64_t>(result.completion_cycles, 1);

@@ -4,6 +4,8 @@
 // destination pattern: uniform random (the source itself included unless excluded), transpose, bit
 // complement, hotspot, or the +1 neighbour in dimension 0. Sinks check every delivered packet: its
 // destination, its flit count and every payload byte, so a lost, duplicated or reordered flit is an error.
+// On the transaction-level network (hw/transaction_network.h) every packet is one transaction of the same
+// bytes, created by the same draws, and its flits count as delivered when its tail arrives.
 #pragma once
 
 #include <cstdint>
@@ -14,9 +16,10 @@
 #include <vector>
 
 #include "hw/depacketizer.h"
-#include "hw/network.h"
+#include "hw/interconnect.h"
 #include "hw/network_endpoint.h"
 #include "hw/packetizer.h"
+#include "hw/routing.h"
 
 namespace meshmp {
 
@@ -54,10 +57,16 @@ struct TrafficStats {
   std::vector<std::string> errors;
 };
 
+// The pattern's ideal saturation rate under `routing`, in flits/node/cycle: the offered load at which its
+// busiest channel (a link, or a node's injection or ejection channel) would carry one flit per cycle, each
+// destination weighted by its probability (Dally & Towles' ideal throughput; real routers saturate below
+// it). At most 1.
+double ideal_saturation_rate(const Topology& topology, RoutingFunction routing, const TrafficParams& params);
+
 class TrafficGenerator {
  public:
-  // Attaches one source/sink to every node of `network`.
-  TrafficGenerator(Network& network, const TrafficParams& params);
+  // Attaches one source/sink to every node of `network` (the cycle-level Network or the TransactionNetwork).
+  TrafficGenerator(Interconnect& network, const TrafficParams& params);
   ~TrafficGenerator();
 
   // Wakes every source (call before sc_start).
@@ -74,13 +83,23 @@ class TrafficGenerator {
 
  private:
   class Endpoint;
-  Network& network_;
+  class TransactionSource;
+  class GenerationClock;
+  Interconnect& network_;
   TrafficParams params_;
   TrafficStats stats_;
   std::mt19937_64 rng_;
-  std::vector<std::unique_ptr<Endpoint>> endpoints_;
+  std::vector<std::unique_ptr<Endpoint>> endpoints_;           // cycle level
+  std::vector<std::unique_ptr<TransactionSource>> sources_;    // transaction level,
+  std::unique_ptr<GenerationClock> clock_;                     // which draws their packets cycle by cycle
   std::uint64_t measured_created_ = 0;
   int destination(int src);
+  // A source's Bernoulli draw at `cycle`: the packet it creates, if any (counted as generated).
+  std::optional<OutgoingMessage> draw_packet(int node, std::uint32_t& next_message_id, std::uint64_t cycle);
+  // A sink's check of a delivered packet (destination, every payload byte) and its latency statistics.
+  void check_delivered(int node, int src, int dst, std::uint32_t message_id, const std::uint8_t* payload,
+                       std::size_t bytes, std::uint64_t created, std::uint64_t cycle);
+  void count_delivered_flits(std::uint64_t flits, std::uint64_t cycle);
 };
 
 }  // namespace meshmp

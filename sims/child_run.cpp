@@ -11,12 +11,13 @@
 
 namespace meshmp {
 
-ChildRun run_meshmp_child(const std::string& self_path, const std::vector<std::string>& run_arguments) {
+ChildRun run_meshmp_child(const std::string& self_path, const std::vector<std::string>& run_arguments,
+                          const std::string& command) {
   const char* tmp = std::getenv("TMPDIR");
   std::string path = std::string(tmp && *tmp ? tmp : "/tmp") + "/meshmp-run-XXXXXX.json";
   const int fd = mkstemps(path.data(), 5);
   if (fd >= 0) close(fd);
-  std::vector<std::string> argv{self_path, "run"};
+  std::vector<std::string> argv{self_path, command};
   argv.insert(argv.end(), run_arguments.begin(), run_arguments.end());
   argv.insert(argv.end(), {"--stats-json", path});
   ChildRun run;

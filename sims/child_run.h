@@ -18,9 +18,10 @@ struct ChildRun {
   ChildOutcome outcome;
   nlohmann::json stats;
 };
-// Runs `self_path run RUN_ARGUMENTS --stats-json TMP` (TMP in $TMPDIR, removed afterwards). Throws
-// std::runtime_error when the child cannot be started.
-ChildRun run_meshmp_child(const std::string& self_path, const std::vector<std::string>& run_arguments);
+// Runs `self_path COMMAND RUN_ARGUMENTS --stats-json TMP` (TMP in $TMPDIR, removed afterwards; COMMAND run
+// or traffic). Throws std::runtime_error when the child cannot be started.
+ChildRun run_meshmp_child(const std::string& self_path, const std::vector<std::string>& run_arguments,
+                          const std::string& command = "run");
 
 // The same with ARGUMENTS split into words as a shell would (run without one), for the paper tables: the
 // statistics document, or none when the run failed (then `failure` says what was run and how it ended).

@@ -27,6 +27,7 @@
 #include "sims/merge_command.h"
 #include "sims/paper_003.h"
 #include "sims/paper_004.h"
+#include "sims/fidelity_command.h"
 #include "sims/paper_004_summary.h"
 #include "sims/output_file.h"
 #include "sims/paper_command.h"
@@ -153,6 +154,23 @@ EXAMPLE
                     "003-paths: also write the table as CSV beside PNG and plot T / bound against B; 004-*: also time "
                     "one pipelined case against nu (CSV beside PNG) and plot it with the paper's t(nu) and nu_opt");
 
+  meshmp::FidelityCommand fidelity_command;
+  CLI::App* fidelity = app.add_subcommand(
+      "fidelity", "Measure the transaction-level network's error against the cycle level: algorithms and traffic.");
+  fidelity_command.add_to(*fidelity);
+  fidelity->footer(R"(
+DESCRIPTION
+  Runs every algorithm that runs on each machine without barriers (sync=none where it has the option) at
+  both levels (meshmp run --fidelity both), and synthetic traffic at loads from 10% to 100% of the cycle
+  level's saturation rate (found by bisection: mean latency 3 times its low-load value; meshmp traffic at
+  cycle and tlm), each in its own process. Prints the completion error (tlm / cycle - 1) of every
+  algorithm, the latency error of every load and the host times, as the Markdown table docs/fidelity.md
+  holds.
+
+EXAMPLES
+  meshmp fidelity --markdown fidelity.md --json fidelity.json
+  meshmp fidelity -t torus:8x8 -a direct,tseng-t1 --patterns uniform --loads 0.1,0.5,1)");
+
   std::string bench_case;
   CLI::App* bench_case_cmd = app.add_subcommand("bench-case", "Run one benchmark case (used by bench).");
   bench_case_cmd->add_option("case", bench_case, "kernel, uniform, direct, uniform-rtl, direct-rtl or scale")->required();
@@ -193,6 +211,7 @@ EXAMPLE
     }
     if (app.got_subcommand("bench")) return meshmp::run_benchmarks(self_path(argv[0]), bench_json, bench_scale, bench_threads, std::cout, std::cerr);
     if (app.got_subcommand("sweep")) return sweep_command.run(self_path(argv[0]), std::cout, std::cerr);
+    if (app.got_subcommand("fidelity")) return fidelity_command.run(self_path(argv[0]), std::cout, std::cerr);
     if (app.got_subcommand("merge")) return meshmp::run_merge(merged_csv, shard_csvs, std::cout);
     if (app.got_subcommand("paper")) {
       const auto tables_004 = meshmp::paper_004_tables();

@@ -1,6 +1,12 @@
 // `meshmp run`. See run_command.h.
 #include "sims/run_command.h"
 
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iomanip>
 #include <memory>
 #include <optional>
 #include <tuple>
@@ -10,10 +16,12 @@
 #include "hw/machine.h"
 #include "hw/model_size.h"
 #include "hw/stop_request.h"
+#include "sims/child_run.h"
 #include "sims/fst_output.h"
 #include "sims/output_file.h"
 #include "sims/run_report.h"
 #include "sims/stop_signals.h"
+#include "sims/temporary_paths.h"
 #include "sims/waveform_relay.h"
 
 namespace meshmp {
@@ -108,8 +116,11 @@ void prepare_machine(Machine& machine, const Algorithm& algorithm, const Machine
 
 // Stage 7: the outputs written whole and put in place; the paths written to `summary`, a failed write to
 // `err`. False when a write failed.
-bool write_outputs(Machine& machine, const MachineConfig& config, const RunReport& report, RunOutputs& outputs,
-                   std::ostream& out, std::ostream& summary, std::ostream& err) {
+bool write_outputs(Machine& machine, const MachineConfig& config, const RunReport& report,
+                   const nlohmann::json& comparison, RunOutputs& outputs, std::ostream& out, std::ostream& summary,
+                   std::ostream& err) {
+  nlohmann::json document = run_document(config, report);
+  if (!comparison.is_null()) document["fidelity_comparison"] = comparison;
   std::vector<std::string> written, write_errors;
   auto commit = [&](OutputFile& file, const std::string& what) {
     if (!file.is_open()) return;
@@ -118,9 +129,9 @@ bool write_outputs(Machine& machine, const MachineConfig& config, const RunRepor
     else written.push_back("  " + what + ": " + path);
   };
   if (outputs.stats_to_stdout)
-    out << run_document(config, report).dump(1) << "\n" << std::flush;
+    out << document.dump(1) << "\n" << std::flush;
   else if (outputs.stats.is_open())
-    outputs.stats.stream() << run_document(config, report).dump(1) << "\n";
+    outputs.stats.stream() << document.dump(1) << "\n";
   if (outputs.messages.is_open()) {
     std::ostream& messages = outputs.messages.stream();
     messages << "src,dst,bytes,latency_cycles,header_blocking_cycles\n";
@@ -146,6 +157,74 @@ bool write_outputs(Machine& machine, const MachineConfig& config, const RunRepor
   for (const std::string& line : written) summary << line << "\n";
   for (const std::string& error : write_errors) err << "meshmp: error: " << error << "\n";
   return write_errors.empty();
+}
+
+// --fidelity both, first half: the same machine at transaction level in a child process (SystemC elaborates
+// one machine per process), from this configuration written to a temporary config file; its results, or
+// none (then `failure` says why).
+std::optional<nlohmann::json> run_at_transaction_level(const MachineConfig& config, std::string& failure) {
+  MachineConfig tlm = config;
+  tlm.fidelity = NetworkFidelity::Transaction;
+  const char* tmp = std::getenv("TMPDIR");
+  std::string path = std::string(tmp && *tmp ? tmp : "/tmp") + "/meshmp-config-XXXXXX.json";
+  const int fd = mkstemps(path.data(), 5);
+  if (fd < 0) {
+    failure = "no temporary config file could be made in " + path.substr(0, path.rfind('/'));
+    return std::nullopt;
+  }
+  close(fd);
+  const TemporaryPath registered(path);
+  std::ofstream(path) << tlm.to_json().dump(1) << "\n";
+  char self[4096];
+  const ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
+  self[length > 0 ? length : 0] = '\0';
+  ChildRun run;
+  try {
+    run = run_meshmp_child(self, {"--config", path, "--quiet"});
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  std::remove(path.c_str());
+  if (!failure.empty()) return std::nullopt;
+  if (stopped_with_this_process(run.outcome)) throw StopRequested{};
+  if (!run.stats.contains("statistics")) {
+    failure = "the transaction-level run wrote no results (" + run.outcome.describe() + ")";
+    return std::nullopt;
+  }
+  return std::move(run.stats);
+}
+
+// --fidelity both, second half: the two runs side by side, for the summary and the results.
+nlohmann::json compare_fidelities(const nlohmann::json& tlm, const RunReport& cycle) {
+  const nlohmann::json& t = tlm["statistics"];
+  const nlohmann::json& c = cycle.statistics;
+  const double cycle_completion = std::max<double>(1, c["completion_cycles"].get<double>());
+  const double tlm_seconds = std::max(1e-9, t["simulation"]["host_seconds"].get<double>());
+  bool links_equal = c.contains("network") && t.contains("network") &&
+                     c["network"]["links"].size() == t["network"]["links"].size();
+  for (std::size_t i = 0; links_equal && i < c["network"]["links"].size(); ++i)
+    links_equal = c["network"]["links"][i]["flits"] == t["network"]["links"][i]["flits"];
+  return {{"cycle_completion_cycles", c["completion_cycles"]},
+          {"tlm_completion_cycles", t["completion_cycles"]},
+          {"tlm_over_cycle_minus_one", t["completion_cycles"].get<double>() / cycle_completion - 1},
+          {"cycle_host_seconds", c["simulation"]["host_seconds"]},
+          {"tlm_host_seconds", t["simulation"]["host_seconds"]},
+          {"cycle_over_tlm_host_time", c["simulation"]["host_seconds"].get<double>() / tlm_seconds},
+          {"link_flits_equal", links_equal},
+          {"schedule_equal", c["schedule"] == t["schedule"]},
+          {"tlm_verification_passed", tlm["verification"]["ok"]}};
+}
+
+void print_comparison(const nlohmann::json& comparison, std::ostream& summary) {
+  summary << "  fidelity: cycle level " << comparison["cycle_completion_cycles"] << " cycles, transaction level "
+          << comparison["tlm_completion_cycles"] << " cycles: error (tlm / cycle - 1) " << std::showpos << std::fixed
+          << std::setprecision(2) << 100 * comparison["tlm_over_cycle_minus_one"].get<double>() << std::noshowpos
+          << "%; link flits " << (comparison["link_flits_equal"].get<bool>() ? "equal" : "differ") << ", schedule "
+          << (comparison["schedule_equal"].get<bool>() ? "equal" : "differs") << ", transaction level "
+          << (comparison["tlm_verification_passed"].get<bool>() ? "verified" : "NOT verified") << "; host time "
+          << std::setprecision(3) << comparison["cycle_host_seconds"].get<double>() << " s against "
+          << comparison["tlm_host_seconds"].get<double>() << " s (" << std::setprecision(1)
+          << comparison["cycle_over_tlm_host_time"].get<double>() << "x)\n";
 }
 
 }  // namespace
@@ -174,8 +253,20 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
     err << "meshmp: error: " << *error << "\n";
     return 2;
   }
+  // --fidelity both: the transaction level first, in a child; then the cycle level here, as any run.
+  nlohmann::json transaction_level;
+  if (config.fidelity == NetworkFidelity::Both) {
+    std::string failure;
+    if (auto results = run_at_transaction_level(config, failure)) transaction_level = std::move(*results);
+    else {
+      err << "meshmp: error: network.fidelity both: " << failure << "\n";
+      return 1;
+    }
+  }
+  MachineConfig machine_config = config;
+  if (config.fidelity == NetworkFidelity::Both) machine_config.fidelity = NetworkFidelity::Cycle;
   const Algorithm& algorithm = *plan.algorithm;
-  Machine machine("machine", config, algorithm.firmware, plan.options, plan.scratch_bytes, algorithm.workload);
+  Machine machine("machine", machine_config, algorithm.firmware, plan.options, plan.scratch_bytes, algorithm.workload);
   prepare_machine(machine, algorithm, config, outputs);
 
   const RunResult result = machine.run();
@@ -191,10 +282,16 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
     return stopped_exit_status();
   }
   print_run_summary(machine, algorithm, report, summary, err);
+  nlohmann::json comparison;
+  if (!transaction_level.is_null()) {
+    comparison = compare_fidelities(transaction_level, report);
+    print_comparison(comparison, summary);
+  }
 
-  const bool written = write_outputs(machine, config, report, outputs, out, summary, err);
+  const bool written = write_outputs(machine, config, report, comparison, outputs, out, summary, err);
   if (!written) return 1;
-  return report.ok() ? 0 : 1;
+  const bool tlm_ok = comparison.is_null() || comparison["tlm_verification_passed"].get<bool>();
+  return report.ok() && tlm_ok ? 0 : 1;
 }
 
 }  // namespace meshmp

@@ -40,7 +40,9 @@ void print_run_summary(const Machine& machine, const Algorithm& algorithm, const
   const std::string power_on = config.router.rtl_power_on_seed == 0
                                    ? ""
                                    : ", powered up at random (seed " + std::to_string(config.router.rtl_power_on_seed) + ")";
-  const std::string router_model = config.router.model == "rtl"    ? "verilated RTL routers" + power_on + ", "
+  const bool transaction_level = machine.has_network() && machine.network().fidelity() == NetworkFidelity::Transaction;
+  const std::string router_model = transaction_level                ? "transaction level (no routers stepped), "
+                                   : config.router.model == "rtl"    ? "verilated RTL routers" + power_on + ", "
                                    : config.router.model == "dual" ? "SystemC and RTL routers in lockstep" + power_on + ", "
                                                                    : "";
   summary << "meshmp: " << topology.spec() << " (" << topology.num_nodes() << " nodes), algorithm " << algorithm.name
@@ -93,7 +95,8 @@ void print_run_summary(const Machine& machine, const Algorithm& algorithm, const
            "where messages contend)\n";
     if (machine.has_network())
       summary << "  contention: header blocking " << stats["network"]["header_blocking_cycles"] << " cycles, body-flit stalls "
-          << stats["network"]["body_flit_stall_cycles"] << " cycles\n";
+          << stats["network"]["body_flit_stall_cycles"] << " cycles"
+          << (transaction_level ? " (the transaction level holds no link behind a waiting head: none)" : "") << "\n";
     else
       summary << "  " << describe_fabric_statistics(stats["fabric"]) << "\n";
     const auto& schedule = stats["schedule"];
@@ -113,14 +116,18 @@ void print_run_summary(const Machine& machine, const Algorithm& algorithm, const
         << bounds["measured_steps_over_cut_bound"].get<double>()
         << " (cut): below 1 where a step's messages cross several links, as wormhole routing allows\n";
     if (machine.has_network())
-      summary << "  network: " << stats["network"]["flit_hops"] << " flit-hops, link utilisation max " << std::setprecision(1)
+      summary << "  network (" << (transaction_level ? "transaction level, docs/fidelity.md" : "cycle level")
+          << "): " << stats["network"]["flit_hops"] << " flit-hops, link utilisation max " << std::setprecision(1)
           << 100 * stats["network"]["max_link_utilization_fraction"].get<double>() << "% mean "
           << 100 * stats["network"]["mean_link_utilization_fraction"].get<double>() << "%\n";
   }
   const auto& speed = stats["simulation"];
   summary << "  simulation: " << std::defaultfloat << std::setprecision(3) << result.host_seconds << " s host on "
       << speed["host_threads"] << " thread(s); ";
-  if (machine.has_network())
+  if (transaction_level)
+    summary << "the network acted at " << speed["cycles_stepped"] << " of " << result.completion_cycles
+        << " cycles (sends completing, messages arriving): " << std::fixed << std::setprecision(0);
+  else if (machine.has_network())
     summary << "the clock stepped " << speed["cycles_stepped"] << " of " << result.completion_cycles
         << " cycles (it stops while the network is idle): " << std::fixed << std::setprecision(0)
         << speed["stepped_cycles_per_second"].get<double>() << " stepped cycles/s, ";

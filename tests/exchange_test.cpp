@@ -118,7 +118,7 @@ TEST(PaperCostModel, PairwiseOnTheHypercubeFollowsTheStepEstimate) {
   // Bookkeeping follows what is pending, not what was ever sent: one receive pending per step, one record.
   EXPECT_EQ(machine.messages().received(), 64u * 63u);
   for (int i = 0; i < 64; ++i) EXPECT_EQ(machine.node(i).network_interface().receive_records_allocated(), 1u) << "node " << i;
-  EXPECT_EQ(machine.network().packets().table_size(), 64u * 2u)
+  EXPECT_EQ(machine.cycle_network().packets().table_size(), 64u * 2u)
       << "packet records: at most one message (two packets of 16 flits) per node in flight";
 }
 

@@ -65,8 +65,8 @@ void run(PortModel model) {
       }
   EXPECT_GT(machine.node(1).network_interface().out_of_order_messages(), 10u) << "the test needs messages that overtake";
   // The host keeps a record per packet only while it is in the network.
-  EXPECT_EQ(machine.network().packets().open_records(), 0u) << "every packet's record is closed at its ejection";
-  EXPECT_LT(machine.network().packets().table_size(), 100u) << "records are reused, not one per packet ever sent";
+  EXPECT_EQ(machine.cycle_network().packets().open_records(), 0u) << "every packet's record is closed at its ejection";
+  EXPECT_LT(machine.cycle_network().packets().table_size(), 100u) << "records are reused, not one per packet ever sent";
 }
 
 TEST(MessageOrder, SameTagMessagesMatchInSendingOrderOnePort) { run(PortModel::OnePort); }

@@ -1,0 +1,224 @@
+// The transaction-level router network: reservations along the route, an event queue. See
+// transaction_network.h.
+#include "hw/transaction_network.h"
+
+#include <algorithm>
+
+#include "hw/zero_load_model.h"
+
+namespace meshmp {
+
+TransactionNetwork::TransactionNetwork(sc_core::sc_module_name name, const Topology& topology,
+                                       const RouterParams& params, PortModel port_model, RoutingFunction routing,
+                                       sc_core::sc_time clock_period)
+    : sc_core::sc_module(name),
+      sources("sources"),
+      destinations("destinations"),
+      topology_(topology),
+      params_(params),
+      port_model_(port_model),
+      routing_(routing),
+      period_(clock_period),
+      describe_pending_(static_cast<std::size_t>(topology.num_nodes())),
+      link_flits_(static_cast<std::size_t>(topology.num_nodes()) * static_cast<std::size_t>(topology.num_ports()), 0) {
+  reservations_.resize(link_flits_.size() +
+                       static_cast<std::size_t>(topology.num_nodes()) * static_cast<std::size_t>(num_injection_channels()));
+  sources.register_nb_transport_fw(this, &TransactionNetwork::nb_transport_fw);
+  destinations.register_nb_transport_bw(this, &TransactionNetwork::nb_transport_bw);
+  SC_METHOD(act);
+  sensitive << wake_;
+  dont_initialize();
+}
+
+void TransactionNetwork::attach(int node, TransactionPort& port,
+                                std::function<std::vector<std::string>()> describe_pending) {
+  for (int c = 0; c < port.channels(); ++c) {
+    port.out.bind(sources);
+    binding_node_.push_back(node);
+    channel_free_.push_back(0);
+  }
+  destinations.bind(port.in);
+  describe_pending_[static_cast<std::size_t>(node)] = std::move(describe_pending);
+}
+
+std::uint64_t TransactionNetwork::current_cycle() const {
+  return static_cast<std::uint64_t>(sc_core::sc_time_stamp() / period_);
+}
+
+tlm::tlm_sync_enum TransactionNetwork::nb_transport_fw(int binding, tlm::tlm_generic_payload& trans,
+                                                       tlm::tlm_phase& phase, sc_core::sc_time& delay) {
+  NetworkMessage* message = trans.get_extension<NetworkMessage>();
+  if (phase != tlm::BEGIN_REQ || !message || !trans.has_mm()) {
+    fail("protocol error: injection channel binding " + std::to_string(binding) +
+         " sent a request without BEGIN_REQ, a NetworkMessage extension or a memory manager");
+    trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    return tlm::TLM_COMPLETED;
+  }
+  // The channel starts the message when the DMA engine may and the channel is free, after its start-up.
+  const std::uint64_t ready = current_cycle() + static_cast<std::uint64_t>(delay / period_);
+  const auto b = static_cast<std::size_t>(binding);
+  const std::uint64_t first_flit = std::max(ready, channel_free_[b]) + message->startup_cycles;
+  // Its packets, one after the other: payloads of at most max_packet_payload_flits flits behind a head.
+  const std::uint32_t bytes = trans.get_data_length();
+  const std::uint32_t packets = message_packets(params_, bytes);
+  const std::uint64_t per_packet = static_cast<std::uint64_t>(params_.max_packet_payload_flits) * params_.flit_bytes;
+  std::uint64_t injected = first_flit, arrival = 0, blocked = 0;
+  for (std::uint32_t k = 0; k < packets; ++k) {
+    const std::uint64_t payload = std::min<std::uint64_t>(per_packet, bytes - k * per_packet);
+    const auto flits = static_cast<std::uint32_t>(1 + (payload + params_.flit_bytes - 1) / params_.flit_bytes);
+    arrival = std::max(arrival, send_packet(*message, injected, flits, blocked));
+    injected += flits;
+  }
+  channel_free_[b] = injected;
+  message->blocked_cycles = blocked;
+  trans.acquire();  // held until delivered
+  ++messages_in_flight_;
+  schedule({injected - 1, next_order_++, false, binding, &trans});
+  schedule({arrival, next_order_++, true, binding, &trans});
+  phase = tlm::END_REQ;
+  delay = sc_core::SC_ZERO_TIME;
+  return tlm::TLM_UPDATED;
+}
+
+tlm::tlm_sync_enum TransactionNetwork::nb_transport_bw(int node, tlm::tlm_generic_payload&, tlm::tlm_phase&,
+                                                       sc_core::sc_time&) {
+  fail("protocol error: node " + std::to_string(node) + " answered a delivery on the backward path");
+  return tlm::TLM_COMPLETED;
+}
+
+std::uint64_t TransactionNetwork::send_packet(const NetworkMessage& message, std::uint64_t injected,
+                                              std::uint32_t flits, std::uint64_t& blocked) {
+  const int net_ports = topology_.num_ports();
+  const std::uint64_t store = params_.switching == SwitchingMode::StoreAndForward ? flits - 1 : 0;
+  std::uint64_t written = injected + 1;  // the head in the source router's buffer
+  int node = message.source;
+  int in_port = -1;                      // the injection channel
+  std::size_t hop = 0;
+  for (int routers = 0; routers <= topology_.num_nodes() + kMaxRouteHops; ++routers) {
+    const std::uint64_t nominal = written + params_.pipeline_depth + store;
+    const bool at_end = message.route.empty() ? node == message.destination : hop == message.route.size();
+    if (at_end) {
+      // The ejection channel: the one facing the port the packet came in on (all-port), or the node's one.
+      const int channel = port_model_ == PortModel::AllPort && in_port >= 0 ? in_port : 0;
+      const std::uint64_t leaves = reserve(ejection_index(node, channel), nominal, flits);
+      count_blocking(message.step, leaves - nominal, blocked);
+      return leaves + flits;
+    }
+    const int port = message.route.empty() ? routing_(topology_, node, message.destination) : message.route[hop];
+    const int next = port >= 0 && port < net_ports ? topology_.neighbor(node, port) : -1;
+    if (next < 0) {
+      fail("protocol error: the route of a message from node " + std::to_string(message.source) + " to node " +
+           std::to_string(message.destination) + " leaves node " + std::to_string(node) + " through port " +
+           std::to_string(port) + ", which leads nowhere");
+      return injected;
+    }
+    const std::uint64_t leaves = reserve(link_index(node, port), nominal, flits);
+    count_blocking(message.step, leaves - nominal, blocked);
+    link_flits_[link_index(node, port)] += flits;
+    flit_hops_ += flits;
+    written = leaves + params_.link_latency_cycles;
+    in_port = topology_.reverse_port(port);
+    node = next;
+    ++hop;
+  }
+  fail("protocol error: a message from node " + std::to_string(message.source) + " to node " +
+       std::to_string(message.destination) + " never reached it (a routing loop)");
+  return injected;
+}
+
+void TransactionNetwork::count_blocking(std::uint32_t step, std::uint64_t cycles, std::uint64_t& blocked) {
+  if (cycles == 0) return;
+  blocked += cycles;
+  header_blocking_cycles_ += cycles;
+  if (step >= header_blocking_by_step_.size()) header_blocking_by_step_.resize(step + 1, 0);
+  header_blocking_by_step_[step] += cycles;
+}
+
+std::uint64_t TransactionNetwork::reserve(std::size_t channel, std::uint64_t earliest, std::uint32_t flits) {
+  std::vector<Reservation>& taken = reservations_[channel];
+  // Reservations over before now hold nothing any more (every new one starts after now).
+  const std::uint64_t now = current_cycle();
+  std::size_t over = 0;
+  while (over < taken.size() && taken[over].to <= now) ++over;
+  taken.erase(taken.begin(), taken.begin() + static_cast<std::ptrdiff_t>(over));
+  // The first gap of `flits` cycles from `earliest` on (reservations are sorted and disjoint).
+  std::uint64_t from = earliest;
+  std::size_t at = 0;
+  for (; at < taken.size(); ++at) {
+    if (taken[at].to <= from) continue;
+    if (taken[at].from >= from + flits) break;
+    from = taken[at].to;
+  }
+  taken.insert(taken.begin() + static_cast<std::ptrdiff_t>(at), Reservation{from, from + flits});
+  return from;
+}
+
+void TransactionNetwork::schedule(const Event& event) {
+  events_.push(event);
+  if (acting_ || event.cycle >= wake_cycle_) return;  // act() notifies for its next cycle when it is done
+  wake_cycle_ = event.cycle;
+  wake_.notify(period_ * static_cast<double>(event.cycle) - sc_core::sc_time_stamp());
+}
+
+void TransactionNetwork::act() {
+  const std::uint64_t now = current_cycle();
+  acting_ = true;
+  wake_cycle_ = UINT64_MAX;
+  ++cycles_acted_;
+  while (!events_.empty() && events_.top().cycle <= now && failure_.empty()) {
+    const Event event = events_.top();
+    events_.pop();
+    const auto b = static_cast<std::size_t>(event.binding);
+    tlm::tlm_phase phase = event.delivery ? tlm::BEGIN_REQ : tlm::BEGIN_RESP;
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    if (!event.delivery) {
+      // The channel injected the message's last flit: the send is complete.
+      if (sources[event.binding]->nb_transport_bw(*event.trans, phase, delay) != tlm::TLM_COMPLETED)
+        fail("protocol error: node " + std::to_string(binding_node_[b]) + " did not complete a send's response");
+      continue;
+    }
+    const NetworkMessage* message = event.trans->get_extension<NetworkMessage>();
+    const int destination = message->destination;
+    if (destinations[destination]->nb_transport_fw(*event.trans, phase, delay) != tlm::TLM_COMPLETED ||
+        event.trans->get_response_status() != tlm::TLM_OK_RESPONSE)
+      fail("protocol error: node " + std::to_string(destination) + " refused a message from node " +
+           std::to_string(message->source) + " (" + event.trans->get_response_string() + ")");
+    --messages_in_flight_;
+    event.trans->release();
+  }
+  acting_ = false;
+  if (!failure_.empty()) return;
+  if (!events_.empty()) {
+    wake_cycle_ = events_.top().cycle;
+    wake_.notify(period_ * static_cast<double>(wake_cycle_) - sc_core::sc_time_stamp());
+  } else if (on_idle_) {
+    on_idle_();
+  }
+}
+
+std::vector<LinkCount> TransactionNetwork::link_counts() const {
+  std::vector<LinkCount> links;
+  for (int n = 0; n < topology_.num_nodes(); ++n)
+    for (int p = 0; p < topology_.num_ports(); ++p) {
+      const int next = topology_.neighbor(n, p);
+      if (next >= 0) links.push_back({n, next, p, link_flits_[link_index(n, p)]});
+    }
+  return links;
+}
+
+void TransactionNetwork::report_failure(const std::string& what) {
+  if (!failure_.empty()) return;
+  fail(what);
+}
+
+void TransactionNetwork::fail(const std::string& what) {
+  if (!failure_.empty()) return;
+  failure_cycle_ = current_cycle();
+  failure_ = what + " (cycle " + std::to_string(failure_cycle_) + ")";
+  for (const auto& describe : describe_pending_)
+    if (describe)
+      for (auto& line : describe()) blocked_.push_back(std::move(line));
+  if (on_failure_) on_failure_();
+}
+
+}  // namespace meshmp

@@ -1,0 +1,159 @@
+// The transaction-level router network (network.fidelity tlm): the same topology, routing functions,
+// source routes, router timing and port model as the cycle-level network (hw/network.h), with a message
+// moved as one TLM-2.0 transaction (tlm/network_message.h) instead of flits stepped cycle by cycle.
+//
+// Timing. When a network interface hands over a message, the network computes its whole journey at
+// once, packet by packet, along the route the routers would take, and reserves what it uses:
+//  - its injection channel sends the node's messages one after the other, one flit per cycle from the
+//    message's start (the DMA start, then the channel's start-up if node.startup_on = channel);
+//  - a packet's head is written into a router's buffer one cycle after injection and link_latency cycles
+//    after leaving the previous router, and leaves pipeline_depth cycles later (store-and-forward: once
+//    its tail is written); it then holds its output link, or at the destination its ejection channel,
+//    for one cycle per flit. A link already reserved at that time delays the head to the first gap long
+//    enough for the whole packet (the header blocking the statistics report);
+//  - the message arrives (its bytes are delivered) the cycle after its last packet's tail leaves the
+//    destination router; the send completes the cycle its last flit is injected.
+// Nothing is done per cycle: the network acts only at the cycles a send completes or a message arrives
+// (an event queue), and a message costs work in proportion to its packets times its hops.
+//
+// Exact where nothing waits: with no two packets wanting one link at once, every completion, arrival and
+// link count equals the cycle-level network's (tests/transaction_network_test.cpp). Not modelled (the
+// error against the cycle level is measured, docs/fidelity.md): a waiting packet holds no link behind it
+// (wormhole's chained blocking, head-of-line blocking inside a shared VC buffer), credits and buffer
+// depths never stall a flit, virtual channels do not share a link's cycles flit by flit (a link carries
+// one packet at a time), and the receiving interface's buffer never pushes back into the network. The
+// reservation model cannot deadlock; a stall of the firmware is reported by the machine as on the cycle
+// level.
+#pragma once
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+
+#include <cstdint>
+#include <functional>
+#include <queue>
+#include <string>
+#include <vector>
+
+#include "hw/interconnect.h"
+#include "hw/transaction_port.h"
+#include "tlm/network_message.h"
+
+namespace meshmp {
+
+class TransactionNetwork : public sc_core::sc_module, public Interconnect {
+ public:
+  SC_HAS_PROCESS(TransactionNetwork);
+  // Binding b: an injection channel of a node (bound in node order, each node's channels in order).
+  tlm_utils::multi_passthrough_target_socket<TransactionNetwork> sources;
+  // Binding n: node n's receiving side.
+  tlm_utils::multi_passthrough_initiator_socket<TransactionNetwork> destinations;
+
+  TransactionNetwork(sc_core::sc_module_name name, const Topology& topology, const RouterParams& params,
+                     PortModel port_model, RoutingFunction routing, sc_core::sc_time clock_period);
+
+  // Binds node `node`'s port (nodes in order 0, 1, ...); `describe_pending` says what its interface holds
+  // when the run fails.
+  void attach(int node, TransactionPort& port, std::function<std::vector<std::string>()> describe_pending);
+
+  // Interconnect
+  NetworkFidelity fidelity() const override { return NetworkFidelity::Transaction; }
+  const Topology& topology() const override { return topology_; }
+  const RouterParams& params() const override { return params_; }
+  PortModel port_model() const override { return port_model_; }
+  RoutingFunction routing() const override { return routing_; }
+  std::uint64_t current_cycle() const override;
+  const sc_core::sc_time& clock_period() const { return period_; }
+  std::uint64_t flit_hops() const override { return flit_hops_; }
+  std::uint64_t header_blocking_cycles() const override { return header_blocking_cycles_; }
+  const std::vector<std::uint64_t>& header_blocking_by_step() const override { return header_blocking_by_step_; }
+  std::uint64_t body_stall_cycles() const override { return 0; }  // flits never stall behind their head
+  std::vector<LinkCount> link_counts() const override;
+  std::uint64_t cycles_stepped() const override { return cycles_acted_; }
+  bool failed() const override { return !failure_.empty(); }
+  const std::string& failure() const override { return failure_; }
+  std::uint64_t failure_cycle() const override { return failure_cycle_; }
+  const std::vector<std::string>& blocked_channels() const override { return blocked_; }
+  void report_failure(const std::string& what) override;
+  void on_failure(std::function<void()> callback) override { on_failure_ = std::move(callback); }
+  bool busy() const override { return messages_in_flight_ > 0; }
+  void on_idle(std::function<void()> callback) override { on_idle_ = std::move(callback); }
+
+  // Messages taken and not yet delivered.
+  std::uint64_t messages_in_flight() const { return messages_in_flight_; }
+
+ private:
+  // A cycle range [from, to) a link or ejection channel is reserved for one packet.
+  struct Reservation {
+    std::uint64_t from;
+    std::uint64_t to;
+  };
+  // What the network does at a cycle: complete a send (BEGIN_RESP to its channel) or deliver a message.
+  struct Event {
+    std::uint64_t cycle;
+    std::uint64_t order;  // events of one cycle in the order they were scheduled
+    bool delivery;
+    int binding;
+    tlm::tlm_generic_payload* trans;
+  };
+  struct Later {
+    bool operator()(const Event& a, const Event& b) const {
+      return a.cycle != b.cycle ? a.cycle > b.cycle : a.order > b.order;
+    }
+  };
+
+  tlm::tlm_sync_enum nb_transport_fw(int binding, tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay);
+  tlm::tlm_sync_enum nb_transport_bw(int node, tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay);
+  // Reserves `flits` cycles of `channel` from the first cycle >= earliest where they fit; returns it.
+  std::uint64_t reserve(std::size_t channel, std::uint64_t earliest, std::uint32_t flits);
+  // Sends one packet of `flits` flits whose head is injected at `injected` along the message's route;
+  // returns the cycle its tail is delivered to the destination's interface. Adds its header blocking to
+  // `blocked`.
+  std::uint64_t send_packet(const NetworkMessage& message, std::uint64_t injected, std::uint32_t flits,
+                            std::uint64_t& blocked);
+  // A head waited `cycles` beyond its pipeline: counted for its message (`blocked`), its step and the run.
+  void count_blocking(std::uint32_t step, std::uint64_t cycles, std::uint64_t& blocked);
+  void schedule(const Event& event);
+  void act();  // SC_METHOD: the events of the current cycle
+  void fail(const std::string& what);
+  std::size_t link_index(int node, int port) const {
+    return static_cast<std::size_t>(node) * static_cast<std::size_t>(topology_.num_ports()) + static_cast<std::size_t>(port);
+  }
+  std::size_t ejection_index(int node, int channel) const {
+    return static_cast<std::size_t>(topology_.num_nodes()) * static_cast<std::size_t>(topology_.num_ports()) +
+           static_cast<std::size_t>(node) * static_cast<std::size_t>(num_injection_channels()) +
+           static_cast<std::size_t>(channel);
+  }
+
+  const Topology& topology_;
+  RouterParams params_;
+  PortModel port_model_;
+  RoutingFunction routing_;
+  sc_core::sc_time period_;
+  std::vector<int> binding_node_;               // per source binding: its node
+  std::vector<std::uint64_t> channel_free_;      // per source binding: first cycle it can inject again
+  std::vector<std::function<std::vector<std::string>()>> describe_pending_;  // per node
+  std::vector<std::vector<Reservation>> reservations_;  // per link (node, port), then per ejection channel
+  std::vector<std::uint64_t> link_flits_;               // per link (node, port)
+  std::priority_queue<Event, std::vector<Event>, Later> events_;
+  std::uint64_t next_order_ = 0;
+  sc_core::sc_event wake_;
+  std::uint64_t wake_cycle_ = UINT64_MAX;  // the cycle wake_ is notified for
+  bool acting_ = false;
+  std::uint64_t messages_in_flight_ = 0;
+  std::uint64_t cycles_acted_ = 0;
+  std::uint64_t flit_hops_ = 0;
+  std::uint64_t header_blocking_cycles_ = 0;
+  std::vector<std::uint64_t> header_blocking_by_step_;
+  std::string failure_;
+  std::uint64_t failure_cycle_ = 0;
+  std::vector<std::string> blocked_;
+  std::function<void()> on_failure_;
+  std::function<void()> on_idle_;
+};
+
+}  // namespace meshmp

@@ -1,0 +1,210 @@
+// The transaction-level network (hw/transaction_network.h) against the cycle-level one: on schedules where
+// no two packets want one link at once (the papers' algorithms under sync=barrier, pairwise exchange on
+// hypercubes, 004's operations, single messages over every router timing) both levels give the same
+// completion, per-link flit counts, schedule, steps and per-message latencies, and both equal the
+// zero-load model; `meshmp run --fidelity both` runs both and reports the error; the settings a
+// transaction-level run cannot honour are refused by name.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+#include "hw/routing.h"
+#include "hw/traffic_generator.h"
+#include "meshmp_process.h"
+
+namespace {
+
+using meshmp_test::meshmp;
+
+std::string temp_path(const std::string& name) {
+  return ::testing::TempDir() + "meshmp_tlm_" + std::to_string(getpid()) + "_" + name;
+}
+
+nlohmann::json run_at(const std::string& args, const std::string& fidelity) {
+  const std::string path = temp_path(fidelity + ".json");
+  const auto outcome = meshmp("run " + args + " --fidelity " + fidelity + " -o " + path);
+  EXPECT_EQ(outcome.status, 0) << args << " at " << fidelity << ":\n" << outcome.output;
+  EXPECT_NE(outcome.output.find("verified: all"), std::string::npos) << outcome.output;
+  EXPECT_EQ(meshmp_test::schema_violations("run.schema.json", path), "") << path;
+  return nlohmann::json::parse(std::ifstream(path));
+}
+
+// A schedule, and whether the zero-load model is exact on it (it is not where a step's messages overlap
+// the next step's without contending: 004's all-to-all broadcast on the hypercube).
+struct Schedule {
+  const char* args;
+  bool zero_load_exact = true;
+};
+
+class ContentionFree : public ::testing::TestWithParam<Schedule> {};
+
+TEST_P(ContentionFree, TransactionLevelEqualsTheCycleLevelAndTheIdleNetworkEstimate) {
+  const nlohmann::json cycle = run_at(GetParam().args, "cycle");
+  const nlohmann::json tlm = run_at(GetParam().args, "tlm");
+  ASSERT_TRUE(cycle.contains("statistics") && tlm.contains("statistics"));
+  const nlohmann::json& c = cycle["statistics"];
+  const nlohmann::json& t = tlm["statistics"];
+  ASSERT_EQ(c["network"]["header_blocking_cycles"], 0) << "the case is not contention-free at cycle level";
+  EXPECT_EQ(t["completion_cycles"], c["completion_cycles"]);
+  EXPECT_EQ(t["network"]["links"], c["network"]["links"]) << "per-link flit counts";
+  EXPECT_EQ(t["network"]["flit_hops"], c["network"]["flit_hops"]);
+  EXPECT_EQ(t["network"]["header_blocking_cycles"], 0);
+  EXPECT_EQ(t["schedule"], c["schedule"]);
+  EXPECT_EQ(t["steps"], c["steps"]);
+  EXPECT_EQ(t["startups"], c["startups"]);
+  EXPECT_EQ(t["messages"]["latency_cycles"], c["messages"]["latency_cycles"]) << "every message's latency";
+  EXPECT_EQ(tlm["analytic"]["zero_load"], cycle["analytic"]["zero_load"]);
+  if (GetParam().zero_load_exact) {
+    EXPECT_EQ(t["completion_cycles"], tlm["analytic"]["zero_load"]["estimate_cycles"]) << "the zero-load model";
+  }
+  EXPECT_EQ(tlm["config"]["network"]["fidelity"], "tlm");
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    PapersAndTimings, ContentionFree,
+    ::testing::Values(
+        // 001's exchanges, synchronised by the hardware barrier (001 §7.1).
+        Schedule{"-t ring:16 -a tseng-ring -m 16 --algorithm-option sync=barrier"},
+        Schedule{"-t torus:8x8 -a tseng-t1 -m 8 --algorithm-option sync=barrier"},
+        Schedule{"-t torus:16x16 -a tseng-t4 -m 8 --algorithm-option sync=barrier"},
+        Schedule{"-t torus:8x8x8 -a tseng-c1 -m 4 --algorithm-option sync=barrier"},
+        // 000's and 002's synchronised steps.
+        Schedule{"-t mesh:8x8 -a suh-mesh -m 16 --algorithm-option sync=barrier"},
+        Schedule{"-t torus:8x8 -a dima-a1 -m 16 --algorithm-option sync=barrier"},
+        Schedule{"-t hypercube:4 -a dima-a2 -m 16 --algorithm-option sync=barrier --port-model all-port"},
+        // 003's exchanges on the hypercube.
+        Schedule{"-t hypercube:6 -a pairwise -m 32"}, Schedule{"-t hypercube:6 -a jh-sbnt --port-model all-port"},
+        // 004's operations on its ring, grid and hypercube.
+        Schedule{"-t ring:16 -a saad-broadcast"}, Schedule{"-t torus:4x4 -a saad-one-to-one"},
+        Schedule{"-t hypercube:6 -a saad-all-to-all-broadcast", false},
+        // One message at a time over every timing the routers take.
+        Schedule{"-t ring:8 -a dima-1d -m 40 --algorithm-option sync=barrier --pipeline-depth 2 --link-latency 3"},
+        Schedule{"-t ring:8 -a dima-1d -m 40 --algorithm-option sync=barrier --pipeline-depth 5 --link-latency 1"},
+        Schedule{"-t ring:8 -a dima-1d -m 40 --algorithm-option sync=barrier --switching store-and-forward --buffer-flits 17"},
+        Schedule{"-t ring:8 -a dima-1d -m 40 --algorithm-option sync=barrier --switching cut-through --buffer-flits 17"},
+        Schedule{"-t ring:8 -a dima-1d -m 40 --algorithm-option sync=barrier --packet-flits 2"},
+        Schedule{"-t ring:8 -a dima-1d -m 40 --algorithm-option sync=barrier --startup-on channel"},
+        Schedule{"-t ring:8 -a dima-1d -m 40 --algorithm-option sync=barrier --flit-bytes 4"}),
+    [](const ::testing::TestParamInfo<Schedule>& info) { return "case" + std::to_string(info.index); });
+
+TEST(FidelityBoth, PrintsBothCompletionsAndTheErrorAndRecordsThem) {
+  const std::string path = temp_path("both.json");
+  // Unsynchronised T1 meets header blocking: the two levels differ, and the error is reported, not hidden.
+  const auto outcome = meshmp("run -t torus:8x8 -a tseng-t1 -m 8 --fidelity both -o " + path);
+  ASSERT_EQ(outcome.status, 0) << outcome.output;
+  EXPECT_NE(outcome.output.find("fidelity: cycle level 1664 cycles, transaction level"), std::string::npos) << outcome.output;
+  EXPECT_NE(outcome.output.find("error (tlm / cycle - 1)"), std::string::npos) << outcome.output;
+  EXPECT_EQ(meshmp_test::schema_violations("run.schema.json", path), "");
+  const nlohmann::json run = nlohmann::json::parse(std::ifstream(path));
+  const nlohmann::json& comparison = run["fidelity_comparison"];
+  EXPECT_EQ(comparison["cycle_completion_cycles"], run["statistics"]["completion_cycles"]);
+  EXPECT_EQ(comparison["cycle_completion_cycles"], 1664);
+  const double error = comparison["tlm_over_cycle_minus_one"].get<double>();
+  EXPECT_DOUBLE_EQ(error, comparison["tlm_completion_cycles"].get<double>() / 1664 - 1);
+  EXPECT_NE(error, 0) << "this schedule contends: the levels differ";
+  EXPECT_LT(std::abs(error), 0.05) << "the papers' algorithms unsynchronised are within 5 %";
+  EXPECT_TRUE(comparison["tlm_verification_passed"].get<bool>());
+  EXPECT_TRUE(comparison["link_flits_equal"].get<bool>()) << "the same routes";
+  EXPECT_EQ(run["config"]["network"]["fidelity"], "both");
+}
+
+TEST(FidelityBoth, AContentionFreeRunHasNoError) {
+  const std::string path = temp_path("both_exact.json");
+  const auto outcome = meshmp("run -t hypercube:5 -a pairwise -m 16 --fidelity both -o " + path);
+  ASSERT_EQ(outcome.status, 0) << outcome.output;
+  EXPECT_NE(outcome.output.find("error (tlm / cycle - 1) +0.00%; link flits equal, schedule equal"), std::string::npos)
+      << outcome.output;
+  const nlohmann::json comparison = nlohmann::json::parse(std::ifstream(path))["fidelity_comparison"];
+  EXPECT_EQ(comparison["tlm_completion_cycles"], comparison["cycle_completion_cycles"]);
+}
+
+TEST(FidelitySettings, WhatTheTransactionLevelCannotHonourIsRefusedByName) {
+  auto refused = [](const std::string& args, const std::string& field) {
+    const auto outcome = meshmp("run " + args);
+    EXPECT_EQ(outcome.status, 2) << args << "\n" << outcome.output;
+    EXPECT_NE(outcome.output.find(field), std::string::npos) << args << "\n" << outcome.output;
+  };
+  refused("-t torus:4x4 --fidelity warp", "network.fidelity = 'warp': expected cycle, tlm or both");
+  refused("-t torus:4x4 --fidelity tlm --router rtl", "router.model = 'rtl': network.fidelity tlm models the network without routers");
+  refused("-t torus:4x4 --fidelity tlm --vcd " + temp_path("w.vcd"), "output.vcd");
+  refused("-t torus:4x4 --fidelity both --trace-rtl " + temp_path("w.fst"), "output.trace_rtl");
+  refused("-t bus:8 -a saad-broadcast --fidelity tlm", "network.fidelity = 'tlm': bus:8 has no router network");
+}
+
+TEST(FidelitySettings, AConfigFileSelectsTheTransactionLevel) {
+  const std::string config = temp_path("config.json"), path = temp_path("from_config.json");
+  std::ofstream(config) << R"({"topology": "torus:4x4", "network": {"fidelity": "tlm"}})";
+  const auto outcome = meshmp("run --config " + config + " -o " + path);
+  ASSERT_EQ(outcome.status, 0) << outcome.output;
+  EXPECT_NE(outcome.output.find("router: transaction level"), std::string::npos) << outcome.output;
+  EXPECT_NE(outcome.output.find("network (transaction level"), std::string::npos) << outcome.output;
+  EXPECT_EQ(nlohmann::json::parse(std::ifstream(path))["config"]["network"]["fidelity"], "tlm");
+}
+
+}  // namespace
+
+namespace {
+
+TEST(FidelityTable, MeasuresAlgorithmsAndTrafficAtBothLevelsAndWritesTheTable) {
+  const std::string markdown = temp_path("fidelity.md"), json = temp_path("fidelity.json");
+  const auto outcome = meshmp("fidelity -t torus:4x4 -a direct,tseng-t1,pairwise --patterns uniform --loads 0.5,1 --markdown " +
+                              markdown + " -o " + json);
+  ASSERT_EQ(outcome.status, 0) << outcome.output;
+  const nlohmann::json results = nlohmann::json::parse(std::ifstream(json));
+  // tseng-t1 needs sides of at least 8: the two that run on torus:4x4, and two loads of uniform traffic.
+  ASSERT_EQ(results["algorithms"].size(), 2u) << results.dump(1);
+  EXPECT_EQ(results["algorithms"][0]["algorithm"], "direct");
+  EXPECT_EQ(results["algorithms"][1]["algorithm"], "pairwise");
+  ASSERT_EQ(results["traffic"].size(), 2u);
+  for (const auto& point : results["traffic"]) {
+    EXPECT_LE(point["cycle_level_saturation_flits_per_node_per_cycle"].get<double>(),
+              point["ideal_saturation_flits_per_node_per_cycle"].get<double>());
+    EXPECT_EQ(point["cycle"]["config"]["network"]["fidelity"], "cycle");
+    EXPECT_EQ(point["tlm"]["config"]["network"]["fidelity"], "tlm");
+    EXPECT_EQ(point["tlm"]["errors"].size(), 0u) << "every payload byte checked at transaction level too";
+  }
+  std::ifstream file(markdown);
+  const std::string table((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  EXPECT_NE(table.find("| torus:4x4 | direct |"), std::string::npos) << table;
+  EXPECT_NE(table.find("| torus:4x4 | uniform |"), std::string::npos) << table;
+}
+
+TEST(FidelityTable, IdealSaturationIsTheBusiestChannelsLoad) {
+  using meshmp::TrafficParams;
+  using meshmp::TrafficPattern;
+  const meshmp::Topology ring = meshmp::Topology::parse("ring:8");
+  const auto routing = meshmp::find_routing_function("dimension-order");
+  TrafficParams uniform;
+  // A + link carries 4 + 3 + 2 + 1 of the 7 destinations' shares (half-way ties go +): 10/7 per unit load.
+  EXPECT_DOUBLE_EQ(meshmp::ideal_saturation_rate(ring, routing, uniform), 0.7);
+  TrafficParams neighbour;
+  neighbour.pattern = TrafficPattern::Neighbour;
+  EXPECT_DOUBLE_EQ(meshmp::ideal_saturation_rate(ring, routing, neighbour), 1.0);
+  TrafficParams hotspot;
+  hotspot.pattern = TrafficPattern::Hotspot;
+  hotspot.hotspot_fraction = 1;
+  EXPECT_DOUBLE_EQ(meshmp::ideal_saturation_rate(ring, routing, hotspot), 1.0 / 8) << "the hot node's ejection channel";
+}
+
+TEST(TransactionTraffic, DeliversEveryPacketWithItsBytesAndMatchesTheCycleLevelAtLowLoad) {
+  const std::string cycle = temp_path("traffic_cycle.json"), tlm = temp_path("traffic_tlm.json");
+  const std::string args = "traffic -t mesh:4x4 --rate 0.05 --measure-cycles 4000 -o ";
+  const auto a = meshmp(args + cycle), b = meshmp(args + tlm + " --fidelity tlm");
+  ASSERT_EQ(a.status, 0) << a.output;
+  ASSERT_EQ(b.status, 0) << b.output;
+  const nlohmann::json c = nlohmann::json::parse(std::ifstream(cycle)), t = nlohmann::json::parse(std::ifstream(tlm));
+  EXPECT_EQ(meshmp_test::schema_violations("traffic.schema.json", tlm), "");
+  EXPECT_EQ(t["measured_packets"], c["measured_packets"]) << "the same draws create the same packets";
+  EXPECT_EQ(t["average_hops"], c["average_hops"]);
+  EXPECT_TRUE(t["all_measured_packets_delivered"].get<bool>());
+  EXPECT_NEAR(t["average_packet_latency_cycles"].get<double>(), c["average_packet_latency_cycles"].get<double>(),
+              0.02 * c["average_packet_latency_cycles"].get<double>())
+      << "at 5 % load packets rarely meet";
+  EXPECT_NE(meshmp("traffic -t mesh:4x4 --fidelity both").output.find("network.fidelity = 'both'"), std::string::npos);
+}
+
+}  // namespace
