@@ -30,7 +30,10 @@ ModelSize estimate_model_size(const Topology& topology, const MachineConfig& con
   // Per port and VC: the flit slots and the VC state; per port pair: allocator requests.
   // 004's bus, shared memory and switch (topology.fabric()) replace the routers: their state is a few
   // bytes per node, but the shared memory holds a global memory of one node memory per node.
-  if (topology.fabric() == Fabric::None)
+  // The transaction-level network keeps no routers: per link its reservations and flit count.
+  if (topology.fabric() == Fabric::None && config.fidelity == NetworkFidelity::Transaction)
+    size.router_bytes = n * ports * 64;
+  else if (topology.fabric() == Fabric::None)
     size.router_bytes = n * ports * (vcs * (config.router.buffer_flits * sizeof(Flit) + sizeof(InputVirtualChannel)) +
                                      ports * 16 + 256);
   if (nodes) {
@@ -196,6 +199,28 @@ std::optional<std::string> check_model_fits(const Topology& topology, const Mach
                                      size_text(size.node_bytes) + "), more than the " + size_text(bound.bytes) +
                                      " this process may use: " + bound.what)
                          .what());
+}
+
+std::optional<std::string> beyond_node_limit(const MachineConfig& config) {
+  const std::int64_t count = Topology::nodes_in(config.topology);
+  if (count <= Topology::kMaxNodes) return std::nullopt;
+  const auto nodes = static_cast<std::uint64_t>(count);
+  const std::uint64_t memories = 2 * nodes * nodes * std::uint64_t{config.block_bytes};
+  const std::uint64_t stacks = nodes * kProcessorStackAddressSpaceBytes;
+  const std::uint64_t mappings = 2 * nodes + kOtherMemoryMappings;
+  const MemoryBound bound = memory_bound();
+  return std::string(
+      ConfigError("topology", config.topology,
+                  "has " + std::to_string(nodes) + " nodes; at most " + std::to_string(Topology::kMaxNodes) +
+                      " nodes are supported (node numbers are 16 bits in a head flit). Its run would need at least " +
+                      size_text(memories) + " of node memories (2 x nodes^2 x block_bytes), " + size_text(stacks) +
+                      " of address space for its processors' thread stacks and " + std::to_string(mappings) +
+                      " memory mappings; it would run with node numbers wider than 16 bits (hw/flit_wire.h and the "
+                      "RTL router), a host with that memory" +
+                      (bound.bytes > 0 ? " (this process may use " + size_text(bound.bytes) + ": " + bound.what + ")" : "") +
+                      " and vm.max_map_count of at least " + std::to_string(mappings) + " (this host: " +
+                      std::to_string(memory_map_limit()) + ")")
+          .what());
 }
 
 std::string out_of_memory_message() {

@@ -13,7 +13,8 @@
 namespace meshmp {
 
 struct ModelSize {
-  std::uint64_t router_bytes = 0;   // input buffers (flit slots), allocator and credit state; none on a fabric
+  std::uint64_t router_bytes = 0;   // input buffers (flit slots), allocator and credit state (tlm: link
+                                    // reservations); none on a fabric
   std::uint64_t fabric_bytes = 0;   // the shared-memory machine's global memory (one region per node)
   std::uint64_t memory_bytes = 0;   // the nodes' local memories
   std::uint64_t node_bytes = 0;     // processors (thread stacks), DMA engines, per-peer bookkeeping
@@ -67,6 +68,11 @@ MemoryBound memory_bound(int host_threads = 1, std::uint64_t processor_threads =
 // limit it would exceed).
 std::optional<std::string> check_model_fits(const Topology& topology, const MachineConfig& config,
                                             const std::optional<NodeFootprint>& nodes);
+
+// A router network with more nodes than Topology::kMaxNodes, refused with what its run would need (the
+// node memories of its data, 2 x nodes^2 x block_bytes at least; its processors' thread stacks and their
+// memory mappings) and what would make it run; none for a topology within the limit.
+std::optional<std::string> beyond_node_limit(const MachineConfig& config);
 
 // What a run that failed to allocate memory reports (std::bad_alloc, raised directly or carried by the
 // simulation kernel's report): "out of memory: ..." with the last model estimate check_model_fits()

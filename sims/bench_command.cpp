@@ -18,6 +18,7 @@
 #include "firmware/algorithm_registry.h"
 #include "hw/machine.h"
 #include "hw/network.h"
+#include "hw/transaction_network.h"
 #include "hw/routing.h"
 #include "hw/run_statistics.h"
 #include "hw/traffic_generator.h"
@@ -52,17 +53,31 @@ nlohmann::json kernel_floor_case() {
   return {{"case", "kernel"}, {"simulated_cycles", floor.cycles}, {"host_seconds", seconds}, {"simulated_cycles_per_second", floor.cycles / seconds}};
 }
 
+// A case's name: its base, then "-rtl" for verilated routers or "-tlm" for the transaction-level network.
+std::string case_name(const std::string& base, const std::string& router_model, NetworkFidelity fidelity) {
+  if (fidelity == NetworkFidelity::Transaction) return base + "-tlm";
+  return router_model == "cpp" ? base : base + "-" + router_model;
+}
+
 // 8x8 mesh, dimension-order routing, 4 VCs x 8 flits, 4-flit packets, 0.2 flits/node/cycle uniform random,
-// routers of `router_model`, stepped on `host_threads`.
-nlohmann::json uniform_random_case(const std::string& router_model, int host_threads) {
+// routers of `router_model` stepped on `host_threads`, or the transaction-level network.
+nlohmann::json uniform_random_case(const std::string& router_model, int host_threads,
+                                   NetworkFidelity fidelity = NetworkFidelity::Cycle) {
   const Topology topology = Topology::parse("mesh:8x8");
   RouterParams params;
   params.vcs = 4;
   params.buffer_flits = 8;
   params.max_packet_payload_flits = 3;
   params.model = router_model;
-  Network network("network", topology, params, PortModel::OnePort, find_routing_function("dimension-order"),
-                  sc_core::sc_time(1, sc_core::SC_NS), 20000, host_threads);
+  const sc_core::sc_time period(1, sc_core::SC_NS);
+  std::unique_ptr<Interconnect> built;
+  if (fidelity == NetworkFidelity::Transaction)
+    built = std::make_unique<TransactionNetwork>("network", topology, params, PortModel::OnePort,
+                                                 find_routing_function("dimension-order"), period);
+  else
+    built = std::make_unique<Network>("network", topology, params, PortModel::OnePort,
+                                      find_routing_function("dimension-order"), period, 20000, host_threads);
+  Interconnect& network = *built;
   TrafficParams traffic;
   traffic.flits_per_node_per_cycle = 0.2;
   traffic.packet_flits = 4;
@@ -76,7 +91,7 @@ nlohmann::json uniform_random_case(const std::string& router_model, int host_thr
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const std::uint64_t cycles = network.current_cycle();
   const auto& s = generator.stats();
-  return {{"case", router_model == "cpp" ? "uniform" : "uniform-" + router_model},
+  return {{"case", case_name("uniform", router_model, fidelity)},
           {"router_model", router_model},
           {"workload", "mesh:8x8 uniform random, dimension-order, 4 VCs x 8 flits, 4-flit packets, 0.2 flits/node/cycle"},
           {"simulated_cycles", cycles},
@@ -91,22 +106,29 @@ nlohmann::json uniform_random_case(const std::string& router_model, int host_thr
           {"error_count", s.errors.size() + (network.failed() ? 1 : 0)}};
 }
 
-// The direct all-to-all on a 16x16 torus with 64-byte blocks, routers of `router_model`, stepped on
-// `host_threads`.
-nlohmann::json direct_torus_case(const std::string& router_model, int host_threads) {
+// The direct all-to-all on `topology` with `block_bytes`-byte blocks (torus:16x16, 64), routers of
+// `router_model` stepped on `host_threads`, or the transaction-level network.
+nlohmann::json direct_torus_case(const std::string& router_model, int host_threads,
+                                 NetworkFidelity fidelity = NetworkFidelity::Cycle,
+                                 const std::string& topology = "torus:16x16", std::uint32_t block_bytes = 64) {
   MachineConfig config;
   config.host_threads = host_threads;
   config.router.model = router_model;
-  config.topology = "torus:16x16";
+  config.fidelity = fidelity;
+  config.topology = topology;
   config.algorithm = "direct";
-  config.block_bytes = 64;
+  config.block_bytes = block_bytes;
   Machine machine("machine", config, find_algorithm("direct"));
   machine.fill_memory();
   const RunResult result = machine.run();
   const double seconds = result.host_seconds;
-  return {{"case", router_model == "cpp" ? "direct" : "direct-" + router_model},
+  const std::string base = topology == "torus:16x16" ? "direct" : "direct-" + topology.substr(topology.find(':') + 1);
+  return {{"case", case_name(base, router_model, fidelity)},
           {"router_model", router_model},
-          {"workload", "direct all-to-all, torus:16x16, 64-byte blocks, default router and node"},
+          {"workload", "direct all-to-all, " + topology + ", " + std::to_string(block_bytes) +
+                           "-byte blocks, default router and node" +
+                           (fidelity == NetworkFidelity::Transaction ? ", transaction-level network" : "")},
+          {"verified", machine.verify().ok()},
           {"status", to_string(result.status)},
           {"simulated_cycles", result.completion_cycles},
           {"host_seconds", seconds},
@@ -152,10 +174,15 @@ int run_benchmark_case(const std::string& name, int host_threads, std::ostream& 
   else if (name == "direct") result = direct_torus_case("cpp", host_threads);
   else if (name == "uniform-rtl") result = uniform_random_case("rtl", host_threads);
   else if (name == "direct-rtl") result = direct_torus_case("rtl", host_threads);
+  else if (name == "uniform-tlm") result = uniform_random_case("cpp", 1, NetworkFidelity::Transaction);
+  else if (name == "direct-tlm") result = direct_torus_case("cpp", 1, NetworkFidelity::Transaction);
+  else if (name == "direct-32x32") result = direct_torus_case("cpp", host_threads, NetworkFidelity::Cycle, "torus:32x32", 8);
+  else if (name == "direct-32x32-tlm") result = direct_torus_case("cpp", 1, NetworkFidelity::Transaction, "torus:32x32", 8);
   else if (name == "scale") result = scale_case();
   else {
     err << "meshmp: error: bench case = '" << name
-        << "': expected kernel, uniform, direct, uniform-rtl, direct-rtl or scale\n";
+        << "': expected kernel, uniform, direct, uniform-rtl, direct-rtl, uniform-tlm, direct-tlm, direct-32x32, "
+           "direct-32x32-tlm or scale\n";
     return 2;
   }
   out << result.dump() << "\n";
@@ -165,8 +192,8 @@ int run_benchmark_case(const std::string& name, int host_threads, std::ostream& 
 int run_benchmarks(const std::string& self_path, const std::string& json_path, bool with_scale, int host_threads,
                    std::ostream& out, std::ostream& err) {
   nlohmann::json results = nlohmann::json::array();
-  std::vector<std::string> names{"kernel", "uniform", "direct", "uniform-rtl", "direct-rtl"};
-  if (with_scale) names.push_back("scale");
+  std::vector<std::string> names{"kernel", "uniform", "direct", "uniform-rtl", "direct-rtl", "uniform-tlm", "direct-tlm"};
+  if (with_scale) names.insert(names.end(), {"direct-32x32", "direct-32x32-tlm", "scale"});
   OutputFile json_file;  // checked before the first case runs
   if (!json_path.empty()) json_file = OutputFile("--json", json_path);
   for (const std::string& name : names) {
@@ -198,18 +225,27 @@ int run_benchmarks(const std::string& self_path, const std::string& json_path, b
       out << "    average packet latency " << std::setprecision(2) << r["average_packet_latency_cycles"].get<double>()
           << " cycles, accepted " << std::setprecision(4) << r["accepted_flits_per_node_per_cycle"].get<double>()
           << " flits/node/cycle, " << r["error_count"] << " errors\n";
-    if (r.contains("status")) out << "    run " << r["status"].get<std::string>() << "\n";
+    if (r.contains("status"))
+      out << "    run " << r["status"].get<std::string>()
+          << (r.contains("verified") ? r["verified"].get<bool>() ? ", verified" : ", NOT verified" : "") << "\n";
     if (r.contains("peak_memory_bytes"))
       out << "    " << (r["verified"].get<bool>() ? "verified" : "NOT verified") << "; " << std::setprecision(1)
           << r["host_seconds"].get<double>() << " s (target under 300 s), peak memory " << std::setprecision(2)
           << r["peak_memory_bytes"].get<double>() / 1e9 << " GB (target under 1.5 GB)\n";
-    // The RTL machine against the SystemC one on the same workload, measured in this run.
+    // The RTL machine against the SystemC one, the transaction level against the cycle level, on the same
+    // workload, measured in this run.
     const std::string name = r["case"].get<std::string>();
-    if (const auto dash = name.find('-'); dash != std::string::npos)
+    const auto dash = name.rfind('-');
+    const std::string variant = dash == std::string::npos ? "" : name.substr(dash + 1);
+    if (variant == "rtl" || variant == "tlm")
       for (const auto& base : results)
-        if (base["case"] == name.substr(0, dash))
-          out << "    " << std::setprecision(2) << base["simulated_cycles_per_second"].get<double>() / cps
-              << "x slower than the SystemC routers on the same workload\n";
+        if (base["case"] == name.substr(0, dash)) {
+          const double ratio = base["simulated_cycles_per_second"].get<double>() / cps;
+          if (variant == "rtl")
+            out << "    " << std::setprecision(2) << ratio << "x slower than the SystemC routers on the same workload\n";
+          else
+            out << "    " << std::setprecision(1) << 1 / ratio << "x faster than the cycle level on the same workload\n";
+        }
   }
   if (json_file.is_open()) {
     json_file.stream() << nlohmann::json{{"meshmp", build_identity()}, {"cases", results}}.dump(1) << "\n";

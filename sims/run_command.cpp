@@ -38,6 +38,7 @@ struct RunPlan {
 
 std::optional<RunRefusal> plan_run(const MachineConfig& config, RunPlan& plan) {
   auto invalid = [](const std::string& message) { return std::optional<RunRefusal>(RunRefusal{false, message}); };
+  if (auto error = beyond_node_limit(config)) return invalid(*error);
   if (auto error = config.validate()) return invalid(*error);
   try {
     plan.topology = Topology::parse(config.topology);

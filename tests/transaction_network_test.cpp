@@ -208,3 +208,20 @@ TEST(TransactionTraffic, DeliversEveryPacketWithItsBytesAndMatchesTheCycleLevelA
 }
 
 }  // namespace
+
+namespace {
+
+TEST(PastTheNodeLimit, A64x64x64MachineIsRefusedWithWhatItsRunWouldNeed) {
+  const auto outcome = meshmp("run -t torus:64x64x64 -a tseng-c64 -m 1 --fidelity tlm");
+  EXPECT_EQ(outcome.status, 2) << outcome.output;
+  for (const char* part : {"topology = 'torus:64x64x64': has 262144 nodes; at most 65536 nodes are supported",
+                           "at least 128.0 GiB of node memories (2 x nodes^2 x block_bytes)",
+                           "65.0 GiB of address space for its processors' thread stacks", "528384 memory mappings",
+                           "node numbers wider than 16 bits", "vm.max_map_count of at least 528384"})
+    EXPECT_NE(outcome.output.find(part), std::string::npos) << part << "\n" << outcome.output;
+  // A machine just past the limit says the same at its own size; the limit itself is not past it.
+  EXPECT_NE(meshmp("run -t mesh:512x512").output.find("has 262144 nodes"), std::string::npos);
+  EXPECT_EQ(meshmp("run -t mesh:256x256 -m 1 --print-config").status, 0) << "65536 nodes are within the limit";
+}
+
+}  // namespace

@@ -1,6 +1,7 @@
 // Cartesian-product network arithmetic (002 §2, §3.1). See topology.h.
 #include "topology/topology.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "topology/config_error.h"
@@ -57,12 +58,37 @@ Topology parse_fabric(Fabric fabric, const std::string& rest, const std::string&
 }  // namespace
 
 Topology Topology::parse(const std::string& spec, const std::string& field) {
+  if (const Fabric fabric = fabric_of(spec); fabric != Fabric::None)
+    return parse_fabric(fabric, spec.substr(spec.find(':') + 1), spec, field);
+  std::vector<Dimension> dims = parse_dimensions(spec, field);
+  const std::int64_t nodes = count_nodes(dims);
+  if (nodes > kMaxNodes)
+    throw ConfigError(field, spec, "has " + std::to_string(nodes) + " nodes; at most " + std::to_string(kMaxNodes) +
+                                       " nodes are supported (node numbers are 16 bits in a head flit)");
+  return Topology(std::move(dims), spec);
+}
+
+std::int64_t Topology::count_nodes(const std::vector<Dimension>& dims) {
+  std::int64_t nodes = 1;
+  for (const auto& d : dims) nodes = std::min<std::int64_t>(nodes * d.size, std::int64_t{1} << 40);
+  return nodes;
+}
+
+std::int64_t Topology::nodes_in(const std::string& spec) {
+  if (fabric_of(spec) != Fabric::None) return -1;
+  try {
+    return count_nodes(parse_dimensions(spec, "topology"));
+  } catch (const ConfigError&) {
+    return -1;
+  }
+}
+
+std::vector<Dimension> Topology::parse_dimensions(const std::string& spec, const std::string& field) {
   auto colon = spec.find(':');
   if (colon == std::string::npos) throw ConfigError(field, spec, kTopologyRule);
   std::string kind = spec.substr(0, colon);
   std::string rest = spec.substr(colon + 1);
   std::vector<Dimension> dims;
-  if (const Fabric fabric = fabric_of(spec); fabric != Fabric::None) return parse_fabric(fabric, rest, spec, field);
   if (kind == "hypercube") {
     const std::string range = "the hypercube dimension must be 1.." + std::to_string(kMaxHypercubeDimension) +
                               " (at most " + std::to_string(kMaxNodes) + " nodes)";
@@ -94,13 +120,7 @@ Topology Topology::parse(const std::string& spec, const std::string& field) {
     throw ConfigError(field, spec, std::string("unknown topology kind '") + echo(kind) + "': " + kTopologyRule);
   }
   if (dims.empty()) throw ConfigError(field, spec, kTopologyRule);
-  std::int64_t nodes = 1;
-  for (const auto& d : dims) {
-    nodes *= d.size;
-    if (nodes > kMaxNodes)
-      throw ConfigError(field, spec, "at most " + std::to_string(kMaxNodes) + " nodes are supported");
-  }
-  return Topology(std::move(dims), spec);
+  return dims;
 }
 
 std::string fabric_name(Fabric fabric) {

@@ -44,6 +44,9 @@ class Topology {
   // "shared-memory:K", "omega:K" (K = 2..kMaxFabricNodes, a power of two for omega). Throws ConfigError
   // naming the field `field`.
   static Topology parse(const std::string& spec, const std::string& field = "topology");
+  // The nodes a router network's spec names, past kMaxNodes too; -1 when it does not parse (or names a
+  // shared-resource machine).
+  static std::int64_t nodes_in(const std::string& spec);
 
   Topology(std::vector<Dimension> dimensions, std::string spec, Fabric fabric = Fabric::None);
 
@@ -86,6 +89,10 @@ class Topology {
   std::int64_t dimension_status(int d, int c) const;
 
  private:
+  // The dimensions a router network's spec names (no limit on their product); ConfigError naming `field`.
+  static std::vector<Dimension> parse_dimensions(const std::string& spec, const std::string& field);
+  static std::int64_t count_nodes(const std::vector<Dimension>& dims);  // saturates at 2^40
+
   std::vector<Dimension> dims_;
   std::vector<int> stride_;
   std::vector<Port> ports_;
