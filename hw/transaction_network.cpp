@@ -23,6 +23,7 @@ TransactionNetwork::TransactionNetwork(sc_core::sc_module_name name, const Topol
       link_flits_(static_cast<std::size_t>(topology.num_nodes()) * static_cast<std::size_t>(topology.num_ports()), 0) {
   reservations_.resize(link_flits_.size() +
                        static_cast<std::size_t>(topology.num_nodes()) * static_cast<std::size_t>(num_injection_channels()));
+  lane_holds_.resize(2 * link_flits_.size());
   sources.register_nb_transport_fw(this, &TransactionNetwork::nb_transport_fw);
   destinations.register_nb_transport_bw(this, &TransactionNetwork::nb_transport_bw);
   SC_METHOD(act);
@@ -90,10 +91,13 @@ std::uint64_t TransactionNetwork::send_packet(const NetworkMessage& message, std
                                               std::uint32_t flits, std::uint64_t& blocked) {
   const int net_ports = topology_.num_ports();
   const std::uint64_t store = params_.switching == SwitchingMode::StoreAndForward ? flits - 1 : 0;
+  const std::uint64_t hop_cycles = params_.pipeline_depth + params_.link_latency_cycles + store;
   std::uint64_t written = injected + 1;  // the head in the source router's buffer
   int node = message.source;
   int in_port = -1;                      // the injection channel
   std::size_t hop = 0;
+  int ring_dimension = -1, vc_class = 0;  // the dateline class, as the routers assign it
+  hops_.clear();
   for (int routers = 0; routers <= topology_.num_nodes() + kMaxRouteHops; ++routers) {
     const std::uint64_t nominal = written + params_.pipeline_depth + store;
     const bool at_end = message.route.empty() ? node == message.destination : hop == message.route.size();
@@ -102,6 +106,7 @@ std::uint64_t TransactionNetwork::send_packet(const NetworkMessage& message, std
       const int channel = port_model_ == PortModel::AllPort && in_port >= 0 ? in_port : 0;
       const std::uint64_t leaves = reserve(ejection_index(node, channel), nominal, flits);
       count_blocking(message.step, leaves - nominal, blocked);
+      hold_lanes(leaves + flits - 1, flits, hop_cycles);
       return leaves + flits;
     }
     const int port = message.route.empty() ? routing_(topology_, node, message.destination) : message.route[hop];
@@ -112,9 +117,25 @@ std::uint64_t TransactionNetwork::send_packet(const NetworkMessage& message, std
            std::to_string(port) + ", which leads nowhere");
       return injected;
     }
-    const std::uint64_t leaves = reserve(link_index(node, port), nominal, flits);
+    // The virtual channels the head may take on this link: all, or on a ring its dateline class's half.
+    const int dimension = topology_.port(port).dimension;
+    int lanes = params_.vcs;
+    if (params_.dateline && topology_.dimension(dimension).kind == DimensionKind::Ring) {
+      if (ring_dimension != dimension) {
+        ring_dimension = dimension;
+        vc_class = params_.dateline_whole_segment && segment_crosses_dateline(message, hop, node, port) ? 1 : 0;
+      }
+      if (!params_.dateline_whole_segment && topology_.crosses_dateline(node, port)) vc_class = 1;
+      lanes = params_.vcs / 2;
+    } else {
+      ring_dimension = dimension;
+      vc_class = 0;
+    }
+    const std::size_t link = link_index(node, port);
+    const std::uint64_t leaves = admit(link, static_cast<std::size_t>(vc_class), lanes, nominal, flits);
     count_blocking(message.step, leaves - nominal, blocked);
-    link_flits_[link_index(node, port)] += flits;
+    hops_.push_back({link * 2 + static_cast<std::size_t>(vc_class), leaves});
+    link_flits_[link] += flits;
     flit_hops_ += flits;
     written = leaves + params_.link_latency_cycles;
     in_port = topology_.reverse_port(port);
@@ -126,6 +147,57 @@ std::uint64_t TransactionNetwork::send_packet(const NetworkMessage& message, std
   return injected;
 }
 
+bool TransactionNetwork::segment_crosses_dateline(const NetworkMessage& message, std::size_t hop, int node,
+                                                  int port) const {
+  const int dimension = topology_.port(port).dimension;
+  if (!message.route.empty()) {
+    for (std::size_t i = hop; i < message.route.size() && topology_.port(message.route[i]).dimension == dimension; ++i) {
+      if (topology_.crosses_dateline(node, message.route[i])) return true;
+      node = topology_.neighbor(node, message.route[i]);
+    }
+    return false;
+  }
+  const int here = topology_.coordinate(node, dimension), there = topology_.coordinate(message.destination, dimension);
+  return topology_.port(port).offset > 0 ? there < here : there > here;
+}
+
+void TransactionNetwork::hold_lanes(std::uint64_t tail_leaves_last, std::uint32_t flits, std::uint64_t hop_cycles) {
+  // Backwards from the destination: the tail crosses a link once it has streamed behind its head, and no
+  // earlier than the buffer ahead (buffer_flits) lets it while the flits ahead wait downstream.
+  std::uint64_t downstream_tail = tail_leaves_last;
+  for (auto hop = hops_.rbegin(); hop != hops_.rend(); ++hop) {
+    const std::uint64_t behind_downstream = downstream_tail > hop_cycles + static_cast<std::uint64_t>(params_.buffer_flits)
+                                                ? downstream_tail - hop_cycles - static_cast<std::uint64_t>(params_.buffer_flits)
+                                                : 0;
+    const std::uint64_t tail = std::max(hop->leaves + flits - 1, behind_downstream);
+    lane_holds_[hop->lane_pool].push_back({hop->leaves, tail + 1});
+    downstream_tail = tail;
+  }
+}
+
+std::uint64_t TransactionNetwork::admit(std::size_t link, std::size_t vc_class, int lanes, std::uint64_t earliest,
+                                        std::uint32_t flits) {
+  std::vector<Reservation>& holds = lane_holds_[link * 2 + vc_class];
+  const std::uint64_t now = current_cycle();
+  holds.erase(std::remove_if(holds.begin(), holds.end(), [now](const Reservation& r) { return r.to <= now; }), holds.end());
+  std::uint64_t from = earliest;
+  for (;;) {
+    from = first_gap(link, from, flits);
+    // A virtual channel of its class must be free when the head crosses: else it waits for the first to free.
+    int held = 0;
+    std::uint64_t first_free = UINT64_MAX;
+    for (const Reservation& r : holds)
+      if (r.from <= from && from < r.to) {
+        ++held;
+        first_free = std::min(first_free, r.to);
+      }
+    if (held < lanes) break;
+    from = first_free;
+  }
+  take(link, from, flits);
+  return from;
+}
+
 void TransactionNetwork::count_blocking(std::uint32_t step, std::uint64_t cycles, std::uint64_t& blocked) {
   if (cycles == 0) return;
   blocked += cycles;
@@ -134,7 +206,7 @@ void TransactionNetwork::count_blocking(std::uint32_t step, std::uint64_t cycles
   header_blocking_by_step_[step] += cycles;
 }
 
-std::uint64_t TransactionNetwork::reserve(std::size_t channel, std::uint64_t earliest, std::uint32_t flits) {
+std::uint64_t TransactionNetwork::first_gap(std::size_t channel, std::uint64_t earliest, std::uint32_t flits) {
   std::vector<Reservation>& taken = reservations_[channel];
   // Reservations over before now hold nothing any more (every new one starts after now).
   const std::uint64_t now = current_cycle();
@@ -143,13 +215,23 @@ std::uint64_t TransactionNetwork::reserve(std::size_t channel, std::uint64_t ear
   taken.erase(taken.begin(), taken.begin() + static_cast<std::ptrdiff_t>(over));
   // The first gap of `flits` cycles from `earliest` on (reservations are sorted and disjoint).
   std::uint64_t from = earliest;
-  std::size_t at = 0;
-  for (; at < taken.size(); ++at) {
-    if (taken[at].to <= from) continue;
-    if (taken[at].from >= from + flits) break;
-    from = taken[at].to;
+  for (const Reservation& r : taken) {
+    if (r.to <= from) continue;
+    if (r.from >= from + flits) break;
+    from = r.to;
   }
-  taken.insert(taken.begin() + static_cast<std::ptrdiff_t>(at), Reservation{from, from + flits});
+  return from;
+}
+
+void TransactionNetwork::take(std::size_t channel, std::uint64_t from, std::uint32_t flits) {
+  std::vector<Reservation>& taken = reservations_[channel];
+  const auto at = std::find_if(taken.begin(), taken.end(), [from](const Reservation& r) { return r.from >= from; });
+  taken.insert(at, Reservation{from, from + flits});
+}
+
+std::uint64_t TransactionNetwork::reserve(std::size_t channel, std::uint64_t earliest, std::uint32_t flits) {
+  const std::uint64_t from = first_gap(channel, earliest, flits);
+  take(channel, from, flits);
   return from;
 }
 

@@ -108,8 +108,27 @@ class TransactionNetwork : public sc_core::sc_module, public Interconnect {
                                      sc_core::sc_time& delay);
   tlm::tlm_sync_enum nb_transport_bw(int node, tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);
-  // Reserves `flits` cycles of `channel` from the first cycle >= earliest where they fit; returns it.
+  // A link the head crossed: its virtual channels' pool (link * 2 + dateline class) and the cycle.
+  struct Hop {
+    std::size_t lane_pool;
+    std::uint64_t leaves;
+  };
+
+  // The first cycle >= earliest where `flits` cycles of `channel` are free; take() reserves them.
+  std::uint64_t first_gap(std::size_t channel, std::uint64_t earliest, std::uint32_t flits);
+  void take(std::size_t channel, std::uint64_t from, std::uint32_t flits);
+  // Both: reserves `flits` cycles of `channel` from the first cycle >= earliest where they fit.
   std::uint64_t reserve(std::size_t channel, std::uint64_t earliest, std::uint32_t flits);
+  // A network link: the first cycle >= earliest where `flits` cycles of it are free and one of the `lanes`
+  // virtual channels of the head's class is not held by another packet; reserves the cycles.
+  std::uint64_t admit(std::size_t link, std::size_t vc_class, int lanes, std::uint64_t earliest, std::uint32_t flits);
+  // After a packet reached its ejection channel (its tail leaving the last router at
+  // `tail_leaves_last`): holds the virtual channel it took on every link of hops_ from its head until its
+  // tail crossed, the tail held back where the flits ahead waited longer than the buffer absorbs.
+  void hold_lanes(std::uint64_t tail_leaves_last, std::uint32_t flits, std::uint64_t hop_cycles);
+  // Whether the ring segment starting at `port` of `node` crosses the dateline (router.dateline_classes
+  // whole-segment), as the routing unit decides it.
+  bool segment_crosses_dateline(const NetworkMessage& message, std::size_t hop, int node, int port) const;
   // Sends one packet of `flits` flits whose head is injected at `injected` along the message's route;
   // returns the cycle its tail is delivered to the destination's interface. Adds its header blocking to
   // `blocked`.
@@ -138,6 +157,8 @@ class TransactionNetwork : public sc_core::sc_module, public Interconnect {
   std::vector<std::uint64_t> channel_free_;      // per source binding: first cycle it can inject again
   std::vector<std::function<std::vector<std::string>()>> describe_pending_;  // per node
   std::vector<std::vector<Reservation>> reservations_;  // per link (node, port), then per ejection channel
+  std::vector<std::vector<Reservation>> lane_holds_;    // per link and dateline class: VCs held by packets
+  std::vector<Hop> hops_;                               // the packet being routed
   std::vector<std::uint64_t> link_flits_;               // per link (node, port)
   std::priority_queue<Event, std::vector<Event>, Later> events_;
   std::uint64_t next_order_ = 0;

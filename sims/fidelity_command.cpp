@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <iomanip>
 #include <sstream>
@@ -22,14 +23,14 @@ namespace meshmp {
 
 void FidelityCommand::add_to(CLI::App& c) {
   c.add_option("-t,--topologies", topologies_, "the machines (router networks)")->delimiter(',');
-  c.add_option("-a,--algorithms", algorithms_, "the algorithms (default: every registered one that runs there)")
+  c.add_option("-a,--algorithms", algorithms_, "the algorithms (default: every registered one that runs there; none: traffic alone)")
       ->delimiter(',');
   c.add_option("-m,--block-bytes", block_bytes_, "bytes per block of the algorithms' runs")->check(CLI::Range(1u, 1u << 20));
   c.add_option("--loads", load_fractions_,
                "synthetic traffic's offered loads, as fractions of each pattern's ideal saturation rate (0, 1]")
       ->delimiter(',')
       ->check(CLI::Range(1e-6, 1.0));
-  c.add_option("--patterns", patterns_, "synthetic traffic patterns (none: the algorithms alone)")->delimiter(',');
+  c.add_option("--patterns", patterns_, "synthetic traffic patterns: uniform, transpose, hotspot, ... (none: the algorithms alone)")->delimiter(',');
   c.add_option("--markdown", markdown_, "write the table as Markdown to this file");
   c.add_option("-o,--json", json_, "write the measurements as JSON to this file");
 }
@@ -160,7 +161,7 @@ int FidelityCommand::run(const std::string& self_path, std::ostream& out, std::o
       out << "  " << what << ": " << percent(c["tlm_over_cycle_minus_one"].get<double>()) << "\n" << std::flush;
     }
   }
-  if (!patterns_.empty()) {
+  if (std::any_of(patterns_.begin(), patterns_.end(), [](const std::string& p) { return p != "none"; })) {
     table << "\n| machine | traffic | offered, flits/node/cycle (of the cycle level's saturation) | cycle level: "
              "accepted, mean latency | tlm: accepted, mean latency | latency error | cycle level, s | tlm, s |\n"
              "|---|---|---:|---:|---:|---:|---:|---:|\n";
@@ -168,6 +169,7 @@ int FidelityCommand::run(const std::string& self_path, std::ostream& out, std::o
   for (const std::string& spec : topologies_) {
     const Topology topology = Topology::parse(spec);
     for (const std::string& pattern : patterns_) {
+      if (pattern == "none") continue;
       TrafficParams params;
       params.pattern = parse_traffic_pattern(pattern);
       if (params.validate(topology)) continue;  // a pattern this machine cannot take (transpose off a square)

@@ -73,7 +73,7 @@ TEST(JsonSchema, TrafficResultsAndSweepsMatch) {
 }
 
 TEST(JsonSchema, BenchmarkCasesMatch) {
-  for (const char* name : {"kernel", "direct"}) {
+  for (const char* name : {"kernel", "direct", "direct-tlm", "uniform-tlm"}) {
     const std::string json = temp_path(std::string("bench-") + name + ".json");
     ASSERT_EQ(meshmp_test::run_command("( " + std::string(MESHMP_BINARY) + " bench-case " + name + " > " + json + " )").status, 0) << name;
     EXPECT_EQ(schema_violations("bench.schema.json#/properties/cases/items", json), "") << name;
