@@ -169,8 +169,11 @@ void TransactionNetwork::hold_lanes(std::uint64_t tail_leaves_last, std::uint32_
     const std::uint64_t behind_downstream = downstream_tail > hop_cycles + static_cast<std::uint64_t>(params_.buffer_flits)
                                                 ? downstream_tail - hop_cycles - static_cast<std::uint64_t>(params_.buffer_flits)
                                                 : 0;
-    const std::uint64_t tail = std::max(hop->leaves + flits - 1, behind_downstream);
-    lane_holds_[hop->lane_pool].push_back({hop->leaves, tail + 1});
+    const std::uint64_t streamed = hop->leaves + flits;  // the cycle after its tail crossed, streaming
+    const std::uint64_t tail = std::max(streamed - 1, behind_downstream);
+    // While it streams it holds the link itself (its reservation); only a tail held back beyond that
+    // keeps a virtual channel that another packet could have taken.
+    if (tail + 1 > streamed) lane_holds_[hop->lane_pool].push_back({streamed, tail + 1});
     downstream_tail = tail;
   }
 }
@@ -183,7 +186,8 @@ std::uint64_t TransactionNetwork::admit(std::size_t link, std::size_t vc_class, 
   std::uint64_t from = earliest;
   for (;;) {
     from = first_gap(link, from, flits);
-    // A virtual channel of its class must be free when the head crosses: else it waits for the first to free.
+    // A virtual channel of its class must be free when the head crosses: else it waits for the first to
+    // free. The link is free then, so what holds one is a packet whose tail is held back behind it.
     int held = 0;
     std::uint64_t first_free = UINT64_MAX;
     for (const Reservation& r : holds)
@@ -207,25 +211,34 @@ void TransactionNetwork::count_blocking(std::uint32_t step, std::uint64_t cycles
 }
 
 std::uint64_t TransactionNetwork::first_gap(std::size_t channel, std::uint64_t earliest, std::uint32_t flits) {
-  std::vector<Reservation>& taken = reservations_[channel];
-  // Reservations over before now hold nothing any more (every new one starts after now).
+  Reservations& channel_state = reservations_[channel];
+  std::vector<Reservation>& taken = channel_state.taken;
+  // Reservations over before now hold nothing any more (every new one starts after now): skipped, and
+  // dropped once they are half the list.
   const std::uint64_t now = current_cycle();
-  std::size_t over = 0;
-  while (over < taken.size() && taken[over].to <= now) ++over;
-  taken.erase(taken.begin(), taken.begin() + static_cast<std::ptrdiff_t>(over));
-  // The first gap of `flits` cycles from `earliest` on (reservations are sorted and disjoint).
-  std::uint64_t from = earliest;
-  for (const Reservation& r : taken) {
-    if (r.to <= from) continue;
-    if (r.from >= from + flits) break;
-    from = r.to;
+  while (channel_state.first < taken.size() && taken[channel_state.first].to <= now) ++channel_state.first;
+  if (channel_state.first > 16 && 2 * channel_state.first > taken.size()) {
+    taken.erase(taken.begin(), taken.begin() + static_cast<std::ptrdiff_t>(channel_state.first));
+    channel_state.first = 0;
   }
+  if (channel_state.first == taken.size() || taken.back().to <= earliest) return earliest;  // after them all
+  // The first gap of `flits` cycles from `earliest` on (reservations are sorted and disjoint, so their
+  // ends are sorted too: the first that ends after `earliest` is found by bisection).
+  auto at = std::upper_bound(taken.begin() + static_cast<std::ptrdiff_t>(channel_state.first), taken.end(), earliest,
+                             [](std::uint64_t cycle, const Reservation& r) { return cycle < r.to; });
+  std::uint64_t from = earliest;
+  for (; at != taken.end() && at->from < from + flits; ++at) from = std::max(from, at->to);
   return from;
 }
 
 void TransactionNetwork::take(std::size_t channel, std::uint64_t from, std::uint32_t flits) {
-  std::vector<Reservation>& taken = reservations_[channel];
-  const auto at = std::find_if(taken.begin(), taken.end(), [from](const Reservation& r) { return r.from >= from; });
+  std::vector<Reservation>& taken = reservations_[channel].taken;
+  if (taken.empty() || taken.back().from < from) {
+    taken.push_back({from, from + flits});
+    return;
+  }
+  const auto at = std::lower_bound(taken.begin(), taken.end(), from,
+                                   [](const Reservation& r, std::uint64_t cycle) { return r.from < cycle; });
   taken.insert(at, Reservation{from, from + flits});
 }
 

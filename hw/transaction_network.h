@@ -156,7 +156,12 @@ class TransactionNetwork : public sc_core::sc_module, public Interconnect {
   std::vector<int> binding_node_;               // per source binding: its node
   std::vector<std::uint64_t> channel_free_;      // per source binding: first cycle it can inject again
   std::vector<std::function<std::vector<std::string>()>> describe_pending_;  // per node
-  std::vector<std::vector<Reservation>> reservations_;  // per link (node, port), then per ejection channel
+  // A channel's reservations, sorted; those before `first` are over.
+  struct Reservations {
+    std::vector<Reservation> taken;
+    std::size_t first = 0;
+  };
+  std::vector<Reservations> reservations_;  // per link (node, port), then per ejection channel
   std::vector<std::vector<Reservation>> lane_holds_;    // per link and dateline class: VCs held by packets
   std::vector<Hop> hops_;                               // the packet being routed
   std::vector<std::uint64_t> link_flits_;               // per link (node, port)
