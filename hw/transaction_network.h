@@ -9,8 +9,13 @@
 //  - a packet's head is written into a router's buffer one cycle after injection and link_latency cycles
 //    after leaving the previous router, and leaves pipeline_depth cycles later (store-and-forward: once
 //    its tail is written); it then holds its output link, or at the destination its ejection channel,
-//    for one cycle per flit. A link already reserved at that time delays the head to the first gap long
-//    enough for the whole packet (the header blocking the statistics report);
+//    for one cycle per flit. A link already reserved at that time, or whose virtual channels of the
+//    head's dateline class are all held, delays the head to the first gap long enough for the whole
+//    packet with a channel free (the header blocking the statistics report);
+//  - once the packet reaches its ejection channel, it holds the virtual channel it took on each link
+//    until its tail crossed it: streaming right behind its head, or later where the flits ahead waited
+//    longer downstream than the next buffer absorbs (wormhole's chained blocking; never under
+//    cut-through or store-and-forward, whose buffers take a whole packet);
 //  - the message arrives (its bytes are delivered) the cycle after its last packet's tail leaves the
 //    destination router; the send completes the cycle its last flit is injected.
 // Nothing is done per cycle: the network acts only at the cycles a send completes or a message arrives
@@ -18,12 +23,12 @@
 //
 // Exact where nothing waits: with no two packets wanting one link at once, every completion, arrival and
 // link count equals the cycle-level network's (tests/transaction_network_test.cpp). Not modelled (the
-// error against the cycle level is measured, docs/fidelity.md): a waiting packet holds no link behind it
-// (wormhole's chained blocking, head-of-line blocking inside a shared VC buffer), credits and buffer
-// depths never stall a flit, virtual channels do not share a link's cycles flit by flit (a link carries
-// one packet at a time), and the receiving interface's buffer never pushes back into the network. The
-// reservation model cannot deadlock; a stall of the firmware is reported by the machine as on the cycle
-// level.
+// error against the cycle level is measured, docs/fidelity.md): virtual channels do not share a link's
+// cycles flit by flit (a link carries one packet at a time), credits never stall a flit at its source
+// (a channel injects one flit per cycle whatever waits ahead), head-of-line blocking inside a shared VC
+// buffer, and the receiving interface's buffer never pushes back into the network. Reservations are
+// made in the order messages are handed over and never wait in a cycle: the model cannot deadlock; a
+// stall of the firmware is reported by the machine as on the cycle level.
 #pragma once
 
 #include <systemc>

@@ -96,7 +96,7 @@ void print_run_summary(const Machine& machine, const Algorithm& algorithm, const
     if (machine.has_network())
       summary << "  contention: header blocking " << stats["network"]["header_blocking_cycles"] << " cycles, body-flit stalls "
           << stats["network"]["body_flit_stall_cycles"] << " cycles"
-          << (transaction_level ? " (the transaction level holds no link behind a waiting head: none)" : "") << "\n";
+          << (transaction_level ? " (flits are not stepped at transaction level)" : "") << "\n";
     else
       summary << "  " << describe_fabric_statistics(stats["fabric"]) << "\n";
     const auto& schedule = stats["schedule"];
