@@ -36,23 +36,26 @@ struct NeighbourBlocks {
   const ExchangeLayout& layout;
   int me;
   std::uint32_t pre1, pre2;  // where the blocks of Pre1 and Pre2 arrived
-  // Index of node `dst` among the nodes of its parity class `keep`, in node order.
-  template <class Keep>
-  std::uint32_t rank(int dst, Keep keep) const {
-    std::uint32_t r = 0;
-    for (int v = 0; v < dst; ++v) r += keep(v) ? 1 : 0;
-    return r;
+  // Index of node `dst` among the nodes whose x has this node's parity (and, `same_y`, whose y has too),
+  // in node order (x fastest): whole rows before dst's, then its row up to it. Counted in closed form:
+  // every node asks it for every node of its torus, so a count over the nodes before dst would make the
+  // firmware's bookkeeping cubic in the nodes (most of a run on torus:64x64).
+  std::uint32_t rank(int dst, bool same_y) const {
+    const int nx = topology.dimension(0).size;
+    const int x = topology.coordinate(dst, 0), y = topology.coordinate(dst, 1);
+    const int px = topology.coordinate(me, 0) % 2, py = topology.coordinate(me, 1) % 2;
+    auto below = [](int c, int parity) { return (c + 1 - parity) / 2; };  // c' in [0, c) of that parity
+    const int rows = same_y ? below(y, py) : y;
+    const int in_row = !same_y || y % 2 == py ? below(x, px) : 0;
+    return static_cast<std::uint32_t>(rows * (nx / 2) + in_row);
   }
   std::vector<Unit> operator()(int dst) const {
     const std::uint32_t m = layout.block_bytes;
-    const int x = topology.coordinate(me, 0) % 2;
-    auto same_x = [&](int v) { return topology.coordinate(v, 0) % 2 == x; };
-    auto same_torus = [&](int v) { return same_x(v) && topology.coordinate(v, 1) % 2 == topology.coordinate(me, 1) % 2; };
-    const std::uint32_t q = rank(dst, same_torus);
+    const std::uint32_t q = rank(dst, true);
     const std::uint32_t quarter = static_cast<std::uint32_t>(topology.num_nodes() / 4);
     const std::vector<int> from = sources_at(me);
     return {{layout.send_block(dst), from[0]},
-            {pre1 + rank(dst, same_x) * m, from[1]},
+            {pre1 + rank(dst, false) * m, from[1]},
             {pre2 + q * m, from[2]},
             {pre2 + (quarter + q) * m, from[3]}};
   }

@@ -12,15 +12,21 @@ DmaRegisterFile::DmaRegisterFile(int node, std::string machine, bool global_addr
     : node_(node), machine_(std::move(machine)), has_global_address_(global_address) {}
 
 void DmaRegisterFile::serve(tlm::tlm_generic_payload& trans, const std::function<bool(std::uint32_t)>& command) {
+  const unsigned length = trans.get_data_length();
   bool ok = false;
   if (!refused_.empty()) {
     ok = reject(refused_);
-  } else if (trans.get_data_length() != 4) {
-    ok = reject("register " + std::to_string(trans.get_address()) + " is 32 bits wide");
+  } else if (length == 0 || length % 4 != 0 || (!trans.is_write() && length != 4)) {
+    ok = reject("register " + std::to_string(trans.get_address()) + " is 32 bits wide (" +
+                (trans.is_write() ? "a write" : "a read") + " of " + std::to_string(length) + " bytes)");
   } else if (trans.is_write()) {
-    std::uint32_t value;
-    std::memcpy(&value, trans.get_data_ptr(), 4);
-    ok = write(trans.get_address(), value, command);
+    // A burst writes consecutive registers in address order (a descriptor: PEER to COMMAND).
+    ok = true;
+    for (unsigned offset = 0; ok && offset < length; offset += 4) {
+      std::uint32_t value;
+      std::memcpy(&value, trans.get_data_ptr() + offset, 4);
+      ok = write(trans.get_address() + offset, value, command);
+    }
   } else {
     std::uint32_t value = 0;
     ok = read(trans.get_address(), value);

@@ -64,9 +64,19 @@ bool NetworkInterface::write_register(std::uint64_t address, const unsigned char
     std::memcpy(reg_route_.data() + (address - dma::kRoute), data, length);
     return true;
   }
-  if (length != 4) return reject("register " + std::to_string(address) + " is 32 bits wide");
-  std::uint32_t value;
-  std::memcpy(&value, data, 4);
+  if (length == 0 || length % 4 != 0)
+    return reject("register " + std::to_string(address) + " is 32 bits wide (a write of " + std::to_string(length) +
+                  " bytes)");
+  // A burst writes consecutive registers in address order (a descriptor: PEER to COMMAND).
+  for (unsigned offset = 0; offset < length; offset += 4) {
+    std::uint32_t value;
+    std::memcpy(&value, data + offset, 4);
+    if (!write_word(address + offset, value)) return false;
+  }
+  return true;
+}
+
+bool NetworkInterface::write_word(std::uint64_t address, std::uint32_t value) {
   switch (address) {
     case dma::kPeer: reg_peer_ = value; return true;
     case dma::kLocalAddress: reg_address_ = value; return true;
@@ -85,7 +95,9 @@ bool NetworkInterface::write_register(std::uint64_t address, const unsigned char
 }
 
 bool NetworkInterface::read_register(std::uint64_t address, unsigned char* data, unsigned length) {
-  if (length != 4) return reject("register " + std::to_string(address) + " is 32 bits wide");
+  if (length != 4)
+    return reject("register " + std::to_string(address) + " is 32 bits wide (a read of " + std::to_string(length) +
+                  " bytes)");
   std::uint32_t value;
   switch (address) {
     case dma::kDescriptorId: value = reg_descriptor_id_; break;
@@ -362,8 +374,19 @@ void NetworkInterface::deliver(const PacketRecord& h, const std::uint8_t* payloa
     PostedReceive receive;
     if (take_posted(h.src, h.message_tag, receive)) {
       ++peers_.at(h.src).next_sequence_from;
-      if (!start_transfer(message, receive, h)) return;
-      deliver(h, payload, n, cycle);  // now matched: written to memory
+      Transfer transfer;
+      if (!start_transfer(message, receive, h, transfer)) return;
+      if (n == transfer.length) {
+        // The whole message at once (one packet, or a transaction-level message): no transfer to track.
+        memory_access(tlm::TLM_WRITE_COMMAND, transfer.address, const_cast<std::uint8_t*>(payload), n);
+        transfer.bytes_received = n;
+        transfer.blocked_cycles = h.blocked_cycles;
+        finish_receive(h.src, transfer, cycle);
+        update_probe();
+      } else {
+        transfers_.emplace(message, transfer);
+        deliver(h, payload, n, cycle);  // now matched: written to memory
+      }
       admit_in_order(h.src, cycle);
       return;
     }
@@ -388,7 +411,7 @@ void NetworkInterface::deliver(const PacketRecord& h, const std::uint8_t* payloa
 }
 
 bool NetworkInterface::start_transfer(const SourceMessage& message, const PostedReceive& receive,
-                                      const PacketRecord& head) {
+                                      const PacketRecord& head, Transfer& transfer) {
   const std::uint32_t message_bytes = head.message_bytes;
   if (receive.length != message_bytes) {
     network_.report_failure("node " + std::to_string(node_) + ": the message from node " +
@@ -397,10 +420,9 @@ bool NetworkInterface::start_transfer(const SourceMessage& message, const Posted
                             std::to_string(receive.length));
     return false;
   }
-  Transfer t{receive.address, receive.length, receive.tag, receive.id};
-  t.created_cycle = head.created_cycle;
-  t.message = message;
-  transfers_.emplace(message, t);
+  transfer = Transfer{receive.address, receive.length, receive.tag, receive.id};
+  transfer.created_cycle = head.created_cycle;
+  transfer.message = message;
   return true;
 }
 

@@ -117,10 +117,10 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint, publ
   };
   // A receive whose message is being written to memory, packet by packet.
   struct Transfer {
-    std::uint32_t address;
-    std::uint32_t length;
-    std::uint32_t tag;
-    std::uint32_t id;
+    std::uint32_t address = 0;
+    std::uint32_t length = 0;
+    std::uint32_t tag = 0;
+    std::uint32_t id = 0;
     std::uint32_t bytes_received = 0;
     std::uint64_t blocked_cycles = 0;
     std::uint64_t created_cycle = 0;
@@ -141,6 +141,7 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint, publ
 
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   bool write_register(std::uint64_t address, const unsigned char* data, unsigned length);
+  bool write_word(std::uint64_t address, std::uint32_t value);
   bool read_register(std::uint64_t address, unsigned char* data, unsigned length);
   // PEER is a node, the region is in memory. `kind`: "send to" or "receive from" (for the error).
   bool descriptor_fits(const char* kind);
@@ -165,8 +166,10 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint, publ
   // The oldest posted receive of (src, tag), unlinked from its list; false when there is none.
   bool take_posted(int src, std::uint32_t tag, PostedReceive& receive);
   bool has_posted(int src, std::uint32_t tag) const;
-  // Starts writing `message` into the memory of `receive`: false (and a failure) when the lengths differ.
-  bool start_transfer(const SourceMessage& message, const PostedReceive& receive, const PacketRecord& head);
+  // The transfer of `message` into the memory of `receive` (`transfer`): false (and a failure) when the
+  // lengths differ.
+  bool start_transfer(const SourceMessage& message, const PostedReceive& receive, const PacketRecord& head,
+                      Transfer& transfer);
   // Copies a buffered message into the memory of `receive`; completes it when it is whole (its
   // statistics were recorded when it arrived).
   void hand_over(const SourceMessage& message, BufferedMessage& buffered, const PostedReceive& receive,

@@ -67,6 +67,14 @@ void Processor::register_access(tlm::tlm_command command, std::uint64_t address,
     throw FirmwareError(dma_error_text_());
 }
 
+namespace {
+std::uint32_t read_word(const unsigned char* bytes) {
+  std::uint32_t value;
+  std::memcpy(&value, bytes, 4);
+  return value;
+}
+}  // namespace
+
 void Processor::write_register(std::uint64_t address, std::uint32_t value) {
   unsigned char bytes[4];
   std::memcpy(bytes, &value, 4);
@@ -89,21 +97,19 @@ Handle Processor::issue(std::uint32_t command, std::uint32_t peer, std::uint32_t
   if (timing_.fabric && !route.empty())
     throw FirmwareError("a source route of " + std::to_string(route.size()) + " hops to node " + std::to_string(peer) +
                         ": this machine (" + topology_.spec() + ") has no router network");
-  write_register(dma::kPeer, peer);
-  write_register(dma::kLocalAddress, address);
-  write_register(dma::kLength, length);
-  write_register(dma::kTag, tag);
   if (topology_.fabric() == Fabric::SharedMemory) write_register(dma::kGlobalAddress, global_address);
-  if (!timing_.fabric) {
-    write_register(dma::kChannel, dma::kAutoChannel);
-    write_register(dma::kRouteLength, static_cast<std::uint32_t>(route.size()));
-  }
   if (!route.empty()) {
     std::vector<unsigned char> ports;
     for (int p : route) ports.push_back(static_cast<unsigned char>(p < 0 || p > 254 ? 255 : p));
     register_access(tlm::TLM_WRITE_COMMAND, dma::kRoute, ports.data(), static_cast<unsigned>(ports.size()));
   }
-  write_register(dma::kCommand, command);
+  // The descriptor in one burst, PEER to COMMAND: its last word starts it.
+  static_assert(dma::kCommand == dma::kPeer + 6 * 4 && dma::kRouteLength == dma::kPeer + 5 * 4);
+  const std::uint32_t descriptor[7] = {peer, address, length, tag, dma::kAutoChannel,
+                                       static_cast<std::uint32_t>(route.size()), command};
+  unsigned char bytes[sizeof descriptor];
+  std::memcpy(bytes, descriptor, sizeof descriptor);
+  register_access(tlm::TLM_WRITE_COMMAND, dma::kPeer, bytes, sizeof bytes);
   Handle h = static_cast<Handle>(read_register(dma::kDescriptorId));
   next_handle_ = h + 1;
   return h;
@@ -217,7 +223,17 @@ const ExchangeLayout& Processor::layout() const {
 }
 
 void Processor::wait_all() {
-  for (Handle h = first_outstanding_; h < next_handle_; ++h) wait(h);
+  // Every descriptor issued is done when COMPLETED counts them all (one register read per wake-up
+  // instead of a QUERY and a STATUS per descriptor); then each is accounted for in issue order.
+  if (first_outstanding_ < next_handle_) {
+    while (read_register(dma::kCompleted) != static_cast<std::uint32_t>(next_handle_)) {
+      blocked_ = Blocked::OnAllIssued;
+      sc_core::wait(completion_irq_);
+      stop_if_requested();
+    }
+    blocked_ = Blocked::No;
+  }
+  for (Handle h = first_outstanding_; h < next_handle_; ++h) zero_load_.completed(node_, h);
   first_outstanding_ = next_handle_;
   zero_load_.completed_all(node_);
 }
@@ -283,9 +299,19 @@ void Processor::hardware_barrier() {
   blocked_ = Blocked::No;
 }
 
-std::string Processor::waiting_for() const {
+std::string Processor::waiting_for() {
   if (blocked_ == Blocked::OnBarrier) return "hardware barrier";
   if (blocked_ == Blocked::No) return "";
+  if (blocked_ == Blocked::OnAllIssued)  // the first of them not done
+    for (Handle h = first_outstanding_; h < next_handle_; ++h) {
+      unsigned char query[4], status[4];
+      const auto id = static_cast<std::uint32_t>(h);
+      std::memcpy(query, &id, 4);
+      if (transport(dma_port, tlm::TLM_WRITE_COMMAND, dma::kQuery, query, 4) != tlm::TLM_OK_RESPONSE ||
+          transport(dma_port, tlm::TLM_READ_COMMAND, dma::kStatus, status, 4) != tlm::TLM_OK_RESPONSE ||
+          read_word(status) != dma::kStatusDone)
+        return describe_descriptor_(h);
+    }
   return describe_descriptor_(blocked_handle_);
 }
 

@@ -73,8 +73,9 @@ class Processor : public sc_core::sc_module, public NodeApi {
   std::uint64_t startups() const { return startups_; }
   // Bytes this node copied within its memory (local_copy: the algorithm's rearrangements).
   std::uint64_t copied_bytes() const { return copied_bytes_; }
-  // What the firmware is blocked on (stall reports); empty while it runs.
-  std::string waiting_for() const;
+  // What the firmware is blocked on (stall reports; asks the DMA engine which descriptor is not done);
+  // empty while it runs.
+  std::string waiting_for();
 
  private:
   void run();
@@ -125,7 +126,7 @@ class Processor : public sc_core::sc_module, public NodeApi {
   int current_step_ = 0;
   StepCount step_count_;
   std::uint64_t step_begin_cycle_ = 0;
-  enum class Blocked { No, OnDescriptor, OnBarrier };
+  enum class Blocked { No, OnDescriptor, OnAllIssued, OnBarrier };
   Blocked blocked_ = Blocked::No;
   Handle blocked_handle_ = 0;
 };

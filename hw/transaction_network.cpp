@@ -74,6 +74,7 @@ tlm::tlm_sync_enum TransactionNetwork::nb_transport_fw(int binding, tlm::tlm_gen
   message->blocked_cycles = blocked;
   trans.acquire();  // held until delivered
   ++messages_in_flight_;
+  peak_messages_injecting_ = std::max(peak_messages_injecting_, ++messages_injecting_);
   schedule({injected - 1, next_order_++, false, binding, &trans});
   schedule({arrival, next_order_++, true, binding, &trans});
   phase = tlm::END_REQ;
@@ -268,6 +269,7 @@ void TransactionNetwork::act() {
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     if (!event.delivery) {
       // The channel injected the message's last flit: the send is complete.
+      --messages_injecting_;
       if (sources[event.binding]->nb_transport_bw(*event.trans, phase, delay) != tlm::TLM_COMPLETED)
         fail("protocol error: node " + std::to_string(binding_node_[b]) + " did not complete a send's response");
       continue;

@@ -88,6 +88,10 @@ class TransactionNetwork : public sc_core::sc_module, public Interconnect {
 
   // Messages taken and not yet delivered.
   std::uint64_t messages_in_flight() const { return messages_in_flight_; }
+  // The most messages held at once whose last flit was not injected yet: at most one per injection
+  // channel (each hands over its next message once the one before is injected), so that the network
+  // computes messages about in the order of their cycles and holds little of the future.
+  std::uint64_t peak_messages_injecting() const { return peak_messages_injecting_; }
 
  private:
   // A cycle range [from, to) a link or ejection channel is reserved for one packet.
@@ -176,6 +180,8 @@ class TransactionNetwork : public sc_core::sc_module, public Interconnect {
   std::uint64_t wake_cycle_ = UINT64_MAX;  // the cycle wake_ is notified for
   bool acting_ = false;
   std::uint64_t messages_in_flight_ = 0;
+  std::uint64_t messages_injecting_ = 0;
+  std::uint64_t peak_messages_injecting_ = 0;
   std::uint64_t cycles_acted_ = 0;
   std::uint64_t flit_hops_ = 0;
   std::uint64_t header_blocking_cycles_ = 0;

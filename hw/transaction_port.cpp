@@ -49,12 +49,18 @@ void TransactionPort::send(int channel, OutgoingMessage message) {
   trans->set_byte_enable_length(0);
   trans->set_dmi_allowed(false);
   trans->set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  trans->ready_cycle = message.ready_cycle;
   trans->acquire();
-  sending_[static_cast<std::size_t>(channel)].push_back(trans);
+  auto& sending = sending_[static_cast<std::size_t>(channel)];
+  sending.push_back(trans);
+  if (sending.size() == 1) hand_over(channel, *trans);
+}
+
+void TransactionPort::hand_over(int channel, Transaction& trans) {
   const auto now = static_cast<std::uint64_t>(sc_core::sc_time_stamp() / period_);
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
-  sc_core::sc_time delay = period_ * static_cast<double>(message.ready_cycle > now ? message.ready_cycle - now : 0);
-  if (out[channel]->nb_transport_fw(*trans, phase, delay) != tlm::TLM_UPDATED || phase != tlm::END_REQ)
+  sc_core::sc_time delay = period_ * static_cast<double>(trans.ready_cycle > now ? trans.ready_cycle - now : 0);
+  if (out[channel]->nb_transport_fw(trans, phase, delay) != tlm::TLM_UPDATED || phase != tlm::END_REQ)
     throw std::logic_error(std::string(name()) + ": the network did not take a message into its channel (END_REQ)");
 }
 
@@ -68,6 +74,7 @@ tlm::tlm_sync_enum TransactionPort::nb_transport_bw(int channel, tlm::tlm_generi
   sending.pop_front();
   const int descriptor = trans.descriptor;
   trans.release();
+  if (!sending.empty()) hand_over(channel, *sending.front());  // the channel's next message starts now
   sent_(descriptor);
   return tlm::TLM_COMPLETED;
 }

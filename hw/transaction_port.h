@@ -35,8 +35,10 @@ class TransactionPort : public sc_core::sc_module, public tlm::tlm_mm_interface 
   TransactionPort(sc_core::sc_module_name name, int channels, sc_core::sc_time clock_period, SentCallback sent,
                   ArrivalCallback arrived);
 
-  // Hands a message to the network on `channel` (OutgoingMessage::ready_cycle: when the DMA engine may
-  // start it there).
+  // Queues a message on `channel` (OutgoingMessage::ready_cycle: when the DMA engine may start it there).
+  // A channel hands the network one message at a time, the next when the last flit of the one before is
+  // injected: the network then holds at most a message per channel ahead of the present, and computes
+  // messages about in the order of the cycles they start at.
   void send(int channel, OutgoingMessage message);
   int channels() const { return static_cast<int>(sending_.size()); }
   // The sends of `channel` not complete yet, and their bytes.
@@ -54,7 +56,11 @@ class TransactionPort : public sc_core::sc_module, public tlm::tlm_mm_interface 
     explicit Transaction(tlm::tlm_mm_interface* mm) : tlm::tlm_generic_payload(mm) {}
     std::vector<std::uint8_t> bytes;
     int descriptor = -1;
+    std::uint64_t ready_cycle = 0;  // when the DMA engine may start it
   };
+
+  // Hands the channel's next message to the network (BEGIN_REQ), with the delay until it may start.
+  void hand_over(int channel, Transaction& trans);
 
   tlm::tlm_sync_enum nb_transport_bw(int channel, tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);

@@ -1,7 +1,9 @@
 // The memory-mapped register file of a node's DMA engine / network interface, as the processor sees it
 // through TLM-2.0 b_transport (32-bit registers, little endian). A descriptor is written field by field,
-// then the COMMAND register starts it; DESCRIPTOR_ID returns its number; writing QUERY selects a
-// descriptor whose state STATUS then reads. The engine raises its completion interrupt (an sc_event)
+// then the COMMAND register starts it; a write may be a burst of consecutive registers, written in
+// address order, so that one transaction PEER..COMMAND writes and starts a descriptor. DESCRIPTOR_ID
+// returns its number; writing QUERY selects a descriptor whose state STATUS then reads; COMPLETED counts
+// the descriptors done (all of them are when it equals the number issued). The engine raises its completion interrupt (an sc_event)
 // whenever a descriptor completes.
 #pragma once
 

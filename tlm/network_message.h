@@ -5,8 +5,9 @@
 //    TLM_WRITE_COMMAND, address 0 (the receiver's DMA engine decides where the bytes land), the message's
 //    bytes as data, streaming width = length, no byte enables, a memory manager, and a NetworkMessage
 //    extension (below). The delay annotated is the time until the DMA engine may start it. The network
-//    takes the request into the channel's queue at once: it answers TLM_UPDATED with END_REQ (the channel
-//    sends its messages in the order it took them).
+//    takes the request at once: it answers TLM_UPDATED with END_REQ. A channel has one message in the
+//    network at a time: the interface hands over the next when the BEGIN_RESP of the one before arrives
+//    (the channel sends its messages in that order).
 //  - BEGIN_RESP comes back (nb_transport_bw) at the cycle the channel injects the message's last flit: the
 //    send is complete. The initiator answers TLM_COMPLETED and releases the payload.
 //  - At the cycle the last flit would be ejected at the destination, the network (which holds a reference
