@@ -81,7 +81,7 @@ Machine::Machine(sc_core::sc_module_name name, const MachineConfig& config, Firm
   for (int n = 0; n < topology_.num_nodes(); ++n)
     nodes_.push_back(std::make_unique<Node>(("node" + std::to_string(n)).c_str(), n, topology_, make_engine, timing,
                                             period_, *workload_, config.processor, *barrier_, step_statistics_,
-                                            *zero_load_, firmware, options_, [this] { node_finished(); }));
+                                            *zero_load_, firmware, options_, [this, n] { node_finished(n); }));
 }
 
 DmaEngineFactory Machine::build_network() {
@@ -229,10 +229,9 @@ void Machine::close_waveforms() {
   if (!config_.trace_rtl.empty()) RtlWaveform::close();
 }
 
-void Machine::node_finished() {
+void Machine::node_finished(int node) {
   ++finished_nodes_;
-  bool failed = false;
-  for (const auto& node : nodes_) failed |= !node->cpu.error().empty();
+  const bool failed = !nodes_[static_cast<std::size_t>(node)]->cpu.error().empty();
   // A fabric's transfers end before their senders' descriptors do: nothing can be in flight.
   if (failed || (finished_nodes_ == topology_.num_nodes() && (!network_ || !network_->busy())))
     stop_requested_.notify(sc_core::SC_ZERO_TIME);

@@ -137,7 +137,8 @@ class Machine : public sc_core::sc_module {
   RunResult run();
 
  private:
-  void node_finished();
+  // Node `node`'s firmware returned or failed: stops the run when it failed or when every node is done.
+  void node_finished(int node);
   // Builds the router network, or the fabric of a shared-resource machine, and how a node's engine is made.
   DmaEngineFactory build_network();
   DmaEngineFactory build_fabric();

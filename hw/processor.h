@@ -128,6 +128,7 @@ class Processor : public sc_core::sc_module, public NodeApi {
   std::uint64_t step_begin_cycle_ = 0;
   enum class Blocked { No, OnDescriptor, OnAllIssued, OnBarrier };
   Blocked blocked_ = Blocked::No;
+  sc_core::sc_event halted_;  // never notified: what a processor whose firmware is done waits for
   Handle blocked_handle_ = 0;
 };
 

@@ -56,7 +56,8 @@ tlm::tlm_sync_enum TransactionNetwork::nb_transport_fw(int binding, tlm::tlm_gen
     return tlm::TLM_COMPLETED;
   }
   // The channel starts the message when the DMA engine may and the channel is free, after its start-up.
-  const std::uint64_t ready = current_cycle() + static_cast<std::uint64_t>(delay / period_);
+  now_ = current_cycle();
+  const std::uint64_t ready = now_ + static_cast<std::uint64_t>(delay / period_);
   const auto b = static_cast<std::size_t>(binding);
   const std::uint64_t first_flit = std::max(ready, channel_free_[b]) + message->startup_cycles;
   // Its packets, one after the other: payloads of at most max_packet_payload_flits flits behind a head.
@@ -75,8 +76,8 @@ tlm::tlm_sync_enum TransactionNetwork::nb_transport_fw(int binding, tlm::tlm_gen
   trans.acquire();  // held until delivered
   ++messages_in_flight_;
   peak_messages_injecting_ = std::max(peak_messages_injecting_, ++messages_injecting_);
-  schedule({injected - 1, next_order_++, false, binding, &trans});
-  schedule({arrival, next_order_++, true, binding, &trans});
+  schedule({injected - 1, next_order_++, false, binding, &trans, message});
+  schedule({arrival, next_order_++, true, binding, &trans, message});
   phase = tlm::END_REQ;
   delay = sc_core::SC_ZERO_TIME;
   return tlm::TLM_UPDATED;
@@ -182,8 +183,7 @@ void TransactionNetwork::hold_lanes(std::uint64_t tail_leaves_last, std::uint32_
 std::uint64_t TransactionNetwork::admit(std::size_t link, std::size_t vc_class, int lanes, std::uint64_t earliest,
                                         std::uint32_t flits) {
   std::vector<Reservation>& holds = lane_holds_[link * 2 + vc_class];
-  const std::uint64_t now = current_cycle();
-  holds.erase(std::remove_if(holds.begin(), holds.end(), [now](const Reservation& r) { return r.to <= now; }), holds.end());
+  holds.erase(std::remove_if(holds.begin(), holds.end(), [this](const Reservation& r) { return r.to <= now_; }), holds.end());
   std::uint64_t from = earliest;
   for (;;) {
     from = first_gap(link, from, flits);
@@ -216,8 +216,7 @@ std::uint64_t TransactionNetwork::first_gap(std::size_t channel, std::uint64_t e
   std::vector<Reservation>& taken = channel_state.taken;
   // Reservations over before now hold nothing any more (every new one starts after now): skipped, and
   // dropped once they are half the list.
-  const std::uint64_t now = current_cycle();
-  while (channel_state.first < taken.size() && taken[channel_state.first].to <= now) ++channel_state.first;
+  while (channel_state.first < taken.size() && taken[channel_state.first].to <= now_) ++channel_state.first;
   if (channel_state.first > 16 && 2 * channel_state.first > taken.size()) {
     taken.erase(taken.begin(), taken.begin() + static_cast<std::ptrdiff_t>(channel_state.first));
     channel_state.first = 0;
@@ -274,7 +273,7 @@ void TransactionNetwork::act() {
         fail("protocol error: node " + std::to_string(binding_node_[b]) + " did not complete a send's response");
       continue;
     }
-    const NetworkMessage* message = event.trans->get_extension<NetworkMessage>();
+    const NetworkMessage* message = event.message;
     const int destination = message->destination;
     if (destinations[destination]->nb_transport_fw(*event.trans, phase, delay) != tlm::TLM_COMPLETED ||
         event.trans->get_response_status() != tlm::TLM_OK_RESPONSE)

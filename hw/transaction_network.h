@@ -106,6 +106,7 @@ class TransactionNetwork : public sc_core::sc_module, public Interconnect {
     bool delivery;
     int binding;
     tlm::tlm_generic_payload* trans;
+    const NetworkMessage* message;  // its extension
   };
   struct Later {
     bool operator()(const Event& a, const Event& b) const {
@@ -173,6 +174,7 @@ class TransactionNetwork : public sc_core::sc_module, public Interconnect {
   std::vector<Reservations> reservations_;  // per link (node, port), then per ejection channel
   std::vector<std::vector<Reservation>> lane_holds_;    // per link and dateline class: VCs held by packets
   std::vector<Hop> hops_;                               // the packet being routed
+  std::uint64_t now_ = 0;                               // the cycle the message being routed is taken at
   std::vector<std::uint64_t> link_flits_;               // per link (node, port)
   std::priority_queue<Event, std::vector<Event>, Later> events_;
   std::uint64_t next_order_ = 0;

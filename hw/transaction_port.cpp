@@ -23,12 +23,13 @@ void TransactionPort::send(int channel, OutgoingMessage message) {
   if (free_.empty()) {
     pool_.push_back(std::make_unique<Transaction>(this));
     trans = pool_.back().get();
-    trans->set_extension(new NetworkMessage);  // owned by the payload, reused with it
+    trans->message = new NetworkMessage;
+    trans->set_extension(trans->message);  // owned by the payload, reused with it
   } else {
     trans = free_.back();
     free_.pop_back();
   }
-  NetworkMessage* m = trans->get_extension<NetworkMessage>();
+  NetworkMessage* m = trans->message;
   m->source = message.src;
   m->destination = message.dst;
   m->tag = message.tag;
@@ -97,7 +98,7 @@ tlm::tlm_sync_enum TransactionPort::nb_transport_fw(tlm::tlm_generic_payload& tr
 }
 
 std::string TransactionPort::describe(const Transaction& trans) {
-  const NetworkMessage* m = trans.get_extension<NetworkMessage>();
+  const NetworkMessage* m = trans.message;
   return "send to node " + std::to_string(m->destination) + " tag " + std::to_string(m->tag) + " (" +
          std::to_string(trans.bytes.size()) + " bytes)";
 }

@@ -55,6 +55,7 @@ class TransactionPort : public sc_core::sc_module, public tlm::tlm_mm_interface 
   struct Transaction : tlm::tlm_generic_payload {
     explicit Transaction(tlm::tlm_mm_interface* mm) : tlm::tlm_generic_payload(mm) {}
     std::vector<std::uint8_t> bytes;
+    NetworkMessage* message = nullptr;  // its extension
     int descriptor = -1;
     std::uint64_t ready_cycle = 0;  // when the DMA engine may start it
   };
