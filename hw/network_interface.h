@@ -87,6 +87,9 @@ class NetworkInterface : public sc_core::sc_module, public NetworkEndpoint, publ
 
   // Records of posted receives ever allocated: the most receives pending at once (records are reused).
   std::size_t receive_records_allocated() const { return posted_pool_.size(); }
+  // Transaction level: the generic payloads its port ever allocated (one per message in the network at
+  // once, not per send taken); 0 at cycle level.
+  std::size_t payloads_allocated() const { return transactions_ ? transactions_->payloads_allocated() : 0; }
   // What descriptor `id` is ("send to node 3 tag 1 (64 bytes)"), for stall reports.
   std::string describe_descriptor(std::uint32_t id) const override;
   std::uint64_t unexpected_messages() const override { return unexpected_count_; }

@@ -37,6 +37,7 @@ void TransactionNetwork::attach(int node, TransactionPort& port,
     port.out.bind(sources);
     binding_node_.push_back(node);
     channel_free_.push_back(0);
+    source_buffers_.emplace_back();
   }
   destinations.bind(port.in);
   describe_pending_[static_cast<std::size_t>(node)] = std::move(describe_pending);
@@ -68,8 +69,18 @@ tlm::tlm_sync_enum TransactionNetwork::nb_transport_fw(int binding, tlm::tlm_gen
   for (std::uint32_t k = 0; k < packets; ++k) {
     const std::uint64_t payload = std::min<std::uint64_t>(per_packet, bytes - k * per_packet);
     const auto flits = static_cast<std::uint32_t>(1 + (payload + params_.flit_bytes - 1) / params_.flit_bytes);
-    arrival = std::max(arrival, send_packet(*message, injected, flits, blocked));
-    injected += flits;
+    injected = source_room(b, injected, flits);
+    std::uint64_t tail_left_source = injected + flits;
+    arrival = std::max(arrival, send_packet(*message, injected, flits, blocked, tail_left_source));
+    // Each flit's slot is free again the cycle after it left the source router (streaming behind its
+    // head, up to its tail); a packet longer than one virtual channel's buffer injects its tail once the
+    // flit buffer_flits ahead of it has left.
+    const std::uint64_t head_slot_free = tail_left_source + 2 - flits;
+    source_buffers_[b].push_back({head_slot_free, flits});
+    std::uint64_t tail_injected = injected + flits - 1;
+    const auto buffer = static_cast<std::uint32_t>(params_.buffer_flits);
+    if (flits > buffer) tail_injected = std::max(tail_injected, head_slot_free + (flits - 1 - buffer));
+    injected = tail_injected + 1;
   }
   channel_free_[b] = injected;
   message->blocked_cycles = blocked;
@@ -90,7 +101,8 @@ tlm::tlm_sync_enum TransactionNetwork::nb_transport_bw(int node, tlm::tlm_generi
 }
 
 std::uint64_t TransactionNetwork::send_packet(const NetworkMessage& message, std::uint64_t injected,
-                                              std::uint32_t flits, std::uint64_t& blocked) {
+                                              std::uint32_t flits, std::uint64_t& blocked,
+                                              std::uint64_t& tail_left_source) {
   const int net_ports = topology_.num_ports();
   const std::uint64_t store = params_.switching == SwitchingMode::StoreAndForward ? flits - 1 : 0;
   const std::uint64_t hop_cycles = params_.pipeline_depth + params_.link_latency_cycles + store;
@@ -108,7 +120,7 @@ std::uint64_t TransactionNetwork::send_packet(const NetworkMessage& message, std
       const int channel = port_model_ == PortModel::AllPort && in_port >= 0 ? in_port : 0;
       const std::uint64_t leaves = reserve(ejection_index(node, channel), nominal, flits);
       count_blocking(message.step, leaves - nominal, blocked);
-      hold_lanes(leaves + flits - 1, flits, hop_cycles);
+      tail_left_source = hold_lanes(leaves + flits - 1, flits, hop_cycles);
       return leaves + flits;
     }
     const int port = message.route.empty() ? routing_(topology_, node, message.destination) : message.route[hop];
@@ -163,7 +175,8 @@ bool TransactionNetwork::segment_crosses_dateline(const NetworkMessage& message,
   return topology_.port(port).offset > 0 ? there < here : there > here;
 }
 
-void TransactionNetwork::hold_lanes(std::uint64_t tail_leaves_last, std::uint32_t flits, std::uint64_t hop_cycles) {
+std::uint64_t TransactionNetwork::hold_lanes(std::uint64_t tail_leaves_last, std::uint32_t flits,
+                                             std::uint64_t hop_cycles) {
   // Backwards from the destination: the tail crosses a link once it has streamed behind its head, and no
   // earlier than the buffer ahead (buffer_flits) lets it while the flits ahead wait downstream.
   std::uint64_t downstream_tail = tail_leaves_last;
@@ -178,6 +191,33 @@ void TransactionNetwork::hold_lanes(std::uint64_t tail_leaves_last, std::uint32_
     if (tail + 1 > streamed) lane_holds_[hop->lane_pool].push_back({streamed, tail + 1});
     downstream_tail = tail;
   }
+  return downstream_tail;
+}
+
+std::uint64_t TransactionNetwork::source_room(std::size_t binding, std::uint64_t earliest, std::uint32_t flits) {
+  std::vector<BufferedPacket>& buffered = source_buffers_[binding];
+  buffered.erase(std::remove_if(buffered.begin(), buffered.end(),
+                                [earliest](const BufferedPacket& p) { return p.head_slot_free + p.flits - 1 <= earliest; }),
+                 buffered.end());
+  slot_free_cycles_.clear();
+  for (const BufferedPacket& p : buffered)
+    for (std::uint32_t i = 0; i < p.flits; ++i)
+      if (p.head_slot_free + i > earliest) slot_free_cycles_.push_back(p.head_slot_free + i);
+  // Its first buffer_flits flits (one virtual channel's buffer) must fit beside the flits still there.
+  const auto capacity = static_cast<std::size_t>(params_.vcs) * static_cast<std::size_t>(params_.buffer_flits);
+  const std::size_t room = std::min<std::size_t>(flits, static_cast<std::size_t>(params_.buffer_flits));
+  std::uint64_t start = earliest;
+  std::size_t still_there = slot_free_cycles_.size();
+  if (still_there + room > capacity) {
+    const std::size_t to_free = still_there + room - capacity;
+    std::nth_element(slot_free_cycles_.begin(), slot_free_cycles_.begin() + static_cast<std::ptrdiff_t>(to_free - 1),
+                     slot_free_cycles_.end());
+    start = slot_free_cycles_[to_free - 1];
+    still_there = static_cast<std::size_t>(
+        std::count_if(slot_free_cycles_.begin(), slot_free_cycles_.end(), [start](std::uint64_t free) { return free > start; }));
+  }
+  peak_source_buffer_flits_ = std::max<std::uint64_t>(peak_source_buffer_flits_, still_there + room);
+  return start;
 }
 
 std::uint64_t TransactionNetwork::admit(std::size_t link, std::size_t vc_class, int lanes, std::uint64_t earliest,

@@ -5,7 +5,12 @@
 // Timing. When a network interface hands over a message, the network computes its whole journey at
 // once, packet by packet, along the route the routers would take, and reserves what it uses:
 //  - its injection channel sends the node's messages one after the other, one flit per cycle from the
-//    message's start (the DMA start, then the channel's start-up if node.startup_on = channel);
+//    message's start (the DMA start, then the channel's start-up if node.startup_on = channel), as far
+//    as its source router's input buffers (vcs x buffer_flits flits) have room: a packet's head enters
+//    once the flits ahead of it have left enough room for its first buffer_flits flits (a slot is free
+//    again the cycle after its flit left the router, as the credit comes back), and a packet longer
+//    than one virtual channel's buffer injects its tail no earlier than the buffer behind its head
+//    drains (the credit-stalled source of the cycle level, per packet rather than per flit);
 //  - a packet's head is written into a router's buffer one cycle after injection and link_latency cycles
 //    after leaving the previous router, and leaves pipeline_depth cycles later (store-and-forward: once
 //    its tail is written); it then holds its output link, or at the destination its ejection channel,
@@ -24,9 +29,9 @@
 // Exact where nothing waits: with no two packets wanting one link at once, every completion, arrival and
 // link count equals the cycle-level network's (tests/transaction_network_test.cpp). Not modelled (the
 // error against the cycle level is measured, docs/fidelity.md): virtual channels do not share a link's
-// cycles flit by flit (a link carries one packet at a time), credits never stall a flit at its source
-// (a channel injects one flit per cycle whatever waits ahead), head-of-line blocking inside a shared VC
-// buffer, and the receiving interface's buffer never pushes back into the network. Reservations are
+// cycles flit by flit (a link carries one packet at a time), credits between routers never stall a
+// flit (a packet streams behind its head once it left its source), head-of-line blocking inside a
+// shared VC buffer, and the receiving interface's buffer never pushes back into the network. Reservations are
 // made in the order messages are handed over and never wait in a cycle: the model cannot deadlock; a
 // stall of the firmware is reported by the machine as on the cycle level.
 #pragma once
@@ -92,6 +97,9 @@ class TransactionNetwork : public sc_core::sc_module, public Interconnect {
   // channel (each hands over its next message once the one before is injected), so that the network
   // computes messages about in the order of their cycles and holds little of the future.
   std::uint64_t peak_messages_injecting() const { return peak_messages_injecting_; }
+  // The most flits one injection channel ever had in its source router's input buffers at once (the
+  // cycle a packet's head was injected): at most vcs x buffer_flits.
+  std::uint64_t peak_source_buffer_flits() const { return peak_source_buffer_flits_; }
 
  private:
   // A cycle range [from, to) a link or ejection channel is reserved for one packet.
@@ -135,15 +143,19 @@ class TransactionNetwork : public sc_core::sc_module, public Interconnect {
   // After a packet reached its ejection channel (its tail leaving the last router at
   // `tail_leaves_last`): holds the virtual channel it took on every link of hops_ from its head until its
   // tail crossed, the tail held back where the flits ahead waited longer than the buffer absorbs.
-  void hold_lanes(std::uint64_t tail_leaves_last, std::uint32_t flits, std::uint64_t hop_cycles);
+  // Returns the cycle its tail left the source router.
+  std::uint64_t hold_lanes(std::uint64_t tail_leaves_last, std::uint32_t flits, std::uint64_t hop_cycles);
+  // The first cycle >= earliest at which source binding `binding`'s router input buffers have room for
+  // a packet of `flits` flits to start (see the header comment); counts the flits it finds there.
+  std::uint64_t source_room(std::size_t binding, std::uint64_t earliest, std::uint32_t flits);
   // Whether the ring segment starting at `port` of `node` crosses the dateline (router.dateline_classes
   // whole-segment), as the routing unit decides it.
   bool segment_crosses_dateline(const NetworkMessage& message, std::size_t hop, int node, int port) const;
   // Sends one packet of `flits` flits whose head is injected at `injected` along the message's route;
-  // returns the cycle its tail is delivered to the destination's interface. Adds its header blocking to
-  // `blocked`.
+  // returns the cycle its tail is delivered to the destination's interface and sets `tail_left_source`
+  // to the cycle its tail left the source router. Adds its header blocking to `blocked`.
   std::uint64_t send_packet(const NetworkMessage& message, std::uint64_t injected, std::uint32_t flits,
-                            std::uint64_t& blocked);
+                            std::uint64_t& blocked, std::uint64_t& tail_left_source);
   // A head waited `cycles` beyond its pipeline: counted for its message (`blocked`), its step and the run.
   void count_blocking(std::uint32_t step, std::uint64_t cycles, std::uint64_t& blocked);
   void schedule(const Event& event);
@@ -165,6 +177,15 @@ class TransactionNetwork : public sc_core::sc_module, public Interconnect {
   sc_core::sc_time period_;
   std::vector<int> binding_node_;               // per source binding: its node
   std::vector<std::uint64_t> channel_free_;      // per source binding: first cycle it can inject again
+  // A packet in a source router's input buffers: the cycle its head flit's slot is free again (flit i's
+  // slot: i cycles later).
+  struct BufferedPacket {
+    std::uint64_t head_slot_free;
+    std::uint32_t flits;
+  };
+  std::vector<std::vector<BufferedPacket>> source_buffers_;  // per source binding
+  std::vector<std::uint64_t> slot_free_cycles_;              // source_room's scratch
+  std::uint64_t peak_source_buffer_flits_ = 0;
   std::vector<std::function<std::vector<std::string>()>> describe_pending_;  // per node
   // A channel's reservations, sorted; those before `first` are over.
   struct Reservations {

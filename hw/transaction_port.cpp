@@ -13,12 +13,20 @@ TransactionPort::TransactionPort(sc_core::sc_module_name name, int channels, sc_
       period_(clock_period),
       sent_(std::move(sent)),
       arrived_(std::move(arrived)),
-      sending_(static_cast<std::size_t>(channels)) {
+      channels_(static_cast<std::size_t>(channels)) {
   out.register_nb_transport_bw(this, &TransactionPort::nb_transport_bw);
   in.register_nb_transport_fw(this, &TransactionPort::nb_transport_fw);
 }
 
 void TransactionPort::send(int channel, OutgoingMessage message) {
+  Channel& sending = channels_[static_cast<std::size_t>(channel)];
+  if (sending.injecting)
+    sending.waiting.push_back(std::move(message));
+  else
+    hand_over(channel, std::move(message));
+}
+
+void TransactionPort::hand_over(int channel, OutgoingMessage message) {
   Transaction* trans;
   if (free_.empty()) {
     pool_.push_back(std::make_unique<Transaction>(this));
@@ -50,32 +58,30 @@ void TransactionPort::send(int channel, OutgoingMessage message) {
   trans->set_byte_enable_length(0);
   trans->set_dmi_allowed(false);
   trans->set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  trans->ready_cycle = message.ready_cycle;
   trans->acquire();
-  auto& sending = sending_[static_cast<std::size_t>(channel)];
-  sending.push_back(trans);
-  if (sending.size() == 1) hand_over(channel, *trans);
-}
-
-void TransactionPort::hand_over(int channel, Transaction& trans) {
+  channels_[static_cast<std::size_t>(channel)].injecting = trans;
   const auto now = static_cast<std::uint64_t>(sc_core::sc_time_stamp() / period_);
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
-  sc_core::sc_time delay = period_ * static_cast<double>(trans.ready_cycle > now ? trans.ready_cycle - now : 0);
-  if (out[channel]->nb_transport_fw(trans, phase, delay) != tlm::TLM_UPDATED || phase != tlm::END_REQ)
+  sc_core::sc_time delay = period_ * static_cast<double>(message.ready_cycle > now ? message.ready_cycle - now : 0);
+  if (out[channel]->nb_transport_fw(*trans, phase, delay) != tlm::TLM_UPDATED || phase != tlm::END_REQ)
     throw std::logic_error(std::string(name()) + ": the network did not take a message into its channel (END_REQ)");
 }
 
 tlm::tlm_sync_enum TransactionPort::nb_transport_bw(int channel, tlm::tlm_generic_payload& payload,
                                                     tlm::tlm_phase& phase, sc_core::sc_time&) {
   auto& trans = static_cast<Transaction&>(payload);
-  auto& sending = sending_[static_cast<std::size_t>(channel)];
-  if (phase != tlm::BEGIN_RESP || sending.empty() || sending.front() != &trans)
+  Channel& sending = channels_[static_cast<std::size_t>(channel)];
+  if (phase != tlm::BEGIN_RESP || sending.injecting != &trans)
     throw std::logic_error(std::string(name()) + ": a response out of its channel's order");
   // The last flit is injected: the send completes (the network still holds the payload until delivery).
-  sending.pop_front();
+  sending.injecting = nullptr;
   const int descriptor = trans.descriptor;
   trans.release();
-  if (!sending.empty()) hand_over(channel, *sending.front());  // the channel's next message starts now
+  if (!sending.waiting.empty()) {  // the channel's next message starts now
+    OutgoingMessage next = std::move(sending.waiting.front());
+    sending.waiting.pop_front();
+    hand_over(channel, std::move(next));
+  }
   sent_(descriptor);
   return tlm::TLM_COMPLETED;
 }
@@ -97,22 +103,30 @@ tlm::tlm_sync_enum TransactionPort::nb_transport_fw(tlm::tlm_generic_payload& tr
   return tlm::TLM_COMPLETED;
 }
 
-std::string TransactionPort::describe(const Transaction& trans) {
-  const NetworkMessage* m = trans.message;
-  return "send to node " + std::to_string(m->destination) + " tag " + std::to_string(m->tag) + " (" +
-         std::to_string(trans.bytes.size()) + " bytes)";
+std::string TransactionPort::describe(int destination, std::uint32_t tag, std::size_t bytes) {
+  return "send to node " + std::to_string(destination) + " tag " + std::to_string(tag) + " (" +
+         std::to_string(bytes) + " bytes)";
+}
+
+std::size_t TransactionPort::messages_sending(int channel) const {
+  const Channel& sending = channels_[static_cast<std::size_t>(channel)];
+  return (sending.injecting ? 1 : 0) + sending.waiting.size();
 }
 
 std::uint32_t TransactionPort::bytes_sending(int channel) const {
-  std::uint32_t sum = 0;
-  for (const Transaction* trans : sending_[static_cast<std::size_t>(channel)]) sum += static_cast<std::uint32_t>(trans->bytes.size());
+  const Channel& sending = channels_[static_cast<std::size_t>(channel)];
+  std::uint32_t sum = sending.injecting ? static_cast<std::uint32_t>(sending.injecting->bytes.size()) : 0;
+  for (const OutgoingMessage& message : sending.waiting) sum += static_cast<std::uint32_t>(message.payload.size());
   return sum;
 }
 
 std::string TransactionPort::describe_descriptor(int id) const {
-  for (const auto& channel : sending_)
-    for (const Transaction* trans : channel)
-      if (trans->descriptor == id) return describe(*trans);
+  for (const Channel& sending : channels_) {
+    if (const Transaction* trans = sending.injecting; trans && trans->descriptor == id)
+      return describe(trans->message->destination, trans->message->tag, trans->bytes.size());
+    for (const OutgoingMessage& message : sending.waiting)
+      if (message.descriptor == id) return describe(message.dst, message.tag, message.payload.size());
+  }
   return {};
 }
 

@@ -1,8 +1,9 @@
 // A node's network interface toward the transaction-level router network (hw/transaction_network.h):
 // its injection channels as TLM-2.0 initiator bindings and its ejection side as a target, carrying whole
-// messages as tlm/network_message.h describes. The payloads come from a pool the port manages as their
-// memory manager; a payload returns to it when both the sender (its send complete) and the network (the
-// message delivered) have released it.
+// messages as tlm/network_message.h describes. A channel's sends wait as the interface made them; the one
+// it hands over goes into a generic payload from a pool the port manages as their memory manager, which
+// returns to it when both the sender (its send complete) and the network (the message delivered) have
+// released it: the pool holds the messages in the network, not every send waiting behind them.
 #pragma once
 
 #include <systemc>
@@ -40,10 +41,12 @@ class TransactionPort : public sc_core::sc_module, public tlm::tlm_mm_interface 
   // injected: the network then holds at most a message per channel ahead of the present, and computes
   // messages about in the order of the cycles they start at.
   void send(int channel, OutgoingMessage message);
-  int channels() const { return static_cast<int>(sending_.size()); }
+  int channels() const { return static_cast<int>(channels_.size()); }
   // The sends of `channel` not complete yet, and their bytes.
   std::uint32_t bytes_sending(int channel) const;
-  std::size_t messages_sending(int channel) const { return sending_[static_cast<std::size_t>(channel)].size(); }
+  std::size_t messages_sending(int channel) const;
+  // The pooled payloads ever allocated: the most messages of this node in the network at once.
+  std::size_t payloads_allocated() const { return pool_.size(); }
   // What send descriptor `id` is, when it is one of the port's incomplete sends ("" otherwise).
   std::string describe_descriptor(int id) const;
 
@@ -57,21 +60,27 @@ class TransactionPort : public sc_core::sc_module, public tlm::tlm_mm_interface 
     std::vector<std::uint8_t> bytes;
     NetworkMessage* message = nullptr;  // its extension
     int descriptor = -1;
-    std::uint64_t ready_cycle = 0;  // when the DMA engine may start it
   };
 
-  // Hands the channel's next message to the network (BEGIN_REQ), with the delay until it may start.
-  void hand_over(int channel, Transaction& trans);
+  // A channel: the send handed to the network and not injected yet, and those waiting behind it.
+  struct Channel {
+    Transaction* injecting = nullptr;
+    std::deque<OutgoingMessage> waiting;
+  };
+
+  // Puts `message` into a pooled payload and hands it to the network on `channel` (BEGIN_REQ), with the
+  // delay until it may start.
+  void hand_over(int channel, OutgoingMessage message);
 
   tlm::tlm_sync_enum nb_transport_bw(int channel, tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase, sc_core::sc_time& delay);
-  static std::string describe(const Transaction& trans);
+  static std::string describe(int destination, std::uint32_t tag, std::size_t bytes);
 
   sc_core::sc_time period_;
   SentCallback sent_;
   ArrivalCallback arrived_;
-  std::vector<std::deque<Transaction*>> sending_;  // per channel: sends not complete, in the order taken
+  std::vector<Channel> channels_;
   std::vector<std::unique_ptr<Transaction>> pool_;
   std::vector<Transaction*> free_;
 };

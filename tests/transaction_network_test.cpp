@@ -213,6 +213,71 @@ TEST(TransactionChannels, AChannelHandsTheNetworkOneMessageAtATime) {
   EXPECT_GE(network.peak_messages_injecting(), 2u);
 }
 
+// A source router's input buffers hold vcs x buffer_flits flits: once they are full a channel waits, as
+// the cycle level's credits make it, instead of injecting a flit per cycle whatever waits ahead. Before,
+// direct at t_s = 0 on torus:16x16 met 5 times the cycle level's header blocking (every source's
+// messages queued at their first link, reserving ever further into the future: 211 s on torus:32x32).
+TEST(TransactionChannels, AFullSourceBufferStopsTheChannelAsCreditsDo) {
+  const std::string args = "-t torus:16x16 -a direct -m 8 --startup-cycles 0";
+  const nlohmann::json cycle = run_at(args, "cycle");
+  const nlohmann::json tlm = run_at(args, "tlm");
+  const double cycle_blocking = cycle["statistics"]["network"]["header_blocking_cycles"].get<double>();
+  const double tlm_blocking = tlm["statistics"]["network"]["header_blocking_cycles"].get<double>();
+  ASSERT_GT(cycle_blocking, 0.0) << "the case must contend";
+  EXPECT_LT(tlm_blocking, 2.0 * cycle_blocking);
+  EXPECT_GT(tlm_blocking, 0.5 * cycle_blocking);
+
+  meshmp::MachineConfig config;
+  config.topology = "torus:8x8";
+  config.algorithm = "direct";
+  config.block_bytes = 8;
+  config.processor.startup_cycles = 0;
+  config.fidelity = meshmp::NetworkFidelity::Transaction;
+  meshmp::Machine machine("machine", config, meshmp::find_algorithm("direct"));
+  machine.fill_memory();
+  ASSERT_EQ(machine.run().status, meshmp::RunStatus::Completed);
+  EXPECT_TRUE(machine.verify().ok());
+  const auto& network = dynamic_cast<const meshmp::TransactionNetwork&>(machine.network());
+  const auto capacity = static_cast<std::uint64_t>(network.params().vcs * network.params().buffer_flits);
+  EXPECT_LE(network.peak_source_buffer_flits(), capacity);
+  EXPECT_GT(network.peak_source_buffer_flits(), capacity / 2) << "the case must fill a source's buffers";
+  for (int n = 0; n < 64; ++n)
+    EXPECT_LT(machine.node(n).network_interface().payloads_allocated(), 48u)
+        << "node " << n << ": a payload per message in the network, not one for each of its 63 sends";
+}
+
+// A channel's sends waiting behind the one it handed over stay as the interface made them (no pooled
+// payload each); a run stopped while they wait still names them: what the processor waits for and what
+// the channel holds.
+TEST(TransactionChannels, SendsWaitingInAChannelAreNamedWhenARunStops) {
+  meshmp::MachineConfig config;
+  config.topology = "mesh:2x2";
+  config.processor.startup_cycles = 0;
+  config.fidelity = meshmp::NetworkFidelity::Transaction;
+  static meshmp::Machine* running = nullptr;
+  meshmp::Machine machine("machine", config, [](meshmp::NodeApi& api) {
+    if (api.id() == 0) {
+      for (std::uint32_t k = 0; k < 3; ++k) api.send(1, 160 * k, 160, 7 + k);
+      api.wait_all();
+    } else if (api.id() == 1) {
+      api.compute(4);  // node 0's first send is being injected, the other two wait behind it
+      running->network().report_failure("stopped by the test");
+    }
+  });
+  running = &machine;
+  const meshmp::RunResult result = machine.run();
+  running = nullptr;
+  ASSERT_EQ(result.status, meshmp::RunStatus::NetworkFailure) << result.message;
+  std::string details;
+  for (const std::string& line : result.details) details += line + "\n";
+  EXPECT_NE(details.find("node 0 DMA: injection channel 0 holds 3 message(s), 480 bytes not yet injected"),
+            std::string::npos)
+      << details;
+  EXPECT_NE(machine.node(0).network_interface().describe_descriptor(2).find("send to node 1 tag 9 (160 bytes)"),
+            std::string::npos)
+      << "the last send, waiting in the channel";
+}
+
 TEST(TransactionTraffic, DeliversEveryPacketWithItsBytesAndMatchesTheCycleLevelAtLowLoad) {
   const std::string cycle = temp_path("traffic_cycle.json"), tlm = temp_path("traffic_tlm.json");
   const std::string args = "traffic -t mesh:4x4 --rate 0.05 --measure-cycles 4000 -o ";
