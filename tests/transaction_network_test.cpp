@@ -193,17 +193,22 @@ TEST(FidelityTable, IdealSaturationIsTheBusiestChannelsLoad) {
   EXPECT_DOUBLE_EQ(meshmp::ideal_saturation_rate(ring, routing, hotspot), 1.0 / 8) << "the hot node's ejection channel";
 }
 
+// The direct exchange at t_s = 0 at transaction level: every node's DMA engine takes all its sends at once.
+meshmp::MachineConfig direct_at_once(const char* topology, std::uint32_t block_bytes) {
+  meshmp::MachineConfig config;
+  config.topology = topology;
+  config.algorithm = "direct";
+  config.block_bytes = block_bytes;
+  config.processor.startup_cycles = 0;
+  config.fidelity = meshmp::NetworkFidelity::Transaction;
+  return config;
+}
+
 // With t_s = 0 every node's DMA engine takes all its sends at once. A channel hands them to the network
 // one at a time, the next when the one before is injected: the network never computes a channel's
 // messages far ahead of the others' (before, direct on 4,096 nodes held 7.9 GB of future reservations).
 TEST(TransactionChannels, AChannelHandsTheNetworkOneMessageAtATime) {
-  meshmp::MachineConfig config;
-  config.topology = "torus:4x4";
-  config.algorithm = "direct";
-  config.block_bytes = 64;
-  config.processor.startup_cycles = 0;
-  config.fidelity = meshmp::NetworkFidelity::Transaction;
-  meshmp::Machine machine("machine", config, meshmp::find_algorithm("direct"));
+  meshmp::Machine machine("machine", direct_at_once("torus:4x4", 64), meshmp::find_algorithm("direct"));
   machine.fill_memory();
   const meshmp::RunResult result = machine.run();
   ASSERT_EQ(result.status, meshmp::RunStatus::Completed) << result.message;
@@ -227,13 +232,7 @@ TEST(TransactionChannels, AFullSourceBufferStopsTheChannelAsCreditsDo) {
   EXPECT_LT(tlm_blocking, 2.0 * cycle_blocking);
   EXPECT_GT(tlm_blocking, 0.5 * cycle_blocking);
 
-  meshmp::MachineConfig config;
-  config.topology = "torus:8x8";
-  config.algorithm = "direct";
-  config.block_bytes = 8;
-  config.processor.startup_cycles = 0;
-  config.fidelity = meshmp::NetworkFidelity::Transaction;
-  meshmp::Machine machine("machine", config, meshmp::find_algorithm("direct"));
+  meshmp::Machine machine("machine", direct_at_once("torus:8x8", 8), meshmp::find_algorithm("direct"));
   machine.fill_memory();
   ASSERT_EQ(machine.run().status, meshmp::RunStatus::Completed);
   EXPECT_TRUE(machine.verify().ok());
