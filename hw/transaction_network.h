@@ -31,9 +31,9 @@
 // error against the cycle level is measured, docs/fidelity.md): virtual channels do not share a link's
 // cycles flit by flit (a link carries one packet at a time), credits between routers never stall a
 // flit (a packet streams behind its head once it left its source), head-of-line blocking inside a
-// shared VC buffer, and the receiving interface's buffer never pushes back into the network. Reservations are
-// made in the order messages are handed over and never wait in a cycle: the model cannot deadlock; a
-// stall of the firmware is reported by the machine as on the cycle level.
+// shared VC buffer, and the receiving interface's buffer never pushes back into the network.
+// Reservations are made in the order messages are handed over and never wait in a cycle: the model
+// cannot deadlock; a stall of the firmware is reported by the machine as on the cycle level.
 #pragma once
 
 #include <systemc>
