@@ -1,5 +1,5 @@
-# find_package(meshmp): the installed library's targets (meshmp::topology, meshmp::firmware, meshmp::tlm,
-# meshmp::hw) and what they need (SystemC through pkg-config, nlohmann-json, threads). See docs/library.md.
+# find_package(meshmp): the installed library's targets (one per folder; meshmp::firmware and meshmp::hw
+# gather them) and what they need (SystemC through pkg-config, nlohmann-json, threads). See docs/library.md.
 include(CMakeFindDependencyMacro)
 find_dependency(PkgConfig)
 if(NOT TARGET PkgConfig::SYSTEMC)

@@ -1,4 +1,4 @@
-// Switch traversal (the SystemC twin: the traversal step of hw/router.cpp): each granted output port
+// Switch traversal (the SystemC twin: the traversal step of hw/router/router.cpp): each granted output port
 // takes the flit of its input port, and each input port that sent a flit returns a credit upstream for
 // the VC it left. At the edge the input units keep the flits that left (meshmp_input_unit, departed_flit)
 // and the crossbar keeps which input each output took: from the edge until the next, each output link

@@ -1,4 +1,4 @@
-// The flit wire format (bit for bit hw/flit_wire.h): what crosses a link in one cycle. Offsets and widths
+// The flit wire format (bit for bit hw/router/flit_wire.h): what crosses a link in one cycle. Offsets and widths
 // of every field, as [first bit, width]. A head flit carries the header, a body flit its payload.
 package meshmp_flit_pkg;
   // The whole format is defined here; a module uses the fields it needs.

@@ -2,7 +2,7 @@
 // history (meshmp_router_pkg), and the per-VC state that BookSim2-style routers keep at the input (idle /
 // waiting for an output VC / active, the route, the output VC held). It presents each VC's front flit to
 // route computation and the allocators and reads the one flit the switch takes from this port per cycle
-// (switch allocation is input-first, so one read port suffices). The SystemC twin: hw/input_unit.*.
+// (switch allocation is input-first, so one read port suffices). The SystemC twin: hw/router/input_unit.*.
 module meshmp_input_unit #(
   parameter int NET_PORTS = 4,   // output ports below this are network ports (a source route advances)
   parameter int VCS = 4,

@@ -1,4 +1,4 @@
-// The output unit of one router port (the SystemC twin: hw/output_unit.*): per output VC the credits of
+// The output unit of one router port (the SystemC twin: hw/router/output_unit.*): per output VC the credits of
 // the downstream buffer and whether a packet holds the VC. Credits returned this cycle count at once:
 // they are taken at the falling edge, half a cycle before the rising edge that acts on them, so that
 // every allocator decision depends on registers only (a simulator then evaluates the allocators once per

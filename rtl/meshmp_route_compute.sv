@@ -1,4 +1,4 @@
-// Route computation for the VCs of one input port (the SystemC twin: hw/routing_unit.cpp): the output
+// Route computation for the VCs of one input port (the SystemC twin: hw/router/routing_unit.cpp): the output
 // port of a head flit is the next entry of its source route, else the routing table's entry for its
 // destination (8'hff: eject here), and its VC range is its dateline class on a ring (dimension-order
 // routing on tori: a packet that crossed this ring's wrap-around link, or crosses it now, uses the upper

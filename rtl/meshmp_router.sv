@@ -1,5 +1,5 @@
 // The wormhole router in RTL: input-buffered, credit-based, virtual channels, the microarchitecture and
-// arbitration order of the SystemC router (hw/router.cpp; docs/architecture.md, "Router
+// arbitration order of the SystemC router (hw/router/router.cpp; docs/architecture.md, "Router
 // microarchitecture"), so that the two are cycle-equivalent at their ports. One module per stage class:
 //
 //   meshmp_input_unit (per port)      VC FIFOs, slot ages, VC state; the read port of the departing flit

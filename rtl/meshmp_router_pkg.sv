@@ -5,7 +5,7 @@
 // k < AGE_SATURATION); the young flits are the newest, so the i-th newest flit's age is the position of
 // the i-th set bit, and every older flit is old enough for any stage.
 package meshmp_router_pkg;
-  // Ages saturate here: no pipeline is deeper (hw/input_unit.h, kAgeSaturation).
+  // Ages saturate here: no pipeline is deeper (hw/router/input_unit.h, kAgeSaturation).
   localparam int AGE_SATURATION = 5;
 
   // The state of an input VC: no packet, a routed head waiting for an output VC, a packet holding one.

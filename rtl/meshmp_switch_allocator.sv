@@ -1,4 +1,4 @@
-// Switch allocation, separable input-first (the SystemC twin: hw/switch_allocator.*): each input port
+// Switch allocation, separable input-first (the SystemC twin: hw/router/switch_allocator.*): each input port
 // picks one of its VCs that is active with a ready front flit and a credit on its output VC, round robin
 // from the port's pointer; each output port then grants one of the inputs that picked it, round robin from
 // its own pointer. Both pointers move past the winner.

@@ -1,4 +1,4 @@
-// VC allocation (the SystemC twin: hw/vc_allocator.*): per output port, the requesting input VCs in
+// VC allocation (the SystemC twin: hw/router/vc_allocator.*): per output port, the requesting input VCs in
 // round-robin order from the port's pointer, each winner taking the lowest free output VC of its class
 // range with the credits it needs (wormhole: one; cut-through and store-and-forward: its whole packet).
 // An ejection port under the exclusive rule gives its VCs to one packet at a time. The pointer moves past

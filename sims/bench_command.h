@@ -8,6 +8,8 @@
 #include <ostream>
 #include <string>
 
+#include "sims/command.h"
+
 namespace meshmp {
 
 // Runs every case in a child process of `self_path` and prints the table; with_scale adds the scale case
@@ -17,5 +19,32 @@ int run_benchmarks(const std::string& self_path, const std::string& json_path, b
                    std::ostream& out, std::ostream& err);
 // Runs one case in this process and prints its result as one JSON line.
 int run_benchmark_case(const std::string& name, int host_threads, std::ostream& out, std::ostream& err);
+
+// `meshmp bench`: run_benchmarks with the command line's options.
+class BenchCommand : public Command {
+ public:
+  std::string name() const override { return "bench"; }
+  std::string summary() const override { return "Measure simulation speed (cycles/s, flit-hops/s)."; }
+  void add_to(CLI::App& command) override;
+  int run(const CommandContext& context) override;
+
+ private:
+  std::string json_;
+  bool scale_ = false;
+  int host_threads_ = 1;
+};
+
+// `meshmp bench-case CASE` (hidden): one case in this process, what `meshmp bench` runs in its children.
+class BenchCaseCommand : public Command {
+ public:
+  std::string name() const override { return "bench-case"; }
+  std::string summary() const override { return "Run one benchmark case (used by bench)."; }
+  void add_to(CLI::App& command) override;
+  int run(const CommandContext& context) override;
+
+ private:
+  std::string case_;
+  int host_threads_ = 1;
+};
 
 }  // namespace meshmp

@@ -14,7 +14,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "hw/stop_request.h"
+#include "hw/base/stop_request.h"
 #include "sims/stop_signals.h"
 #include "topology/config_error.h"
 

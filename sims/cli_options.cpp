@@ -2,7 +2,7 @@
 #include "sims/cli_options.h"
 
 #include "topology/config_error.h"
-#include "hw/machine_settings.h"
+#include "hw/machine/machine_settings.h"
 #include "sims/data_files.h"
 #include "topology/topology.h"
 

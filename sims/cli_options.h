@@ -8,14 +8,14 @@
 #include <string>
 #include <vector>
 
-#include "hw/machine_config.h"
+#include "hw/machine/machine_config.h"
 
 namespace meshmp {
 
 class RunOptions {
  public:
   RunOptions();
-  // Declares the options on `command`: every setting of hw/machine_settings.h.
+  // Declares the options on `command`: every setting of hw/machine/machine_settings.h.
   void add_to(CLI::App& command);
   // Declares only the network's settings (topology, router, routing, port model): `meshmp traffic`.
   // `with_packet_limit`: also --packet-flits (the router's largest packet), which traffic sets itself.

@@ -11,16 +11,18 @@
 #include <string>
 #include <vector>
 
-namespace CLI {
-class App;
-}
+#include "sims/command.h"
 
 namespace meshmp {
 
-class FidelityCommand {
+class FidelityCommand : public Command {
  public:
-  void add_to(CLI::App& command);
-  int run(const std::string& self_path, std::ostream& out, std::ostream& err) const;
+  void add_to(CLI::App& command) override;
+  std::string name() const override { return "fidelity"; }
+  std::string summary() const override {
+    return "Measure the transaction-level network's error against the cycle level: algorithms and traffic.";
+  }
+  int run(const CommandContext& context) override;
 
  private:
   std::vector<std::string> topologies_{"torus:8x8", "torus:16x16", "hypercube:8"};

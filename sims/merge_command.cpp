@@ -64,4 +64,17 @@ int run_merge(const std::string& output, const std::vector<std::string>& shards,
   return 0;
 }
 
+void MergeCommand::add_to(CLI::App& command) {
+  command.add_option("--csv", merged_csv_, "the merged CSV")->required();
+  command.add_option("shards", shard_csvs_, "the shards' CSVs (every shard: a point missing below the last is an error)")
+      ->required();
+  command.footer(R"(
+EXAMPLE
+  parallel meshmp sweep --topologies torus:8x8,torus:16x16 --algorithms tseng-t4,direct -m 8,64 \
+      --shard {}/4 --csv shard-{}.csv ::: 1 2 3 4
+  meshmp merge --csv sweep.csv shard-*.csv)");
+}
+
+int MergeCommand::run(const CommandContext& context) { return run_merge(merged_csv_, shard_csvs_, context.out); }
+
 }  // namespace meshmp

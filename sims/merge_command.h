@@ -6,11 +6,28 @@
 #include <string>
 #include <vector>
 
+#include "sims/command.h"
+
 namespace meshmp {
 
 // Writes `output` whole from the rows of `shards`, ordered by their point column. Throws ConfigError naming
 // the file and the point for a file that is not a sweep CSV, a point in two files or a point missing
 // below the last one.
 int run_merge(const std::string& output, const std::vector<std::string>& shards, std::ostream& out);
+
+// `meshmp merge --csv OUT SHARD...`: run_merge with the command line's files.
+class MergeCommand : public Command {
+ public:
+  std::string name() const override { return "merge"; }
+  std::string summary() const override {
+    return "Join the CSVs of a sharded sweep (sweep --shard I/N) into the CSV of the whole sweep, in the grid's order.";
+  }
+  void add_to(CLI::App& command) override;
+  int run(const CommandContext& context) override;
+
+ private:
+  std::string merged_csv_;
+  std::vector<std::string> shard_csvs_;
+};
 
 }  // namespace meshmp

@@ -15,8 +15,8 @@
 #include <iomanip>
 #include <map>
 
-#include "firmware/saad_common.h"
-#include "hw/machine_config.h"
+#include "firmware/paper004/common.h"
+#include "hw/machine/machine_config.h"
 #include "sims/child_run.h"
 #include "sims/output_file.h"
 #include "sims/plot_script.h"

@@ -18,7 +18,7 @@
 #include <map>
 #include <sstream>
 
-#include "firmware/saad_common.h"
+#include "firmware/paper004/common.h"
 #include "sims/child_run.h"
 #include "topology/topology.h"
 

@@ -15,11 +15,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "firmware/dimension_exchange_schedule.h"
+#include "firmware/paper002/dimension_exchange_schedule.h"
 #include "sims/child_run.h"
 #include "sims/paper_003.h"
 #include "sims/paper_004.h"
 #include "sims/paper_004_summary.h"
+#include "topology/config_error.h"
 #include "topology/topology.h"
 
 #include <algorithm>
@@ -186,6 +187,31 @@ int run_paper_table(const std::string& self_path, const std::string& table, std:
         << stats["statistics"]["simulation"]["host_seconds"].get<double>() << "  " << row.formula_note << "\n" << std::flush;
   }
   return status;
+}
+
+void PaperCommand::add_to(CLI::App& command) {
+  command
+      .add_option("table", table_,
+                  "000-table1, 001-theorem1, 001-table3, 001-table4, 002-a1, 002-a2, 003-paths, 003-exchange, 003-ports, "
+                  "003-gray, 004-ring, 004-grid, 004-hypercube, 004-table1 or 004-table2")
+      ->required();
+  command.add_option("--plot", png_,
+                     "003-paths: also write the table as CSV beside PNG and plot T / bound against B; 004-*: also time "
+                     "one pipelined case against nu (CSV beside PNG) and plot it with the paper's t(nu) and nu_opt");
+}
+
+int PaperCommand::run(const CommandContext& context) {
+  const auto is_one_of = [this](const std::vector<std::string>& tables) {
+    return std::find(tables.begin(), tables.end(), table_) != tables.end();
+  };
+  const bool is_004 = is_one_of(paper_004_tables());
+  if (!png_.empty() && table_ != "003-paths" && !is_004)
+    throw ConfigError("--plot", png_, "only the tables 003-paths and 004-* draw a plot (" + table_ + " has none)");
+  if (is_004) return run_paper_004(context.self_path, table_, png_, context.out, context.err);
+  if (is_one_of(paper_004_summary_tables()))
+    return run_paper_004_summary(context.self_path, table_, context.out, context.err);
+  if (is_one_of(paper_003_tables())) return run_paper_003(context.self_path, table_, png_, context.out, context.err);
+  return run_paper_table(context.self_path, table_, context.out, context.err);
 }
 
 }  // namespace meshmp

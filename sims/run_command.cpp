@@ -11,12 +11,15 @@
 #include <optional>
 #include <tuple>
 
-#include "firmware/algorithm_registry.h"
+#include "firmware/api/algorithm_registry.h"
 #include "topology/config_error.h"
-#include "hw/machine.h"
-#include "hw/model_size.h"
-#include "hw/stop_request.h"
+#include "hw/machine/machine.h"
+#include "hw/machine/machine_settings.h"
+#include "hw/machine/model_size.h"
+#include "hw/base/stop_request.h"
+#include "hw/router/router_model.h"
 #include "sims/child_run.h"
+#include "sims/cli_options.h"
 #include "sims/fst_output.h"
 #include "sims/output_file.h"
 #include "sims/run_report.h"
@@ -89,7 +92,7 @@ std::optional<std::string> open_outputs(const MachineConfig& config, RunOutputs&
                           {"output.detail_csv", config.detail_csv},
                           {"output.messages_csv", config.messages_csv},
                           {"output.trace_rtl", config.trace_rtl}});
-  if (!config.trace_rtl.empty() && config.router.model != "rtl" && config.router.model != "dual")
+  if (!config.trace_rtl.empty() && !find_router_model(config.router.model).verilated)
     return ConfigError("output.trace_rtl", config.trace_rtl,
                        "the RTL waveform needs router.model rtl or dual (it is " + config.router.model + ")")
         .what();
@@ -293,6 +296,42 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
   if (!written) return 1;
   const bool tlm_ok = comparison.is_null() || comparison["tlm_verification_passed"].get<bool>();
   return report.ok() && tlm_ok ? 0 : 1;
+}
+
+void RunCommand::add_to(CLI::App& command) {
+  options_.add_to(command);
+  command.footer(R"(
+DESCRIPTION
+  Builds the machine (one router, DMA engine, memory and processor per node), fills every node's send
+  buffer with N blocks of m bytes (block i->j at j*m, a pattern of i, j and the byte index), runs the
+  algorithm's firmware on every processor, then checks every node's receive buffer and reports each
+  lost, duplicated or misplaced block by source, destination and place.
+
+EXAMPLES
+  meshmp run --topology torus:8x8 --algorithm direct --vcd wave.vcd --trace-nodes 0,9
+  meshmp run --topology hypercube:6 --algorithm pairwise --port-model all-port -m 256
+  meshmp run --config sims/examples/hypercube6_pairwise.json --startup-cycles 50
+
+CONFIG FILE
+  )" + config_file_help() + R"(
+  Unknown keys and keys given twice are errors.
+
+EXIT STATUS
+  0 completed and verified; 1 the run failed (deadlock: the blocked channels are listed; stall: what each
+  node waits for; firmware error; wrong data); 2 bad input (the message names field, value and rule).)");
+}
+
+int RunCommand::run(const CommandContext& context) {
+  const MachineConfig config = options_.resolve();
+  if (options_.print_config()) {
+    if (auto error = config.validate()) {
+      context.err << "meshmp: error: " << *error << "\n";
+      return 2;
+    }
+    context.out << config.to_json().dump(1) << "\n";
+    return 0;
+  }
+  return run_machine(config, context.out, context.err, options_.quiet());
 }
 
 }  // namespace meshmp

@@ -6,7 +6,9 @@
 #include <ostream>
 #include <string>
 
-#include "hw/machine_config.h"
+#include "hw/machine/machine_config.h"
+#include "sims/cli_options.h"
+#include "sims/command.h"
 
 namespace meshmp {
 
@@ -28,5 +30,19 @@ struct RunRefusal {
 // Every check run_machine makes before it builds the machine (configuration, algorithm and its options,
 // workload, node memory, the host's memory); none when the run can start.
 std::optional<RunRefusal> check_run(const MachineConfig& config);
+
+// `meshmp run` (and `meshmp` alone): the options of sims/cli_options.h, then run_machine.
+class RunCommand : public Command {
+ public:
+  std::string name() const override { return "run"; }
+  std::string summary() const override {
+    return "Run an exchange algorithm on the machine (the default: torus:8x8, direct, 64-byte blocks).";
+  }
+  void add_to(CLI::App& command) override;
+  int run(const CommandContext& context) override;
+
+ private:
+  RunOptions options_;
+};
 
 }  // namespace meshmp

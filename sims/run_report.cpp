@@ -5,7 +5,8 @@
 #include <iomanip>
 #include <string>
 
-#include "hw/run_statistics.h"
+#include "hw/machine/run_statistics.h"
+#include "hw/router/router_model.h"
 #include "sims/build_identity.h"
 
 namespace meshmp {
@@ -41,10 +42,10 @@ void print_run_summary(const Machine& machine, const Algorithm& algorithm, const
                                    ? ""
                                    : ", powered up at random (seed " + std::to_string(config.router.rtl_power_on_seed) + ")";
   const bool transaction_level = machine.has_network() && machine.network().fidelity() == NetworkFidelity::Transaction;
-  const std::string router_model = transaction_level                ? "transaction level (no routers stepped), "
-                                   : config.router.model == "rtl"    ? "verilated RTL routers" + power_on + ", "
-                                   : config.router.model == "dual" ? "SystemC and RTL routers in lockstep" + power_on + ", "
-                                                                   : "";
+  const std::string& routers = find_router_model(config.router.model).routers;
+  const std::string router_model = transaction_level ? "transaction level (no routers stepped), "
+                                   : routers.empty() ? ""
+                                                     : routers + power_on + ", ";
   summary << "meshmp: " << topology.spec() << " (" << topology.num_nodes() << " nodes), algorithm " << algorithm.name
       << " [" << algorithm.source << "]\n"
       << "  workload: " << machine.workload().describe() << "\n";

@@ -8,9 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "firmware/algorithm_registry.h"
-#include "firmware/placement_verifier.h"
-#include "hw/machine.h"
+#include "firmware/api/algorithm_registry.h"
+#include "firmware/api/placement_verifier.h"
+#include "hw/machine/machine.h"
 
 namespace meshmp {
 
@@ -19,7 +19,7 @@ struct RunReport {
   VerificationReport verification;          // empty unless the run completed
   Algorithm::OptionEstimate paper;          // the paper's estimate for the options run
   std::uint64_t zero_load_estimate_cycles = 0;  // the zero-load model of the schedule the firmware marked
-  nlohmann::json statistics;                // hw/run_statistics.h
+  nlohmann::json statistics;                // hw/machine/run_statistics.h
 
   bool ok() const { return result.status == RunStatus::Completed && verification.ok(); }
   double paper_measured_over_estimate() const;

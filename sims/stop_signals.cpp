@@ -6,7 +6,7 @@
 #include <atomic>
 #include <stdexcept>
 
-#include "hw/stop_request.h"
+#include "hw/base/stop_request.h"
 
 namespace meshmp {
 namespace {

@@ -1,5 +1,5 @@
 // How meshmp stops on SIGINT, SIGTERM or SIGHUP. The handler records the signal, for the simulation to
-// stop at its next clock edge (hw/stop_request.h), and forwards it to every child process running, so a
+// stop at its next clock edge (hw/base/stop_request.h), and forwards it to every child process running, so a
 // sweep, a traffic sweep or a paper table stops its children at once and keeps what finished. A command
 // that was stopped exits with 128 + the signal's number (130 for SIGINT, 143 for SIGTERM).
 #pragma once

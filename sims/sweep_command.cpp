@@ -25,8 +25,8 @@
 #include <sstream>
 #include <thread>
 
-#include "firmware/algorithm_registry.h"
-#include "hw/stop_request.h"
+#include "firmware/api/algorithm_registry.h"
+#include "hw/base/stop_request.h"
 #include "sims/child_process.h"
 #include "sims/child_run.h"
 #include "sims/cli_options.h"
@@ -211,9 +211,16 @@ void SweepCommand::add_to(CLI::App& app) {
                  "machines against the nodes, and which is fastest where")
       ->check(CLI::IsMember({"nodes", "block-bytes", "machines", "bound"}))
       ->capture_default_str();
+  app.footer(R"(
+EXAMPLE
+  meshmp sweep --topologies torus:16x16,torus:32x32 --algorithms tseng-t4,tseng-t1,direct \
+      -m 8,64 --startup-cycles 0,100,2500 --csv sweep.csv)");
 }
 
-int SweepCommand::run(const std::string& self_path, std::ostream& out, std::ostream& err) const {
+int SweepCommand::run(const CommandContext& context) {
+  const std::string& self_path = context.self_path;
+  std::ostream& out = context.out;
+  std::ostream& err = context.err;
   // Every point is checked before anything runs: a misspelt name or a bad option is bad input (exit 2),
   // not a row.
   const std::vector<std::string> run_options = split_arguments("--run-options", run_options_);

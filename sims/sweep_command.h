@@ -6,17 +6,22 @@
 
 #include <ostream>
 #include <string>
+#include "sims/command.h"
 
 namespace meshmp {
 
 // At most this many shards of one sweep.
 inline constexpr long kMaxShards = 100000;
 
-class SweepCommand {
+class SweepCommand : public Command {
  public:
-  void add_to(CLI::App& app);
-  // Runs every point in a child process of `self_path`. Throws ConfigError on a malformed list.
-  int run(const std::string& self_path, std::ostream& out, std::ostream& err) const;
+  std::string name() const override { return "sweep"; }
+  std::string summary() const override {
+    return "Run a grid of exchanges (topologies x algorithms x m x t_s x link width), one CSV row per point.";
+  }
+  void add_to(CLI::App& app) override;
+  // Runs every point in a child process of this program. Throws ConfigError on a malformed list.
+  int run(const CommandContext& context) override;
 
  private:
   std::string topologies_, algorithms_;

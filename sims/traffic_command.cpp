@@ -19,13 +19,13 @@
 #include <nlohmann/json.hpp>
 
 #include "topology/config_error.h"
-#include "hw/model_size.h"
-#include "hw/network.h"
-#include "hw/transaction_network.h"
-#include "hw/routing.h"
-#include "hw/traffic_generator.h"
-#include "hw/config_limits.h"
-#include "hw/stop_request.h"
+#include "hw/machine/model_size.h"
+#include "hw/network/network.h"
+#include "hw/network/transaction_network.h"
+#include "hw/router/routing.h"
+#include "hw/network/traffic_generator.h"
+#include "hw/base/config_limits.h"
+#include "hw/base/stop_request.h"
 #include "sims/child_process.h"
 #include "sims/data_files.h"
 #include "sims/output_file.h"
@@ -43,7 +43,7 @@ struct InputError : std::runtime_error {
 };
 }  // namespace
 
-// One declaration per setting of the traffic itself (the network's are hw/machine_settings.h): the
+// One declaration per setting of the traffic itself (the network's are hw/machine/machine_settings.h): the
 // config file's traffic.<key>, the command-line flag, how it is written, the help, and the member it sets.
 // The options, the config file's section, the results' "config" and the help's key list come from it.
 const std::vector<TrafficCommand::TrafficSetting>& TrafficCommand::traffic_settings() {
@@ -111,6 +111,21 @@ void TrafficCommand::add_to(CLI::App& c) {
                "sweep: compare with a reference curve CSV (load,accepted,latency[,routers crossed]), e.g. "
                "sims/reference/booksim2-mesh8x8-uniform.csv");
   c.add_flag("--json-line", json_line_, "print the result as one JSON line (used by the sweep)")->group("");
+  c.footer(R"(
+DESCRIPTION
+  Every node is a Bernoulli source of fixed-length packets (--packet-flits, the head included) at the
+  offered load --rate in flits/node/cycle, with an unbounded source queue. Packets created during the
+  measurement window are measured from creation to the ejection of their tail (source queueing
+  included); the accepted load counts the flits ejected during the window. With --rates each load runs
+  in its own process and the curve is written as CSV and PNG; --compare-reference compares it with a
+  reference curve (sims/reference/booksim2-mesh8x8-uniform.csv: BookSim2's input-queued router, which
+  --pipeline-depth 4 --vcs 4 --buffer-flits 8 --link-latency 1 models).
+
+EXAMPLES
+  meshmp traffic --topology mesh:8x8 --pipeline-depth 4 --rate 0.2
+  meshmp traffic --topology mesh:8x8 --pipeline-depth 4 --rates 0.02:0.44:0.02 \
+      --compare-reference sims/reference/booksim2-mesh8x8-uniform.csv
+  meshmp traffic --topology torus:8x8 --pattern transpose --rate 0.1)");
 }
 
 // The load where the latency reaches 3x its value at the lowest load, interpolated; -1 when the loads run
@@ -566,8 +581,11 @@ nlohmann::json TrafficCommand::config_json(const Setup& setup, const std::option
   return config;
 }
 
-int TrafficCommand::run(const std::string& self_path, const std::vector<std::string>& arguments, std::ostream& out,
-                        std::ostream& err) {
+int TrafficCommand::run(const CommandContext& context) {
+  const std::string& self_path = context.self_path;
+  std::ostream& out = context.out;
+  std::ostream& err = context.err;
+  const std::vector<std::string>& arguments = context.arguments;  // a sweep re-runs them per point
   apply_config_file();
   if (!rates_.empty()) return run_sweep(self_path, arguments, out, err);
   return run_point(rate_, out, err);

@@ -1,4 +1,4 @@
-// `meshmp traffic`: synthetic traffic on the network alone (hw/traffic_generator.h), one offered load or a
+// `meshmp traffic`: synthetic traffic on the network alone (hw/network/traffic_generator.h), one offered load or a
 // sweep of loads (each point in its own child process: SystemC elaborates one design per process), with
 // the latency-vs-load curve written as CSV and PNG and, on request, compared with a reference curve
 // measured by another simulator (sims/reference/).
@@ -13,20 +13,23 @@
 
 #include <CLI/CLI.hpp>
 
-#include "hw/config_limits.h"
-#include "hw/machine_config.h"
-#include "hw/traffic_generator.h"
+#include "hw/base/config_limits.h"
+#include "hw/machine/machine_config.h"
+#include "hw/network/traffic_generator.h"
 #include "sims/cli_options.h"
+#include "sims/command.h"
 #include "topology/topology.h"
 
 namespace meshmp {
 
-class TrafficCommand {
+class TrafficCommand : public Command {
  public:
-  void add_to(CLI::App& command);
-  // `arguments` are the command line's words after the program name (a sweep re-runs them per point).
-  int run(const std::string& self_path, const std::vector<std::string>& arguments, std::ostream& out,
-          std::ostream& err);
+  void add_to(CLI::App& command) override;
+  std::string name() const override { return "traffic"; }
+  std::string summary() const override {
+    return "Synthetic traffic on the network alone: latency and accepted load at one offered load, or a sweep.";
+  }
+  int run(const CommandContext& context) override;
 
  private:
   // A point's network and traffic, every input checked (all points of a sweep share them but the rate).
@@ -55,7 +58,7 @@ class TrafficCommand {
     Kind kind;
     std::variant<std::string TrafficCommand::*, double TrafficCommand::*, bool TrafficCommand::*, int TrafficCommand::*>
         member;
-    const IntegerLimit* limit;  // a WholeNumber's rule (hw/config_limits.h)
+    const IntegerLimit* limit;  // a WholeNumber's rule (hw/base/config_limits.h)
     std::string help;
   };
   static const std::vector<TrafficSetting>& traffic_settings();
@@ -68,7 +71,7 @@ class TrafficCommand {
   std::string pattern_ = "uniform";
   double rate_ = 0.1;
   std::string rates_;
-  // Whole numbers are kept as written and parsed against their rules (hw/config_limits.h).
+  // Whole numbers are kept as written and parsed against their rules (hw/base/config_limits.h).
   std::string packet_flits_ = "4", warmup_cycles_ = "10000", measure_cycles_ = "20000", drain_cycles_ = "100000",
               seed_ = "1";
   bool exclude_self_ = false;

@@ -15,9 +15,9 @@
 #include <nlohmann/json.hpp>
 
 #include "exchange_run.h"
-#include "hw/machine.h"
-#include "hw/routing_unit.h"
-#include "hw/vc_allocator.h"
+#include "hw/machine/machine.h"
+#include "hw/router/routing_unit.h"
+#include "hw/router/vc_allocator.h"
 #include "meshmp_process.h"
 
 namespace meshmp {

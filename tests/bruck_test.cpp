@@ -1,4 +1,4 @@
-// The Bruck et al. index algorithm (firmware/bruck_exchange.cpp) on the whole machine: byte-exact on
+// The Bruck et al. index algorithm (firmware/baselines/bruck.cpp) on the whole machine: byte-exact on
 // rings, meshes, tori and hypercubes of any size, with the algorithm's exact counts measured by the
 // machine: ceil(log2 N) start-ups per node, step b's message = the positions with bit b set, and every
 // local move (two rotations, packing and unpacking) among the node's copied bytes.

@@ -19,7 +19,7 @@
 
 #include "exchange_run.h"
 #include "test_names.h"
-#include "firmware/dimension_exchange_schedule.h"
+#include "firmware/paper002/dimension_exchange_schedule.h"
 #include "topology/exchange_bounds.h"
 
 namespace meshmp {

@@ -7,9 +7,9 @@
 #include <systemc>
 #include <tlm_utils/simple_initiator_socket.h>
 
-#include "hw/network.h"
-#include "hw/network_interface.h"
-#include "hw/routing.h"
+#include "hw/network/network.h"
+#include "hw/node/network_interface.h"
+#include "hw/router/routing.h"
 #include "tlm/dma_registers.h"
 #include "tlm/node_memory.h"
 

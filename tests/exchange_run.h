@@ -9,10 +9,10 @@
 #include <cstdlib>
 #include <vector>
 
-#include "firmware/algorithm_registry.h"
-#include "hw/machine.h"
-#include "hw/rtl_router.h"
-#include "hw/run_statistics.h"
+#include "firmware/api/algorithm_registry.h"
+#include "hw/machine/machine.h"
+#include "hw/router/rtl_router.h"
+#include "hw/machine/run_statistics.h"
 
 namespace meshmp {
 

@@ -5,10 +5,10 @@
 
 #include <tuple>
 
-#include "firmware/algorithm_registry.h"
-#include "firmware/exchange_verifier.h"
-#include "hw/machine.h"
-#include "hw/run_statistics.h"
+#include "firmware/api/algorithm_registry.h"
+#include "firmware/api/exchange_verifier.h"
+#include "hw/machine/machine.h"
+#include "hw/machine/run_statistics.h"
 
 namespace meshmp {
 namespace {

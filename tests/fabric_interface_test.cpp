@@ -1,4 +1,4 @@
-// A node's DMA engine on 004's shared-resource machines (hw/fabric_interface.h) with the broadcast bus
+// A node's DMA engine on 004's shared-resource machines (hw/fabric/fabric_interface.h) with the broadcast bus
 // and the Omega switch (tlm/): nodes made of a NodeMemory, a FabricInterface and a small processor that
 // drives the DMA registers as the machine's processor does. Whole messages land byte for byte in the
 // receivers' memories at the fabrics' times; early messages wait for their receive; the bus broadcasts;
@@ -9,7 +9,7 @@
 #include <functional>
 #include <memory>
 
-#include "hw/fabric_interface.h"
+#include "hw/fabric/fabric_interface.h"
 #include "tlm/broadcast_bus.h"
 #include "tlm/dma_registers.h"
 #include "tlm/node_memory.h"

@@ -1,10 +1,10 @@
-// The flit wire format (hw/flit_wire.h): every field survives pack and unpack at its full width, fields
+// The flit wire format (hw/router/flit_wire.h): every field survives pack and unpack at its full width, fields
 // do not overlap, the layout fits its words, and an invalid word unpacks to nothing.
 #include <gtest/gtest.h>
 
 #include <random>
 
-#include "hw/flit_wire.h"
+#include "hw/router/flit_wire.h"
 
 namespace meshmp {
 namespace {

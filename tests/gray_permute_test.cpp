@@ -13,8 +13,8 @@
 #include <random>
 
 #include "exchange_run.h"
-#include "firmware/cube_block_schedules.h"
-#include "firmware/permutation_workload.h"
+#include "firmware/paper003/cube_block_schedules.h"
+#include "firmware/paper003/permutation_workload.h"
 
 namespace meshmp {
 namespace {

@@ -1,4 +1,4 @@
-// Host threads (run.host_threads, hw/router_step_pool.h) change the simulator's speed, never the machine
+// Host threads (run.host_threads, hw/network/router_step_pool.h) change the simulator's speed, never the machine
 // simulated: runs on one and on two threads give the same verified memories, completion cycle and every
 // statistic (per-link flit counts, header blocking, message latencies, schedule counts), the same
 // failure report when the network deadlocks, and the same traffic latencies. Each run is its own process.
@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "hw/router_step_pool.h"
+#include "hw/network/router_step_pool.h"
 #include "meshmp_process.h"
 
 namespace {

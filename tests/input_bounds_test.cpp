@@ -14,12 +14,12 @@
 #include <stdexcept>
 #include <string>
 
-#include "firmware/algorithm_options.h"
-#include "firmware/algorithm_registry.h"
-#include "firmware/transpose_moves.h"
-#include "firmware/workload.h"
-#include "hw/machine_config.h"
-#include "hw/model_size.h"
+#include "firmware/api/algorithm_options.h"
+#include "firmware/api/algorithm_registry.h"
+#include "firmware/paper003/transpose_moves.h"
+#include "firmware/workloads/workload.h"
+#include "hw/machine/machine_config.h"
+#include "hw/machine/model_size.h"
 #include "meshmp_process.h"
 #include "topology/config_error.h"
 #include "topology/topology.h"

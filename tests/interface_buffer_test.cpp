@@ -4,7 +4,7 @@
 // waiting message.
 #include <gtest/gtest.h>
 
-#include "hw/machine.h"
+#include "hw/machine/machine.h"
 
 namespace meshmp {
 namespace {

@@ -11,8 +11,8 @@
 #include <tuple>
 
 #include "exchange_run.h"
-#include "firmware/transpose_moves.h"
-#include "firmware/transpose_paths.h"
+#include "firmware/paper003/transpose_moves.h"
+#include "firmware/paper003/transpose_paths.h"
 
 namespace meshmp {
 namespace {

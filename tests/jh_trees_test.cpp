@@ -11,7 +11,7 @@
 #include <map>
 
 #include "exchange_run.h"
-#include "firmware/transpose_moves.h"
+#include "firmware/paper003/transpose_moves.h"
 
 namespace meshmp {
 namespace {

@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "hw/machine_settings.h"
+#include "hw/machine/machine_settings.h"
 #include "meshmp_process.h"
 
 namespace {
@@ -102,7 +102,7 @@ TEST(JsonSchema, AFileThatDiffersFromItsSchemaIsReportedWithThePlace) {
             std::string::npos);
 }
 
-// The config schema describes exactly the settings of hw/machine_settings.cpp, section by section.
+// The config schema describes exactly the settings of hw/machine/machine_settings.cpp, section by section.
 TEST(JsonSchema, TheConfigSchemaHoldsEverySettingAndNoOther) {
   const nlohmann::json schema = nlohmann::json::parse(std::ifstream(MESHMP_SOURCE_DIR "/sims/schema/config.schema.json"));
   std::set<std::string> in_schema, in_table;

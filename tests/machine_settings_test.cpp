@@ -1,12 +1,12 @@
-// One declaration per setting (hw/machine_settings.h): the command line, the config file, the results'
+// One declaration per setting (hw/machine/machine_settings.h): the command line, the config file, the results'
 // "config", the help and the rules all come from the table, so none of them can miss a setting.
 #include <gtest/gtest.h>
 
 #include <set>
 #include <string>
 
-#include "hw/config_limits.h"
-#include "hw/machine_settings.h"
+#include "hw/base/config_limits.h"
+#include "hw/machine/machine_settings.h"
 #include "topology/config_error.h"
 #include "meshmp_process.h"
 

@@ -6,7 +6,7 @@
 
 #include <numeric>
 
-#include "hw/machine.h"
+#include "hw/machine/machine.h"
 
 namespace meshmp {
 namespace {

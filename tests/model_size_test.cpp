@@ -1,10 +1,10 @@
-// The host-memory estimate that refuses a machine before it is built (hw/model_size.*): every node's
+// The host-memory estimate that refuses a machine before it is built (hw/machine/model_size.*): every node's
 // whole local memory (the algorithm's scratch too) and the network interface's table of the peers it
 // talks to.
 #include <gtest/gtest.h>
 
-#include "hw/model_size.h"
-#include "hw/peer_table.h"
+#include "hw/machine/model_size.h"
+#include "hw/node/peer_table.h"
 #include "meshmp_process.h"
 
 namespace meshmp {

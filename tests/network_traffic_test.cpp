@@ -4,9 +4,9 @@
 // classes, which deadlocks.
 #include <gtest/gtest.h>
 
-#include "hw/network.h"
-#include "hw/routing.h"
-#include "hw/traffic_generator.h"
+#include "hw/network/network.h"
+#include "hw/router/routing.h"
+#include "hw/network/traffic_generator.h"
 
 namespace meshmp {
 namespace {

@@ -3,10 +3,10 @@
 // serialises a node's messages through its single injection channel.
 #include <gtest/gtest.h>
 
-#include "firmware/algorithm_registry.h"
+#include "firmware/api/algorithm_registry.h"
 #include "topology/config_error.h"
-#include "hw/machine.h"
-#include "hw/routing.h"
+#include "hw/machine/machine.h"
+#include "hw/router/routing.h"
 
 namespace meshmp {
 namespace {

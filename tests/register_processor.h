@@ -1,6 +1,6 @@
 // A test processor that drives a node's DMA engine through its registers (tlm/dma_registers.h) as the
 // machine's processor does, running a script in its SC_THREAD: the engine tests' stand-in for
-// hw/processor.cpp (tests/fabric_interface_test.cpp, tests/shared_memory_interface_test.cpp).
+// hw/node/processor.cpp (tests/fabric_interface_test.cpp, tests/shared_memory_interface_test.cpp).
 #pragma once
 
 #include <systemc>

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <string>
 
-#include "firmware/algorithm_registry.h"
-#include "hw/router_model.h"
+#include "firmware/api/algorithm_registry.h"
+#include "hw/router/router_model.h"
 #include "topology/config_error.h"
 
 namespace meshmp {

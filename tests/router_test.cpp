@@ -14,9 +14,9 @@
 #include <random>
 #include <set>
 
-#include "hw/router.h"
-#include "hw/router_model.h"
-#include "hw/rtl_router.h"
+#include "hw/router/router.h"
+#include "hw/router/router_model.h"
+#include "hw/router/rtl_router.h"
 
 namespace meshmp {
 namespace {

@@ -4,10 +4,10 @@
 // A ring of 2 nodes is one link each way, so no link exists that routing never uses.
 #include <gtest/gtest.h>
 
-#include "firmware/algorithm_registry.h"
-#include "firmware/exchange_verifier.h"
-#include "hw/machine.h"
-#include "hw/routing.h"
+#include "firmware/api/algorithm_registry.h"
+#include "firmware/api/exchange_verifier.h"
+#include "hw/machine/machine.h"
+#include "hw/router/routing.h"
 
 namespace meshmp {
 namespace {

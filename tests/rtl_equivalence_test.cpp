@@ -1,5 +1,5 @@
-// Lockstep co-verification of the RTL router (rtl/, verilated, hw/rtl_router.h) against the SystemC router
-// (hw/router.h), each alone: the same random multi-VC flit stimulus with random downstream credit stalls
+// Lockstep co-verification of the RTL router (rtl/, verilated, hw/router/rtl_router.h) against the SystemC router
+// (hw/router/router.h), each alone: the same random multi-VC flit stimulus with random downstream credit stalls
 // drives both, and every cycle their outputs must be the same (same flits, bit for bit on the wire, on the
 // same ports, the same credits upstream). The first difference fails the test naming the cycle, port and
 // both values. A third, verilated router evaluated only in the cycles the network would step it (it holds
@@ -17,10 +17,10 @@
 #include <random>
 #include <sstream>
 
-#include "hw/dual_router.h"
-#include "hw/flit_wire.h"
-#include "hw/router.h"
-#include "hw/rtl_router.h"
+#include "hw/router/dual_router.h"
+#include "hw/router/flit_wire.h"
+#include "hw/router/router.h"
+#include "hw/router/rtl_router.h"
 
 namespace meshmp {
 namespace {

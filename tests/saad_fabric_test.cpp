@@ -1,5 +1,5 @@
 // Paper 004's algorithms on its shared-resource machines (004 §2 A bus:K, §2 B shared-memory:K, §2 F
-// omega:K), the TLM-2.0 fabrics of tlm/ behind the same node (firmware/saad_fabric_programs.cpp):
+// omega:K), the TLM-2.0 fabrics of tlm/ behind the same node (firmware/paper004/fabric_programs.cpp):
 //  - SaadFabricSweep: every saad-* operation with each method of the three machines, byte-exact on K = 2..64
 //    (one `meshmp sweep` per machine, the runs in child processes) at k* = 1 and k* = 3; every run's steps
 //    and words (statistics.schedule) equal the program's, and, where nothing conflicts (one port, or the
@@ -10,8 +10,8 @@
 
 #include "exchange_run.h"
 #include "saad_sweep.h"
-#include "firmware/saad_common.h"
-#include "hw/machine_config.h"
+#include "firmware/paper004/common.h"
+#include "hw/machine/machine_config.h"
 #include "topology/config_error.h"
 
 namespace meshmp {

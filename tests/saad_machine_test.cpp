@@ -17,8 +17,8 @@
 #include "exchange_run.h"
 #include "meshmp_process.h"
 #include "saad_sweep.h"
-#include "firmware/saad_common.h"
-#include "hw/machine_config.h"
+#include "firmware/paper004/common.h"
+#include "hw/machine/machine_config.h"
 
 namespace meshmp {
 namespace {

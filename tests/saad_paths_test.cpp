@@ -11,7 +11,7 @@
 #include <string>
 #include <utility>
 
-#include "firmware/saad_paths.h"
+#include "firmware/paper004/paths.h"
 
 namespace meshmp {
 namespace {
@@ -54,7 +54,7 @@ int check_paths(const Topology& t, int a, int b, const std::vector<NodePath>& pa
   return longest;
 }
 
-// The documented counter-examples to Proposition 3.1 (saad_paths.cpp's top comment): on a torus with a ring
+// The documented counter-examples to Proposition 3.1 (paths.cpp's top comment): on a torus with a ring
 // of 3 nodes, a and b ds apart along it and dl >= 1 apart along the other ring of M nodes, only 3 links
 // join two neighbouring positions of the M-ring, so one path goes the long way round: at least
 // M - dl + ds. The best is that when it exceeds the claim (0: not a counter-example).

@@ -12,9 +12,9 @@
 #include <cstring>
 #include <map>
 
-#include "firmware/saad_common.h"
-#include "firmware/saad_paths.h"
-#include "firmware/saad_workloads.h"
+#include "firmware/paper004/common.h"
+#include "firmware/paper004/paths.h"
+#include "firmware/paper004/workloads.h"
 #include "topology/config_error.h"
 
 namespace meshmp {

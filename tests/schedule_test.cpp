@@ -6,10 +6,10 @@
 
 #include <numeric>
 
-#include "firmware/algorithm_registry.h"
-#include "hw/machine.h"
-#include "hw/run_statistics.h"
-#include "hw/schedule_summary.h"
+#include "firmware/api/algorithm_registry.h"
+#include "hw/machine/machine.h"
+#include "hw/machine/run_statistics.h"
+#include "hw/machine/schedule_summary.h"
 
 namespace meshmp {
 namespace {

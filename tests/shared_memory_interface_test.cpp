@@ -1,4 +1,4 @@
-// A node's DMA engine on 004's shared-memory machine (hw/shared_memory_interface.h) with the banked
+// A node's DMA engine on 004's shared-memory machine (hw/fabric/shared_memory_interface.h) with the banked
 // global memory (tlm/shared_memory.h): processors write their local bytes into the global memory and read
 // others' back, byte for byte, at the memory's times; accesses to different banks run at once up to k*;
 // the machine has no messages, and a refused access is an error every register access then reports.
@@ -6,7 +6,7 @@
 
 #include <memory>
 
-#include "hw/shared_memory_interface.h"
+#include "hw/fabric/shared_memory_interface.h"
 #include "register_processor.h"
 #include "tlm/node_memory.h"
 #include "tlm/shared_memory.h"

@@ -5,7 +5,7 @@
 // the machine in every case.
 #include <gtest/gtest.h>
 
-#include "hw/machine.h"
+#include "hw/machine/machine.h"
 
 namespace meshmp {
 namespace {

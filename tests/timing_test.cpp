@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "exchange_run.h"
-#include "hw/machine.h"
+#include "hw/machine/machine.h"
 
 namespace meshmp {
 namespace {
@@ -104,7 +104,7 @@ INSTANTIATE_TEST_SUITE_P(CutThrough, ZeroLoadLatency,
                          ::testing::Values(Timing{2, 1, 3, 64, SwitchingMode::VirtualCutThrough},
                                            Timing{4, 1, 5, 128, SwitchingMode::VirtualCutThrough}));
 
-// The credit loop (hw/router_params.h). A router frees a buffer slot when the flit in it crosses the
+// The credit loop (hw/router/router_params.h). A router frees a buffer slot when the flit in it crosses the
 // switch; the credit is on its wire Lc cycles (the link latency by default) and the upstream output unit
 // registers it Cp cycles more before the slot can be allocated again. With buffers of B flits per VC
 // shallower than that round trip, a packet longer than the buffer waits for credits. The formula, flit

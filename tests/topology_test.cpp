@@ -5,7 +5,7 @@
 #include <queue>
 
 #include "topology/config_error.h"
-#include "hw/routing.h"
+#include "hw/router/routing.h"
 #include "topology/topology.h"
 
 namespace meshmp {

@@ -1,4 +1,4 @@
-// The transaction-level network (hw/transaction_network.h) against the cycle-level one: on schedules where
+// The transaction-level network (hw/network/transaction_network.h) against the cycle-level one: on schedules where
 // no two packets want one link at once (the papers' algorithms under sync=barrier, pairwise exchange on
 // hypercubes, 004's operations, single messages over every router timing) both levels give the same
 // completion, per-link flit counts, schedule, steps and per-message latencies, and both equal the
@@ -12,11 +12,11 @@
 #include <iterator>
 #include <string>
 
-#include "firmware/algorithm_registry.h"
-#include "hw/machine.h"
-#include "hw/routing.h"
-#include "hw/traffic_generator.h"
-#include "hw/transaction_network.h"
+#include "firmware/api/algorithm_registry.h"
+#include "hw/machine/machine.h"
+#include "hw/router/routing.h"
+#include "hw/network/traffic_generator.h"
+#include "hw/network/transaction_network.h"
 #include "meshmp_process.h"
 
 namespace {

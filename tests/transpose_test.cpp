@@ -10,8 +10,8 @@
 #include <cmath>
 
 #include "exchange_run.h"
-#include "firmware/transpose_moves.h"
-#include "firmware/transpose_workload.h"
+#include "firmware/paper003/transpose_moves.h"
+#include "firmware/paper003/transpose_workload.h"
 
 namespace meshmp {
 namespace {

@@ -8,8 +8,8 @@
 #include <cstring>
 #include <set>
 
-#include "firmware/transpose_workload.h"
-#include "firmware/workload.h"
+#include "firmware/paper003/transpose_workload.h"
+#include "firmware/workloads/workload.h"
 #include "topology/config_error.h"
 
 namespace meshmp {

@@ -5,10 +5,10 @@
 // phase, three times); and the refusals of the tori it cannot schedule.
 #include <gtest/gtest.h>
 
-#include "firmware/algorithm_registry.h"
-#include "firmware/c64_preparation.h"
-#include "hw/machine.h"
-#include "hw/run_statistics.h"
+#include "firmware/api/algorithm_registry.h"
+#include "firmware/paper001/c64_preparation.h"
+#include "hw/machine/machine.h"
+#include "hw/machine/run_statistics.h"
 #include "meshmp_process.h"
 #include "test_names.h"
 

@@ -14,7 +14,7 @@
 #include <stdexcept>
 
 #include "exchange_run.h"
-#include "firmware/ring_exchange_plan.h"
+#include "firmware/paper001/ring_exchange_plan.h"
 #include "tseng_counts.h"
 
 namespace meshmp {

@@ -5,11 +5,11 @@
 // preparation phases of n^2/2 blocks, then T1 on the (n/2) x (n/2) logical tori with units of 4 blocks:
 // 4d - 6 phases. With sync=barrier no header blocking and the measured time equals the zero-load model
 // exactly (001 §7.1's 2d - 5 barriers per stage on rings of 16 or more nodes, a barrier before every
-// phase and stage on rings of 8 and §5's other lengths: firmware/tseng_ring_stages.cpp).
+// phase and stage on rings of 8 and §5's other lengths: firmware/paper001/ring_stages.cpp).
 #include <gtest/gtest.h>
 
 #include "exchange_run.h"
-#include "firmware/ring_exchange_plan.h"
+#include "firmware/paper001/ring_exchange_plan.h"
 #include "test_names.h"
 #include "tseng_counts.h"
 

@@ -4,7 +4,7 @@
 
 #include <cstring>
 
-#include "firmware/exchange_verifier.h"
+#include "firmware/api/exchange_verifier.h"
 
 namespace meshmp {
 namespace {

@@ -1,4 +1,4 @@
-// The zero-load model of this machine (hw/zero_load_model.h, per-step prediction in Processor) against
+// The zero-load model of this machine (hw/network/zero_load_model.h, per-step prediction in Processor) against
 // measured cycles. On a contention-free, synchronised schedule (the XOR pairwise exchange on a hypercube
 // under e-cube routing: every step one message per node, no link shared, partners in lockstep) the
 // measured completion time equals the model exactly, start-up t_s = 0 included, for single- and
@@ -8,9 +8,9 @@
 #include <cmath>
 #include <tuple>
 
-#include "firmware/algorithm_registry.h"
-#include "hw/machine.h"
-#include "hw/zero_load_model.h"
+#include "firmware/api/algorithm_registry.h"
+#include "hw/machine/machine.h"
+#include "hw/network/zero_load_model.h"
 
 namespace meshmp {
 namespace {

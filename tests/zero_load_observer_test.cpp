@@ -1,13 +1,13 @@
-// The zero-load model as an observer (hw/zero_load_observer.h), told by hand what the processors and the
+// The zero-load model as an observer (hw/node/zero_load_observer.h), told by hand what the processors and the
 // network interfaces tell it in a run: a receive is costed by its message's modelled arrival when the
 // message belongs to the receiver's step, by the receiver's own arrivals otherwise, and a message no
 // modelled send created (another initiator on the registers) is not costed. The whole-machine cases are
 // tests/zero_load_model_test.cpp.
 #include <gtest/gtest.h>
 
-#include "hw/routing.h"
-#include "hw/zero_load_model.h"
-#include "hw/zero_load_observer.h"
+#include "hw/router/routing.h"
+#include "hw/network/zero_load_model.h"
+#include "hw/node/zero_load_observer.h"
 
 namespace meshmp {
 namespace {

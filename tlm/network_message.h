@@ -1,4 +1,4 @@
-// How a message crosses the transaction-level router network (hw/transaction_network.h) as one TLM-2.0
+// How a message crosses the transaction-level router network (hw/network/transaction_network.h) as one TLM-2.0
 // transaction, approximately timed (base protocol, nb_transport):
 //  - The sending network interface is the initiator. For every message its DMA engine starts, it calls
 //    nb_transport_fw(BEGIN_REQ) on the binding of the message's injection channel with a generic payload:

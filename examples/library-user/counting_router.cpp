@@ -3,7 +3,7 @@
 
 #include <memory>
 
-#include "hw/router_model.h"
+#include "hw/router/router_model.h"
 
 namespace library_user {
 namespace {

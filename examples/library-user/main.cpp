@@ -15,8 +15,8 @@
 #include <string>
 
 #include "counting_router.h"
-#include "firmware/algorithm_registry.h"
-#include "hw/machine.h"
+#include "firmware/api/algorithm_registry.h"
+#include "hw/machine/machine.h"
 #include "register_traffic_source.h"
 #include "reverse_direct_exchange.h"
 

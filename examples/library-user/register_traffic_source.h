@@ -1,6 +1,6 @@
 // A SystemC/TLM-2.0 module of this program's own bound to a node of the machine: it drives the node's DMA
 // engine through its register map (tlm/dma_registers.h) over a tlm_utils socket bound to the node's
-// register bus (hw/node_register_bus.h), as a traffic generator or a testbench would, while the node's
+// register bus (hw/node/node_register_bus.h), as a traffic generator or a testbench would, while the node's
 // processor runs no firmware of its own. It sends one message and records when the engine completed it.
 #pragma once
 

@@ -3,7 +3,7 @@
 // paper 002 §1 in the other direction), and copies its own block locally.
 #include "reverse_direct_exchange.h"
 
-#include "firmware/algorithm_registry.h"
+#include "firmware/api/algorithm_registry.h"
 
 namespace library_user {
 

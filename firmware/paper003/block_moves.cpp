@@ -1,0 +1,86 @@
+// Block moves across cube links. See block_moves.h.
+#include "firmware/paper003/block_moves.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "firmware/paper003/transpose_moves.h"
+
+namespace meshmp {
+
+std::vector<int> final_positions(const MoveSchedule& schedule, int nodes) {
+  std::vector<int> at(nodes);
+  for (int b = 0; b < nodes; ++b) at[b] = b;
+  for (std::size_t step = 0; step < schedule.size(); ++step)
+    for (const BlockMove& move : schedule[step]) {
+      if (at[move.block] != move.from)
+        throw std::logic_error("step " + std::to_string(step) + " moves block " + std::to_string(move.block) + " from node " +
+                               std::to_string(move.from) + ", which does not hold it");
+      at[move.block] = move.to;
+    }
+  return at;
+}
+
+int most_blocks_held(const MoveSchedule& schedule, int nodes) {
+  std::vector<int> at(nodes), held(nodes, 1);
+  for (int b = 0; b < nodes; ++b) at[b] = b;
+  int most = 1;
+  for (const auto& step : schedule) {
+    for (const BlockMove& move : step) {
+      --held[move.from];
+      ++held[move.to];
+      at[move.block] = move.to;
+    }
+    for (int h : held) most = std::max(most, h);
+  }
+  return most;
+}
+
+std::map<int, std::uint32_t> run_block_moves(NodeApi& api, const MoveSchedule& schedule, const BlockBuffers& buffers) {
+  const int me = api.id();
+  std::map<int, std::uint32_t> held = {{me, buffers.own_address}};
+  std::vector<bool> busy(buffers.count, false);
+  auto take_buffer = [&](std::size_t step) {
+    for (int k = 0; k < buffers.count; ++k)
+      if (!busy[k]) {
+        busy[k] = true;
+        return buffers.base + static_cast<std::uint32_t>(k) * buffers.block_bytes;
+      }
+    throw FirmwareError("node " + std::to_string(me) + " holds more blocks than its " + std::to_string(buffers.count) +
+                        " buffers at step " + std::to_string(step));
+  };
+  auto release = [&](std::uint32_t address) {
+    if (address >= buffers.base) busy[(address - buffers.base) / buffers.block_bytes] = false;
+  };
+  for (std::size_t step = 0; step < schedule.size(); ++step) {
+    if (step > 0 || !buffers.first_step_begun) api.begin_step(buffers.first_step + static_cast<int>(step));
+    std::vector<Handle> handles;
+    std::vector<std::pair<int, std::uint32_t>> arriving;
+    std::vector<std::uint32_t> leaving;
+    for (const BlockMove& move : schedule[step])
+      if (move.to == me) {
+        const std::uint32_t address = take_buffer(step);
+        arriving.emplace_back(move.block, address);
+        for (Handle h : receive_packets(api, move.from, address, buffers.block_bytes, buffers.packet_bytes,
+                                        static_cast<std::uint32_t>(step)))
+          handles.push_back(h);
+      }
+    for (const BlockMove& move : schedule[step])
+      if (move.from == me) {
+        const auto it = held.find(move.block);
+        if (it == held.end()) throw FirmwareError("node " + std::to_string(me) + " does not hold block " + std::to_string(move.block));
+        for (Handle h : send_packets(api, move.to, it->second, buffers.block_bytes, buffers.packet_bytes,
+                                     static_cast<std::uint32_t>(step)))
+          handles.push_back(h);
+        leaving.push_back(it->second);
+        held.erase(it);
+      }
+    for (Handle h : handles) api.wait(h);
+    for (std::uint32_t address : leaving) release(address);
+    for (const auto& [block, address] : arriving) held[block] = address;
+    if (buffers.barrier) api.hardware_barrier();
+  }
+  return held;
+}
+
+}  // namespace meshmp

@@ -1,0 +1,348 @@
+// The machine assembled from its configuration, and one run of it. See machine.h.
+#include "hw/machine/machine.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "hw/router/dual_router.h"
+#include "hw/fabric/fabric_interface.h"
+#include "hw/router/routing.h"
+#include "hw/router/rtl_router.h"
+#include "hw/fabric/shared_memory_interface.h"
+#include "hw/base/stop_request.h"
+#include "topology/config_error.h"
+
+namespace meshmp {
+
+Node::Node(sc_core::sc_module_name name, int id, const Topology& topology, const DmaEngineFactory& make_engine,
+           const TransferTiming& timing, sc_core::sc_time clock_period, const Workload& workload,
+           const ProcessorParams& params, HardwareBarrier& barrier, StepStatistics& step_statistics,
+           ZeroLoadObserver& zero_load, Firmware firmware, const AlgorithmOptions& options, std::function<void()> on_finish)
+    : sc_core::sc_module(name),
+      memory("memory", workload.memory_bytes()),
+      engine_(make_engine(id, workload.memory_bytes())),
+      register_bus("register_bus"),
+      cpu("cpu", id, topology, workload, params, timing, clock_period, barrier, step_statistics, zero_load,
+          engine_->completion_irq(), [this] { return engine_->last_error(); },
+          [this](Handle h) { return engine_->describe_descriptor(static_cast<std::uint32_t>(h)); }, std::move(firmware),
+          options, std::move(on_finish)) {
+  cpu.dma_port.bind(register_bus.initiators);
+  register_bus.engine.bind(engine_->register_target());
+  cpu.memory_port.bind(memory.cpu_port);
+  engine_->memory_initiator().bind(memory.dma_port);
+}
+
+NetworkInterface& Node::network_interface() {
+  if (auto* engine = dynamic_cast<NetworkInterface*>(engine_.get())) return *engine;
+  throw std::logic_error(std::string(name()) + " is not on a router network");
+}
+
+const NetworkInterface& Node::network_interface() const { return const_cast<Node*>(this)->network_interface(); }
+
+std::string to_string(RunStatus status) {
+  switch (status) {
+    case RunStatus::Completed: return "completed";
+    case RunStatus::NetworkFailure: return "network failure";
+    case RunStatus::FirmwareError: return "firmware error";
+    case RunStatus::Stalled: return "stalled";
+    case RunStatus::Timeout: return "cycle limit reached";
+    case RunStatus::Interrupted: return "interrupted";
+  }
+  return "?";
+}
+
+Machine::Machine(sc_core::sc_module_name name, const MachineConfig& config, Firmware firmware, AlgorithmOptions options,
+                 std::uint64_t scratch_bytes, const std::string& workload)
+    : sc_core::sc_module(name),
+      config_(config),
+      topology_(Topology::parse(config.topology)),
+      workload_(make_workload(workload, topology_, exchange_parameters(config), scratch_bytes)),
+      options_(std::move(options)),
+      period_(kClockPeriodNs, sc_core::SC_NS) {
+  const DmaEngineFactory make_engine = topology_.fabric() == Fabric::None ? build_network() : build_fabric();
+  TransferTiming timing;
+  if (network_) {
+    timing = TransferTiming{network_->params(), network_->port_model(), network_->routing(), std::nullopt, 1};
+  } else {
+    timing.fabric = FabricTiming{config.fabric.startup_cycles, config.fabric.bytes_per_cycle};
+    timing.concurrent_transfers = config.fabric.concurrent_transfers;
+  }
+  if (bus_ || shared_memory_)
+    step_statistics_.set_shared_slots(SharedSlots{config.fabric.concurrent_transfers,
+                                                  config.processor.startup_cycles,
+                                                  config.fabric.startup_cycles, config.fabric.bytes_per_cycle,
+                                                  shared_memory_ != nullptr});
+  zero_load_ = std::make_unique<ZeroLoadObserver>(topology_, timing, config.processor);
+  barrier_ = std::make_unique<HardwareBarrier>(topology_.num_nodes(),
+                                               period_ * static_cast<double>(config.barrier_latency_cycles));
+  SC_METHOD(stop_simulation);
+  sensitive << stop_requested_;
+  dont_initialize();
+  for (int n = 0; n < topology_.num_nodes(); ++n)
+    nodes_.push_back(std::make_unique<Node>(("node" + std::to_string(n)).c_str(), n, topology_, make_engine, timing,
+                                            period_, *workload_, config.processor, *barrier_, step_statistics_,
+                                            *zero_load_, firmware, options_, [this, n] { node_finished(n); }));
+}
+
+DmaEngineFactory Machine::build_network() {
+  const RoutingFunction routing = find_routing_function(config_.routing);
+  switch (config_.fidelity) {
+    case NetworkFidelity::Cycle:
+      if (!config_.trace_rtl.empty()) RtlWaveform::enable();  // before the RTL routers are built
+      cycle_network_ = std::make_unique<Network>("network", topology_, config_.router, config_.port_model, routing,
+                                                 period_, config_.watchdog_cycles, config_.host_threads);
+      network_ = cycle_network_.get();
+      break;
+    case NetworkFidelity::Transaction:
+      transaction_network_ =
+          std::make_unique<TransactionNetwork>("network", topology_, config_.router, config_.port_model, routing, period_);
+      network_ = transaction_network_.get();
+      break;
+    case NetworkFidelity::Both:
+      throw ConfigError("network.fidelity", "both",
+                        "a machine is built at one level, cycle or tlm (meshmp run runs one of each to compare them)");
+  }
+  network_->on_failure([] { sc_core::sc_stop(); });
+  // The run ends when every node has finished and the network has drained (a message still in flight
+  // must arrive, to be checked).
+  network_->on_idle([this] {
+    if (finished_nodes_ == topology_.num_nodes()) stop_requested_.notify(sc_core::SC_ZERO_TIME);
+  });
+  return [this](int node, std::size_t memory_bytes) -> std::unique_ptr<DmaEngine> {
+    auto engine = std::make_unique<NetworkInterface>(
+        "dma", node, *network_, memory_bytes, config_.unexpected_buffer_bytes, messages_,
+        config_.processor.startup_on_channel ? config_.processor.startup_cycles : 0);
+    engine->observe_zero_load(zero_load_.get());  // built before the nodes
+    return engine;
+  };
+}
+
+DmaEngineFactory Machine::build_fabric() {
+  const FabricTiming timing{config_.fabric.startup_cycles, config_.fabric.bytes_per_cycle};
+  const int k = topology_.num_nodes();
+  switch (topology_.fabric()) {
+    case Fabric::Bus:
+      bus_ = std::make_unique<BroadcastBus>("bus", k, config_.fabric.concurrent_transfers, timing, period_);
+      break;
+    case Fabric::Omega:
+      omega_ = std::make_unique<OmegaSwitch>("omega", k, timing, period_);
+      break;
+    case Fabric::SharedMemory: {
+      // One region of a node's memory size per node: room for every node's data at once. Interleaved by
+      // words of the workload's unit (004's word).
+      const std::uint64_t bytes = static_cast<std::uint64_t>(k) * workload_->memory_bytes();
+      shared_memory_ = std::make_unique<SharedMemory>("global_memory", k, bytes, config_.fabric.banks(k),
+                                                      std::max<std::uint32_t>(1, workload_->unit_bytes()),
+                                                      config_.fabric.concurrent_transfers, timing, period_);
+      return [this](int node, std::size_t memory_bytes) -> std::unique_ptr<DmaEngine> {
+        auto engine = std::make_unique<SharedMemoryInterface>("dma", node, memory_bytes);
+        engine->global_port.bind(shared_memory_->processors);  // binding i is node i: nodes are built in order
+        return engine;
+      };
+    }
+    case Fabric::None: break;
+  }
+  // A message's sender and receiver bindings on the bus or the switch (binding i is node i).
+  return [this, k](int node, std::size_t memory_bytes) -> std::unique_ptr<DmaEngine> {
+    auto engine = std::make_unique<FabricInterface>("dma", node, k, memory_bytes);
+    if (bus_) engine->fabric_out.bind(bus_->nodes_in), bus_->nodes_out.bind(engine->fabric_in);
+    if (omega_) engine->fabric_out.bind(omega_->nodes_in), omega_->nodes_out.bind(engine->fabric_in);
+    return engine;
+  };
+}
+
+Interconnect& Machine::network() {
+  if (!network_) throw std::logic_error("the machine " + topology_.spec() + " has no router network");
+  return *network_;
+}
+
+const Interconnect& Machine::network() const { return const_cast<Machine*>(this)->network(); }
+
+Network& Machine::cycle_network() {
+  if (!cycle_network_) throw std::logic_error("the machine " + topology_.spec() + " has no cycle-level router network");
+  return *cycle_network_;
+}
+
+std::uint64_t Machine::current_cycle() const {
+  return network_ ? network_->current_cycle() : static_cast<std::uint64_t>(sc_core::sc_time_stamp() / period_);
+}
+
+void check_words_option(const Algorithm& algorithm, const MachineConfig& config) {
+  const auto words = config.workload_options.find("words");
+  if (words != config.workload_options.end() && !algorithm.sized_in_words)
+    throw ConfigError("workload_options.words", words->second,
+                      "sizes 004's data in words for the saad-* algorithms; " + algorithm.name +
+                          " moves blocks of block_bytes (set the block size instead)");
+}
+
+namespace {
+
+const Algorithm& with_words_checked(const Algorithm& algorithm, const MachineConfig& config) {
+  check_words_option(algorithm, config);
+  return algorithm;
+}
+
+}  // namespace
+
+Machine::Machine(sc_core::sc_module_name name, const MachineConfig& config, const Algorithm& algorithm)
+    : Machine(name, config, with_words_checked(algorithm, config).firmware,
+              AlgorithmOptions(algorithm.name, algorithm.options, config.algorithm_options),
+              algorithm.scratch_bytes(Topology::parse(config.topology), exchange_parameters(config),
+                                      AlgorithmOptions(algorithm.name, algorithm.options, config.algorithm_options)),
+              algorithm.workload) {
+  enforce_port_rule(algorithm);
+}
+
+void Machine::enforce_port_rule(const Algorithm& algorithm) {
+  if (!algorithm.port_rule) return;
+  port_rule_monitor_ = std::make_unique<PortRuleMonitor>(topology_, algorithm.port_rule(topology_, options_));
+  for (auto& node : nodes_)
+    if (auto* engine = dynamic_cast<NetworkInterface*>(&node->dma())) engine->set_port_rule_monitor(port_rule_monitor_.get());
+}
+
+const ExchangeLayout& Machine::layout() const {
+  if (const ExchangeLayout* blocks = workload_->block_layout()) return *blocks;
+  throw std::logic_error("the machine's workload " + workload_->name() + " has no block layout");
+}
+
+void Machine::fill_memory() {
+  for (int n = 0; n < topology_.num_nodes(); ++n) workload_->fill(n, nodes_[n]->memory.bytes());
+}
+
+VerificationReport Machine::verify() const {
+  return workload_->verify([this](int n) -> const std::vector<std::uint8_t>& { return nodes_[n]->memory.bytes(); });
+}
+
+Machine::~Machine() {
+  close_waveforms();
+  // The nodes go in the reverse of the order they were built in. SystemC's registries remove an object
+  // by a linear search and fill its place with their last entry; the ports' and exports' search starts
+  // at their end, so in this order it finds each at once, while in build order tearing down the 10^5
+  // sockets of 32,768 nodes is quadratic (32 of the 73 s a tseng-c64 run on 32x32x32 spends outside the
+  // simulation). The modules' registry searches from its front: it stays quadratic, 6 modules a node.
+  while (!nodes_.empty()) nodes_.pop_back();
+}
+
+void Machine::close_waveforms() {
+  if (waveform_) sc_core::sc_close_vcd_trace_file(waveform_);
+  waveform_ = nullptr;
+  if (!config_.trace_rtl.empty()) RtlWaveform::close();
+}
+
+void Machine::node_finished(int node) {
+  ++finished_nodes_;
+  const bool failed = !nodes_[static_cast<std::size_t>(node)]->cpu.error().empty();
+  // A fabric's transfers end before their senders' descriptors do: nothing can be in flight.
+  if (failed || (finished_nodes_ == topology_.num_nodes() && (!network_ || !network_->busy())))
+    stop_requested_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void Machine::open_rtl_waveform(const std::string& path, const std::vector<int>& nodes) {
+  std::vector<RtlRouter*> routers;
+  Network& network = cycle_network();
+  for (int n : nodes) {
+    RouterModel& model = network.router(n);
+    RtlRouter* rtl = dynamic_cast<RtlRouter*>(&model);
+    if (auto* dual = dynamic_cast<DualRouter*>(&model)) rtl = &dual->rtl();
+    if (!rtl) throw ConfigError("output.trace_rtl", path, "needs router.model rtl or dual");
+    network.keep_stepping(n);  // traced routers are evaluated every cycle
+    routers.push_back(rtl);
+  }
+  RtlWaveform::open(path, routers);
+  network.on_cycle_end([](std::uint64_t cycle) { RtlWaveform::dump(cycle); });
+}
+
+void Machine::open_waveform(const std::string& path, const std::vector<int>& nodes) {
+  std::string base = path;
+  if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0) base.resize(base.size() - 4);
+  waveform_ = sc_core::sc_create_vcd_trace_file(base.c_str());
+  waveform_->set_time_unit(kClockPeriodNs, sc_core::SC_NS);
+  Network& network = cycle_network();
+  for (int n : nodes) {
+    RouterModel& router = network.router(n);
+    network.keep_stepping(n);
+    const std::string r = "router" + std::to_string(n) + ".";
+    for (int p = 0; p < router.num_ports(); ++p) {
+      const OutputPortProbe& probe = router.probe(p);
+      const std::string o = r + "out" + std::to_string(p) + ".";
+      sc_core::sc_trace(waveform_, probe.flit_valid, o + "flit_valid");
+      sc_core::sc_trace(waveform_, probe.head, o + "head");
+      sc_core::sc_trace(waveform_, probe.tail, o + "tail");
+      sc_core::sc_trace(waveform_, probe.vc, o + "vc", 4);
+      sc_core::sc_trace(waveform_, probe.tag, o + "tag", 32);
+      sc_core::sc_trace(waveform_, probe.src, o + "src", 16);
+      sc_core::sc_trace(waveform_, probe.dst, o + "dst", 16);
+      for (int v = 0; v < config_.router.vcs; ++v)
+        if (const int* credits = router.credit_counter(p, v))
+          sc_core::sc_trace(waveform_, *credits, o + "credits_vc" + std::to_string(v), 11);
+    }
+    nodes_[n]->network_interface().enable_probe();
+    const DmaProbe& dma = nodes_[n]->network_interface().probe();
+    const std::string d = "dma" + std::to_string(n) + ".";
+    sc_core::sc_trace(waveform_, dma.busy, d + "busy");
+    sc_core::sc_trace(waveform_, dma.queued_sends, d + "queued_sends", 16);
+    sc_core::sc_trace(waveform_, dma.bytes_left, d + "bytes_left", 32);
+    sc_core::sc_trace(waveform_, dma.receives_pending, d + "receives_pending", 16);
+    sc_core::sc_trace(waveform_, dma.completed, d + "completed", 32);
+  }
+}
+
+RunResult Machine::run() {
+  RunResult result;
+  // sc_stop() ends every run on purpose; its info message is noise.
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  const auto start = std::chrono::steady_clock::now();
+  sc_core::sc_start(period_ * static_cast<double>(config_.max_cycles), sc_core::SC_EXIT_ON_STARVATION);
+  result.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  for (const auto& node : nodes_) result.completion_cycles = std::max(result.completion_cycles, node->cpu.finish_cycle());
+
+  if (const int signal = stop_signal()) {
+    result.completion_cycles = current_cycle();  // the cycle at which the run stopped
+    result.status = RunStatus::Interrupted;
+    result.message = std::string("stopped by ") + signal_name(signal) + " at simulated cycle " +
+                     std::to_string(result.completion_cycles);
+    return result;
+  }
+  if (network_ && network_->failed()) {
+    result.completion_cycles = network_->failure_cycle();  // the cycle at which the run stopped
+    result.status = RunStatus::NetworkFailure;
+    result.message = network_->failure();
+    result.details = network_->blocked_channels();
+    return result;
+  }
+  for (const auto& node : nodes_)
+    if (!node->cpu.error().empty()) {
+      result.completion_cycles = current_cycle();
+      result.status = RunStatus::FirmwareError;
+      result.message = node->cpu.error();
+      return result;
+    }
+  if (finished_nodes_ == topology_.num_nodes()) {
+    // Every node finished: a message that arrived but was never received is a firmware mistake.
+    for (const auto& node : nodes_)
+      if (node->dma().unreceived_messages() > 0)
+        for (const auto& line : node->dma().unreceived_descriptions()) result.details.push_back(line);
+    if (!result.details.empty()) {
+      result.status = RunStatus::FirmwareError;
+      result.message = std::to_string(result.details.size()) + " message(s) arrived but were never received";
+    }
+    return result;
+  }
+  // Events still pending: the cycle limit cut the run; none: every process waits for nothing.
+  const bool timed_out = sc_core::sc_pending_activity();
+  result.status = timed_out ? RunStatus::Timeout : RunStatus::Stalled;
+  result.message = timed_out ? "the run reached run.max_cycles = " + std::to_string(config_.max_cycles)
+                             : "the firmware stopped making progress: " +
+                                   std::to_string(topology_.num_nodes() - finished_nodes_) +
+                                   " node(s) wait for messages that never come";
+  for (const auto& node : nodes_) {
+    if (node->cpu.finished()) continue;
+    const std::string waiting = node->cpu.waiting_for();
+    result.details.push_back("node " + std::to_string(node->cpu.id()) +
+                             (waiting.empty() ? " is running (start-up, copy or compute)" : " waits for " + waiting));
+  }
+  result.completion_cycles = current_cycle();
+  return result;
+}
+
+}  // namespace meshmp

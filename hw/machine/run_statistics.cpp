@@ -1,0 +1,222 @@
+// Statistics of one machine run. See run_statistics.h.
+#include "hw/machine/run_statistics.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "hw/machine/schedule_summary.h"
+#include "topology/exchange_bounds.h"
+
+namespace meshmp {
+
+nlohmann::json distribution(const ValueHistogram& values) {
+  if (values.empty()) return {{"count", 0}};
+  return {{"count", values.count()}, {"min", values.min()}, {"mean", values.mean()},
+          {"p50", values.percentile(0.5)}, {"p90", values.percentile(0.9)}, {"p99", values.percentile(0.99)},
+          {"max", values.max()}};
+}
+
+nlohmann::json fabric_statistics(const Machine& machine) {
+  const MachineConfig& config = machine.config();
+  nlohmann::json fabric = {{"machine", fabric_name(machine.topology().fabric())},
+                           {"startup_cycles", config.fabric.startup_cycles},
+                           {"bytes_per_cycle", config.fabric.bytes_per_cycle}};
+  if (const BroadcastBus* bus = machine.bus()) {
+    const BusStatistics& s = bus->statistics();
+    fabric["concurrent_transfers"] = bus->concurrent_transfers();
+    fabric["bus"] = {{"transfers", s.transfers},
+                     {"bytes", s.bytes},
+                     {"broadcasts", s.broadcasts},
+                     {"peak_concurrent_transfers", s.peak_concurrent_transfers},
+                     {"arbitration_wait_cycles", s.wait_cycles},
+                     {"busy_cycles", s.busy_cycles}};
+  }
+  if (const SharedMemory* memory = machine.shared_memory()) {
+    const SharedMemoryStatistics& s = memory->statistics();
+    fabric["concurrent_transfers"] = memory->ports();
+    fabric["memory_banks"] = memory->banks();
+    fabric["shared_memory"] = {{"accesses", s.accesses},
+                               {"reads", s.reads},
+                               {"writes", s.writes},
+                               {"bytes_read", s.bytes_read},
+                               {"bytes_written", s.bytes_written},
+                               {"peak_concurrent_accesses", s.peak_concurrent},
+                               {"bank_conflicts", s.bank_conflicts},
+                               {"bank_conflict_cycles", s.bank_conflict_cycles},
+                               {"port_waits", s.port_waits},
+                               {"port_wait_cycles", s.port_wait_cycles},
+                               {"busy_cycles", s.busy_cycles}};
+  }
+  if (const OmegaSwitch* omega = machine.omega_switch()) {
+    const OmegaStatistics& s = omega->statistics();
+    nlohmann::json steps = nlohmann::json::array();
+    for (const auto& [step, st] : s.steps)
+      steps.push_back({{"step", step},
+                       {"transfers", st.transfers},
+                       {"conflicting_transfers", st.conflicting_transfers},
+                       {"passes", st.passes},
+                       {"wait_cycles", st.wait_cycles}});
+    fabric["switch"] = {{"stages", omega->stages()},
+                        {"transfers", s.transfers},
+                        {"bytes", s.bytes},
+                        {"conflicting_transfers", s.conflicting_transfers},
+                        {"wait_cycles", s.wait_cycles},
+                        {"passes", s.passes},
+                        {"peak_concurrent_transfers", s.peak_concurrent},
+                        {"steps", steps}};
+  }
+  return fabric;
+}
+
+std::string describe_fabric(const MachineConfig& config, const Topology& topology) {
+  const int k = topology.num_nodes();
+  std::string text = fabric_name(topology.fabric()) + ": tau = " + std::to_string(config.fabric.startup_cycles) +
+                     " cycles, b = " + std::to_string(config.fabric.bytes_per_cycle) + " bytes/cycle per node";
+  if (topology.fabric() == Fabric::Omega)
+    return text + ", " + std::to_string(OmegaSwitch::stage_count(k)) + " stages of 2x2 switches (destination tags)";
+  text += ", k* = " + std::to_string(config.fabric.concurrent_transfers);
+  if (topology.fabric() == Fabric::SharedMemory)
+    text += ", " + std::to_string(config.fabric.banks(k)) + " word-interleaved banks";
+  return text;
+}
+
+std::string describe_fabric_statistics(const nlohmann::json& fabric) {
+  auto n = [](const nlohmann::json& v) { return std::to_string(v.get<std::uint64_t>()); };
+  if (fabric.contains("bus")) {
+    const auto& b = fabric["bus"];
+    return "bus: " + n(b["transfers"]) + " transfers (" + n(b["broadcasts"]) + " broadcasts), at most " +
+           n(b["peak_concurrent_transfers"]) + " at once, " + n(b["arbitration_wait_cycles"]) +
+           " cycles waited for the bus, busy " + n(b["busy_cycles"]) + " cycles";
+  }
+  if (fabric.contains("shared_memory")) {
+    const auto& m = fabric["shared_memory"];
+    return "shared memory: " + n(m["writes"]) + " writes, " + n(m["reads"]) + " reads, at most " +
+           n(m["peak_concurrent_accesses"]) + " at once; " + n(m["bank_conflicts"]) + " bank conflicts (" +
+           n(m["bank_conflict_cycles"]) + " cycles waited), " + n(m["port_waits"]) + " waits for a port (" +
+           n(m["port_wait_cycles"]) + " cycles)";
+  }
+  const auto& s = fabric["switch"];
+  return "switch: " + n(s["transfers"]) + " transfers in " + n(s["passes"]) + " passes, " + n(s["conflicting_transfers"]) +
+         " waited for a link (" + n(s["wait_cycles"]) + " cycles)";
+}
+
+nlohmann::json collect_statistics(const Machine& machine, const RunResult& result) {
+  const Topology& topo = machine.topology();
+  const int n = topo.num_nodes();
+  nlohmann::json stats;
+  stats["status"] = to_string(result.status);
+  // 002 §3.1: the average status bounds the single-port total exchange from below, in steps (3).
+  stats["topology"] = {{"spec", topo.spec()},
+                       {"nodes", n},
+                       {"network_ports_per_router", topo.num_ports()},
+                       {"diameter", topo.diameter()},
+                       {"average_status", topo.average_status()}};
+  stats["completion_cycles"] = result.completion_cycles;
+  // Speed, honestly: the clock stops while the network is idle, so the simulated cycles include cycles
+  // that were skipped; the stepped cycles are those the network process actually ran. 004's bus, shared
+  // memory and switch step no clock (they act at their transfers' grant and completion edges): 0.
+  const bool network = machine.has_network();
+  const std::uint64_t stepped = network ? machine.network().cycles_stepped() : 0;
+  const double seconds = result.host_seconds > 0 ? result.host_seconds : 1e-9;
+  stats["simulation"] = {{"host_seconds", result.host_seconds},
+                         {"simulated_cycles", result.completion_cycles},
+                         {"cycles_stepped", stepped},
+                         {"simulated_cycles_per_second", result.completion_cycles / seconds},
+                         {"stepped_cycles_per_second", stepped / seconds},
+                         {"host_threads", network ? machine.network().host_threads() : 1}};
+
+  std::uint64_t startups_max = 0, startups_total = 0;
+  for (int i = 0; i < n; ++i) {
+    startups_max = std::max(startups_max, machine.node(i).cpu.startups());
+    startups_total += machine.node(i).cpu.startups();
+  }
+  stats["startups"] = {{"max_per_node", startups_max}, {"total", startups_total}};
+  nlohmann::json steps = nlohmann::json::array();
+  const auto& aggregates = machine.step_statistics().steps();
+  // Messages in units of m = block_bytes: the workload's unit, or 004's word where the saad-* algorithms
+  // size a block workload in words (workload option `words`).
+  const std::uint32_t m = machine.config().block_bytes;
+  for (std::size_t k = 0; k < aggregates.size(); ++k) {
+    const StepAggregate& a = aggregates[k];
+    if (a.nodes == 0) continue;
+    steps.push_back({{"step", k},
+                     {"nodes", a.nodes},
+                     {"messages_max_per_node", a.messages_max},
+                     {"bytes_max_per_node", a.bytes_max},
+                     {"blocks_max_per_node", m ? a.bytes_max / m : 0},
+                     {"messages_total", a.messages_total},
+                     {"bytes_total", a.bytes_total},
+                     {"first_begin_cycle", a.first_begin_cycle},
+                     {"last_begin_cycle", a.last_begin_cycle},
+                     {"zero_load_estimate_cycles", machine.step_statistics().step_zero_load_cycles(k)}});
+  }
+  stats["steps"] = steps;
+
+  std::vector<std::uint64_t> startups(n), copied(n);
+  for (int i = 0; i < n; ++i) {
+    startups[i] = machine.node(i).cpu.startups();
+    copied[i] = machine.node(i).cpu.copied_bytes();
+  }
+  const ScheduleSummary schedule = summarize_schedule(
+      machine.step_statistics(), network ? machine.network().header_blocking_by_step() : std::vector<std::uint64_t>{}, m,
+      startups, copied);
+  stats["schedule"] = {{"synchronized_steps", schedule.synchronized_steps},
+                       {"sum_of_step_max_blocks", schedule.sum_of_step_max_blocks},
+                       {"step_max_blocks", schedule.step_max_blocks},
+                       {"max_messages_per_node", schedule.max_messages_per_node},
+                       {"rearrangement_bytes_max_per_node", schedule.rearrangement_bytes_max_per_node},
+                       {"contention_free_steps", schedule.contention_free_steps},
+                       {"steps_with_blocking", schedule.steps_with_blocking}};
+  // 002 §3's lower bounds, in steps of one block over one link, against the synchronized steps measured.
+  const ExchangeBounds bounds = exchange_bounds(topo);
+  const auto measured = static_cast<double>(schedule.synchronized_steps);
+  stats["bounds"] = {{"average_status", bounds.average_status},
+                     {"status_bound_steps", bounds.status_bound_steps},
+                     {"cut_bound_unrounded_steps", bounds.cut.steps},
+                     {"cut_bound_steps", bounds.cut_bound_steps},
+                     {"cut", {{"dimension", bounds.cut.dimension},
+                              {"parts", {bounds.cut.part1, bounds.cut.part2}},
+                              {"edges", bounds.cut.edges},
+                              {"description", bounds.cut.description}}},
+                     {"measured_steps_over_status_bound", measured / bounds.average_status},
+                     {"measured_steps_over_cut_bound", measured / bounds.cut.steps}};
+
+  if (!network) {
+    stats["fabric"] = fabric_statistics(machine);
+    return stats;
+  }
+  std::uint64_t unexpected = 0, out_of_order = 0, peak_buffered = 0;
+  for (int i = 0; i < n; ++i) {
+    unexpected += machine.node(i).network_interface().unexpected_messages();
+    out_of_order += machine.node(i).network_interface().out_of_order_messages();
+    peak_buffered = std::max(peak_buffered, machine.node(i).network_interface().peak_buffered_bytes());
+  }
+  const MessageStatistics& messages = machine.messages();
+  stats["messages"] = {{"received", messages.received()},
+                       {"arrived_before_receive_posted", unexpected},
+                       {"arrived_out_of_sending_order", out_of_order},
+                       {"peak_interface_buffer_bytes", peak_buffered},
+                       {"latency_cycles", distribution(messages.latency_cycles())},
+                       {"header_blocking_cycles", distribution(messages.header_blocking_cycles())}};
+
+  const Interconnect& net = machine.network();
+  nlohmann::json links = nlohmann::json::array();
+  double max_util = 0, sum_util = 0;
+  const double cycles = std::max<std::uint64_t>(result.completion_cycles, 1);
+  const auto counts = net.link_counts();
+  for (const auto& l : counts) {
+    const double util = l.flits / cycles;
+    max_util = std::max(max_util, util);
+    sum_util += util;
+    links.push_back({{"src", l.src}, {"dst", l.dst}, {"port", l.port}, {"flits", l.flits}, {"utilization_fraction", util}});
+  }
+  stats["network"] = {{"flit_hops", net.flit_hops()},
+                      {"header_blocking_cycles", net.header_blocking_cycles()},
+                      {"body_flit_stall_cycles", net.body_stall_cycles()},
+                      {"max_link_utilization_fraction", max_util},
+                      {"mean_link_utilization_fraction", counts.empty() ? 0.0 : sum_util / counts.size()},
+                      {"links", links}};
+  return stats;
+}
+
+}  // namespace meshmp

@@ -1,0 +1,332 @@
+// Synthetic traffic patterns. See traffic_generator.h.
+#include "hw/network/traffic_generator.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "hw/network/network.h"
+#include "hw/network/transaction_network.h"
+#include "topology/config_error.h"
+
+namespace meshmp {
+
+TrafficPattern parse_traffic_pattern(const std::string& name) {
+  if (name == "uniform") return TrafficPattern::Uniform;
+  if (name == "transpose") return TrafficPattern::Transpose;
+  if (name == "bit-complement") return TrafficPattern::BitComplement;
+  if (name == "hotspot") return TrafficPattern::Hotspot;
+  if (name == "neighbour" || name == "neighbor") return TrafficPattern::Neighbour;
+  throw ConfigError("traffic.pattern", name, "expected uniform, transpose, bit-complement, hotspot or neighbour");
+}
+
+std::string to_string(TrafficPattern pattern) {
+  switch (pattern) {
+    case TrafficPattern::Uniform: return "uniform";
+    case TrafficPattern::Transpose: return "transpose";
+    case TrafficPattern::BitComplement: return "bit-complement";
+    case TrafficPattern::Hotspot: return "hotspot";
+    case TrafficPattern::Neighbour: return "neighbour";
+  }
+  return "?";
+}
+
+std::optional<std::string> TrafficParams::validate(const Topology& topology) const {
+  auto bad = [](const std::string& field, const std::string& value, const std::string& rule) {
+    return std::optional<std::string>(ConfigError(field, value, rule).what());
+  };
+  const int n = topology.num_nodes();
+  if (!(flits_per_node_per_cycle > 0 && flits_per_node_per_cycle <= 1))
+    return bad("traffic.rate", std::to_string(flits_per_node_per_cycle), "must be in (0, 1] flits/node/cycle");
+  if (packet_flits < 1 || packet_flits > 4097)
+    return bad("traffic.packet_flits", std::to_string(packet_flits), "must be 1..4097 (head included)");
+  if (measure_cycles < 1) return bad("traffic.measure_cycles", "0", "must be at least 1");
+  if (pattern == TrafficPattern::Transpose &&
+      (topology.num_dimensions() != 2 || topology.dimension(0).size != topology.dimension(1).size))
+    return bad("traffic.pattern", "transpose", "needs a square 2-D topology (node (x,y) sends to (y,x)); " +
+                                                   topology.spec() + " is not");
+  if (pattern == TrafficPattern::BitComplement && (n & (n - 1)) != 0)
+    return bad("traffic.pattern", "bit-complement", "needs a power-of-two number of nodes; " + topology.spec() +
+                                                        " has " + std::to_string(n));
+  if (pattern == TrafficPattern::Hotspot && (hotspot_node < 0 || hotspot_node >= n))
+    return bad("traffic.hotspot_node", std::to_string(hotspot_node), "must be a node, 0.." + std::to_string(n - 1));
+  if (pattern == TrafficPattern::Hotspot && !(hotspot_fraction >= 0 && hotspot_fraction <= 1))
+    return bad("traffic.hotspot_fraction", std::to_string(hotspot_fraction), "must be 0..1");
+  if (pattern == TrafficPattern::Uniform && !include_self && n < 2)
+    return bad("traffic.include_self", "false", "a single node has no other destination");
+  return std::nullopt;
+}
+double ideal_saturation_rate(const Topology& topology, RoutingFunction routing, const TrafficParams& params) {
+  const int n = topology.num_nodes();
+  const auto ports = static_cast<std::size_t>(topology.num_ports());
+  std::vector<double> link_load(static_cast<std::size_t>(n) * ports, 0), ejection_load(static_cast<std::size_t>(n), 0);
+  auto send = [&](int src, int dst, double weight) {
+    int at = src;
+    for (int port : route_ports(topology, routing, src, dst)) {
+      link_load[static_cast<std::size_t>(at) * ports + static_cast<std::size_t>(port)] += weight;
+      at = topology.neighbor(at, port);
+    }
+    ejection_load[static_cast<std::size_t>(dst)] += weight;
+  };
+  auto uniform = [&](int src, double weight) {
+    const int others = params.include_self ? n : n - 1;
+    for (int dst = 0; dst < n; ++dst)
+      if (params.include_self || dst != src) send(src, dst, weight / others);
+  };
+  for (int src = 0; src < n; ++src) switch (params.pattern) {
+      case TrafficPattern::Uniform: uniform(src, 1); break;
+      case TrafficPattern::Transpose:
+        send(src, topology.node_at({topology.coordinate(src, 1), topology.coordinate(src, 0)}), 1);
+        break;
+      case TrafficPattern::BitComplement: send(src, (n - 1) ^ src, 1); break;
+      case TrafficPattern::Hotspot:
+        send(src, params.hotspot_node, params.hotspot_fraction);
+        uniform(src, 1 - params.hotspot_fraction);
+        break;
+      case TrafficPattern::Neighbour: {
+        std::vector<int> c = topology.coordinates(src);
+        c[0] = (c[0] + 1) % topology.dimension(0).size;
+        send(src, topology.node_at(c), 1);
+        break;
+      }
+    }
+  double busiest = 1;  // every node injects the whole offered load on its injection channel
+  for (double load : link_load) busiest = std::max(busiest, load);
+  for (double load : ejection_load) busiest = std::max(busiest, load);
+  return 1 / busiest;
+}
+
+namespace {
+std::uint8_t payload_byte(int src, std::uint32_t message_id, std::uint32_t index) {
+  return static_cast<std::uint8_t>(src * 7 + message_id * 13 + index * 3 + (index >> 8));
+}
+}  // namespace
+
+std::optional<OutgoingMessage> TrafficGenerator::draw_packet(int node, std::uint32_t& next_message_id, std::uint64_t cycle) {
+  const TrafficParams& p = params_;
+  if (cycle >= generation_end_cycle()) return std::nullopt;
+  const double packet_rate = p.flits_per_node_per_cycle / p.packet_flits;
+  if (std::uniform_real_distribution<double>(0.0, 1.0)(rng_) >= packet_rate) return std::nullopt;
+  OutgoingMessage msg;
+  msg.src = node;
+  msg.dst = destination(node);
+  msg.message_id = next_message_id++;
+  msg.payload.resize(static_cast<std::size_t>(p.packet_flits - 1) * network_.params().flit_bytes);
+  for (std::uint32_t b = 0; b < msg.payload.size(); ++b) msg.payload[b] = payload_byte(node, msg.message_id, b);
+  // The source's interface takes the packet in the cycle after its creation, as a node's DMA engine
+  // starts a descriptor the cycle after it is written (and as BookSim2's sources write a flit into
+  // their 1-cycle injection channel in the creation cycle: the same 2 cycles to the router's buffer).
+  msg.created_cycle = cycle;
+  msg.ready_cycle = cycle + 1;
+  ++stats_.packets_generated;
+  if (cycle >= p.warmup_cycles) ++measured_created_;
+  return msg;
+}
+
+void TrafficGenerator::check_delivered(int node, int src, int dst, std::uint32_t message_id, const std::uint8_t* payload,
+                                       std::size_t bytes, std::uint64_t created, std::uint64_t cycle) {
+  TrafficStats& s = stats_;
+  if (dst != node) s.errors.push_back("packet " + std::to_string(message_id) + " from node " + std::to_string(src) +
+                                      " for node " + std::to_string(dst) + " ejected at node " + std::to_string(node));
+  for (std::uint32_t b = 0; b < bytes; ++b)
+    if (payload[b] != payload_byte(src, message_id, b)) {
+      s.errors.push_back("packet " + std::to_string(message_id) + " (" + std::to_string(src) + "->" +
+                         std::to_string(dst) + "): payload byte " + std::to_string(b) + " is wrong");
+      break;
+    }
+  ++s.packets_delivered;
+  if (created >= params_.warmup_cycles && created < generation_end_cycle()) {
+    ++s.measured_packets;
+    s.measured_latency_sum += cycle - created;
+    s.measured_latencies.push_back(static_cast<std::uint32_t>(cycle - created));
+    s.measured_hops_sum += static_cast<std::uint64_t>(network_.topology().distance(src, dst));
+  }
+}
+
+void TrafficGenerator::count_delivered_flits(std::uint64_t flits, std::uint64_t cycle) {
+  stats_.flits_delivered += flits;
+  if (cycle >= params_.warmup_cycles && cycle < generation_end_cycle()) stats_.window_flits_delivered += flits;
+}
+
+class TrafficGenerator::Endpoint : public NetworkEndpoint {
+ public:
+  Endpoint(TrafficGenerator& owner, Network& network, int node)
+      : owner_(owner),
+        network_(network),
+        node_(node),
+        packetizer_(network.params(), network.packets()),
+        depacketizer_(network.num_injection_channels(), network.params().vcs, network.packets()) {}
+
+  bool step(std::uint64_t cycle) override {
+    if (auto msg = owner_.draw_packet(node_, next_message_id_, cycle)) packetizer_.enqueue(std::move(*msg));
+    Flit flit;
+    int finished = -1;
+    if (packetizer_.next_flit(cycle, flit, finished)) network_.inject(node_, 0, flit, cycle);
+    return cycle < owner_.generation_end_cycle() || !packetizer_.idle();
+  }
+
+  void eject(int channel, const Flit& flit, std::uint64_t cycle) override {
+    network_.return_ejection_credit(node_, channel, flit.vc);  // a sink consumes every flit at once
+    owner_.count_delivered_flits(1, cycle);
+    ReceivedPacket packet;
+    std::string error;
+    if (!depacketizer_.accept(channel, flit, packet, error)) {
+      if (!error.empty()) owner_.stats_.errors.push_back("node " + std::to_string(node_) + ": " + error);
+      return;
+    }
+    // The packet has left the network: its host record is read and closed.
+    const PacketRecord h = network_.packets().at(packet.header.tag);
+    network_.packets().close(packet.header.tag);
+    owner_.check_delivered(node_, h.src, packet.header.dst, h.message_id, packet.payload.data(), packet.payload.size(),
+                           h.created_cycle, cycle);
+  }
+
+  void injection_credit(int channel, int vc) override {
+    if (channel == 0) packetizer_.return_credit(vc);
+  }
+
+  std::vector<std::string> describe_pending() const override {
+    if (packetizer_.idle()) return {};
+    return {"node " + std::to_string(node_) + " source queue: " + std::to_string(packetizer_.queued_messages()) +
+            " packet(s) waiting"};
+  }
+
+ private:
+  TrafficGenerator& owner_;
+  Network& network_;
+  int node_;
+  Packetizer packetizer_;
+  Depacketizer depacketizer_;
+  std::uint32_t next_message_id_ = 0;
+};
+
+// A node's source and sink on the transaction-level network: each packet one transaction.
+class TrafficGenerator::TransactionSource {
+ public:
+  TransactionSource(TrafficGenerator& owner, TransactionNetwork& network, int node)
+      : owner_(owner),
+        node_(node),
+        port_(("traffic_port" + std::to_string(node)).c_str(), network.num_injection_channels(), network.clock_period(),
+              [](int) {},
+              [this](const NetworkMessage& m, const std::uint8_t* bytes, std::uint32_t length) { arrived(m, bytes, length); }) {
+    network.attach(node, port_, [this] { return describe_pending(); });
+  }
+
+  void step(std::uint64_t cycle) {
+    if (auto msg = owner_.draw_packet(node_, next_message_id_, cycle)) port_.send(0, std::move(*msg));
+  }
+
+ private:
+  void arrived(const NetworkMessage& m, const std::uint8_t* bytes, std::uint32_t length) {
+    const std::uint64_t cycle = owner_.network_.current_cycle();
+    owner_.count_delivered_flits(1 + (length + owner_.network_.params().flit_bytes - 1) / owner_.network_.params().flit_bytes,
+                                 cycle);
+    owner_.check_delivered(node_, m.source, m.destination, m.message_id, bytes, length, m.created_cycle, cycle);
+  }
+  std::vector<std::string> describe_pending() const {
+    if (port_.messages_sending(0) == 0) return {};
+    return {"node " + std::to_string(node_) + " source queue: " + std::to_string(port_.messages_sending(0)) +
+            " packet(s) not yet injected"};
+  }
+
+  TrafficGenerator& owner_;
+  int node_;
+  TransactionPort port_;
+  std::uint32_t next_message_id_ = 0;
+};
+
+// The transaction-level sources' draws, every cycle of the generation window, node after node.
+class TrafficGenerator::GenerationClock : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(GenerationClock);
+  GenerationClock(sc_core::sc_module_name name, TrafficGenerator& owner, sc_core::sc_time period)
+      : sc_core::sc_module(name), owner_(owner), period_(period) {
+    SC_METHOD(tick);
+    sensitive << tick_;
+    dont_initialize();
+  }
+  void start() { tick_.notify(sc_core::SC_ZERO_TIME); }
+
+ private:
+  void tick() {
+    const auto cycle = static_cast<std::uint64_t>(sc_core::sc_time_stamp() / period_);
+    for (auto& source : owner_.sources_) source->step(cycle);
+    if (cycle + 1 < owner_.generation_end_cycle()) tick_.notify(period_);
+  }
+
+  TrafficGenerator& owner_;
+  sc_core::sc_time period_;
+  sc_core::sc_event tick_;
+};
+
+TrafficGenerator::TrafficGenerator(Interconnect& network, const TrafficParams& params)
+    : network_(network), params_(params), rng_(params.seed) {
+  if (auto* flits = dynamic_cast<Network*>(&network)) {
+    for (int n = 0; n < network.topology().num_nodes(); ++n) {
+      endpoints_.push_back(std::make_unique<Endpoint>(*this, *flits, n));
+      flits->attach(n, endpoints_.back().get());
+    }
+    return;
+  }
+  auto& transactions = dynamic_cast<TransactionNetwork&>(network);
+  for (int n = 0; n < network.topology().num_nodes(); ++n)
+    sources_.push_back(std::make_unique<TransactionSource>(*this, transactions, n));
+  clock_ = std::make_unique<GenerationClock>("traffic_generation", *this, transactions.clock_period());
+}
+
+TrafficGenerator::~TrafficGenerator() = default;
+
+void TrafficGenerator::start() {
+  if (clock_) {
+    clock_->start();
+    return;
+  }
+  auto& flits = dynamic_cast<Network&>(network_);
+  for (int n = 0; n < network_.topology().num_nodes(); ++n) flits.wake(n);
+}
+
+double TrafficGenerator::average_latency() const {
+  return stats_.measured_packets ? static_cast<double>(stats_.measured_latency_sum) / stats_.measured_packets : 0.0;
+}
+
+int TrafficGenerator::destination(int src) {
+  const Topology& t = network_.topology();
+  const int n = t.num_nodes();
+  auto uniform = [&] {
+    if (params_.include_self) return std::uniform_int_distribution<int>(0, n - 1)(rng_);
+    const int d = std::uniform_int_distribution<int>(0, n - 2)(rng_);
+    return d >= src ? d + 1 : d;
+  };
+  switch (params_.pattern) {
+    case TrafficPattern::Uniform: return uniform();
+    case TrafficPattern::Transpose: return t.node_at({t.coordinate(src, 1), t.coordinate(src, 0)});
+    case TrafficPattern::BitComplement: return (n - 1) ^ src;
+    case TrafficPattern::Hotspot:
+      return std::uniform_real_distribution<double>(0.0, 1.0)(rng_) < params_.hotspot_fraction ? params_.hotspot_node
+                                                                                               : uniform();
+    case TrafficPattern::Neighbour: {
+      std::vector<int> c = t.coordinates(src);
+      c[0] = (c[0] + 1) % t.dimension(0).size;
+      return t.node_at(c);
+    }
+  }
+  return src;
+}
+
+double TrafficGenerator::latency_percentile(double q) const {
+  auto values = stats_.measured_latencies;
+  if (values.empty()) return 0;
+  const auto k = static_cast<std::size_t>(std::ceil(q * values.size())) - 1;
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(std::min(k, values.size() - 1)), values.end());
+  return values[std::min(k, values.size() - 1)];
+}
+
+double TrafficGenerator::average_hops() const {
+  return stats_.measured_packets ? static_cast<double>(stats_.measured_hops_sum) / stats_.measured_packets : 0.0;
+}
+
+double TrafficGenerator::accepted_flits_per_node_per_cycle() const {
+  return static_cast<double>(stats_.window_flits_delivered) /
+         (static_cast<double>(params_.measure_cycles) * network_.topology().num_nodes());
+}
+
+}  // namespace meshmp

@@ -1,0 +1,105 @@
+// Synthetic traffic for the network alone (`meshmp traffic`, benchmarks, network tests): every node is a
+// Bernoulli source of fixed-length packets offered at a rate in flits per node per cycle, with an
+// unbounded source queue (latency counts the time spent there: creation to tail ejection), and a
+// destination pattern: uniform random (the source itself included unless excluded), transpose, bit
+// complement, hotspot, or the +1 neighbour in dimension 0. Sinks check every delivered packet: its
+// destination, its flit count and every payload byte, so a lost, duplicated or reordered flit is an error.
+// On the transaction-level network (hw/network/transaction_network.h) every packet is one transaction of the same
+// bytes, created by the same draws, and its flits count as delivered when its tail arrives.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "hw/network/depacketizer.h"
+#include "hw/network/interconnect.h"
+#include "hw/network/network_endpoint.h"
+#include "hw/network/packetizer.h"
+#include "hw/router/routing.h"
+
+namespace meshmp {
+
+enum class TrafficPattern { Uniform, Transpose, BitComplement, Hotspot, Neighbour };
+
+// Throws ConfigError("traffic.pattern", ...) for an unknown name.
+TrafficPattern parse_traffic_pattern(const std::string& name);
+std::string to_string(TrafficPattern pattern);
+
+struct TrafficParams {
+  TrafficPattern pattern = TrafficPattern::Uniform;
+  bool include_self = false;               // uniform: draw destinations over all nodes, the source included
+  int hotspot_node = 0;                    // hotspot: the hot node ...
+  double hotspot_fraction = 0.2;           // ... and the share of packets sent to it (others uniform)
+  double flits_per_node_per_cycle = 0.2;
+  int packet_flits = 4;                    // head + payload flits
+  std::uint64_t warmup_cycles = 1000;      // packets created before this are not measured
+  std::uint64_t measure_cycles = 10000;    // then packets are measured for this long
+  std::uint64_t drain_cycles = 100000;     // after generation, at most this long for measured packets
+  std::uint64_t seed = 1;
+
+  // Empty when valid; otherwise the first broken rule for this topology (field, value, rule).
+  std::optional<std::string> validate(const Topology& topology) const;
+};
+
+struct TrafficStats {
+  std::uint64_t packets_generated = 0;
+  std::uint64_t packets_delivered = 0;
+  std::uint64_t flits_delivered = 0;
+  std::uint64_t measured_packets = 0;       // created inside the measurement window and delivered
+  std::uint64_t measured_latency_sum = 0;
+  std::uint64_t measured_hops_sum = 0;
+  std::vector<std::uint32_t> measured_latencies;
+  std::uint64_t window_flits_delivered = 0; // delivered inside the measurement window
+  std::vector<std::string> errors;
+};
+
+// The pattern's ideal saturation rate under `routing`, in flits/node/cycle: the offered load at which its
+// busiest channel (a link, or a node's injection or ejection channel) would carry one flit per cycle, each
+// destination weighted by its probability (Dally & Towles' ideal throughput; real routers saturate below
+// it). At most 1.
+double ideal_saturation_rate(const Topology& topology, RoutingFunction routing, const TrafficParams& params);
+
+class TrafficGenerator {
+ public:
+  // Attaches one source/sink to every node of `network` (the cycle-level Network or the TransactionNetwork).
+  TrafficGenerator(Interconnect& network, const TrafficParams& params);
+  ~TrafficGenerator();
+
+  // Wakes every source (call before sc_start).
+  void start();
+  const TrafficStats& stats() const { return stats_; }
+  const TrafficParams& params() const { return params_; }
+  std::uint64_t generation_end_cycle() const { return params_.warmup_cycles + params_.measure_cycles; }
+  double average_latency() const;
+  double latency_percentile(double q) const;  // over the measured packets
+  double average_hops() const;                // links crossed by the measured packets
+  // True once every packet created in the measurement window has been delivered.
+  bool measurement_drained() const { return stats_.measured_packets == measured_created_; }
+  double accepted_flits_per_node_per_cycle() const;
+
+ private:
+  class Endpoint;
+  class TransactionSource;
+  class GenerationClock;
+  Interconnect& network_;
+  TrafficParams params_;
+  TrafficStats stats_;
+  std::mt19937_64 rng_;
+  std::vector<std::unique_ptr<Endpoint>> endpoints_;           // cycle level
+  std::vector<std::unique_ptr<TransactionSource>> sources_;    // transaction level,
+  std::unique_ptr<GenerationClock> clock_;                     // which draws their packets cycle by cycle
+  std::uint64_t measured_created_ = 0;
+  int destination(int src);
+  // A source's Bernoulli draw at `cycle`: the packet it creates, if any (counted as generated).
+  std::optional<OutgoingMessage> draw_packet(int node, std::uint32_t& next_message_id, std::uint64_t cycle);
+  // A sink's check of a delivered packet (destination, every payload byte) and its latency statistics.
+  void check_delivered(int node, int src, int dst, std::uint32_t message_id, const std::uint8_t* payload,
+                       std::size_t bytes, std::uint64_t created, std::uint64_t cycle);
+  void count_delivered_flits(std::uint64_t flits, std::uint64_t cycle);
+};
+
+}  // namespace meshmp

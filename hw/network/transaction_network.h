@@ -1,0 +1,219 @@
+// The transaction-level router network (network.fidelity tlm): the same topology, routing functions,
+// source routes, router timing and port model as the cycle-level network (hw/network/network.h), with a message
+// moved as one TLM-2.0 transaction (tlm/network_message.h) instead of flits stepped cycle by cycle.
+//
+// Timing. When a network interface hands over a message, the network computes its whole journey at
+// once, packet by packet, along the route the routers would take, and reserves what it uses:
+//  - its injection channel sends the node's messages one after the other, one flit per cycle from the
+//    message's start (the DMA start, then the channel's start-up if node.startup_on = channel), as far
+//    as its source router's input buffers (vcs x buffer_flits flits) have room: a packet's head enters
+//    once the flits ahead of it have left enough room for its first buffer_flits flits (a slot is free
+//    again the cycle after its flit left the router, as the credit comes back), and a packet longer
+//    than one virtual channel's buffer injects its tail no earlier than the buffer behind its head
+//    drains (the credit-stalled source of the cycle level, per packet rather than per flit);
+//  - a packet's head is written into a router's buffer one cycle after injection and link_latency cycles
+//    after leaving the previous router, and leaves pipeline_depth cycles later (store-and-forward: once
+//    its tail is written); it then holds its output link, or at the destination its ejection channel,
+//    for one cycle per flit. A link already reserved at that time, or whose virtual channels of the
+//    head's dateline class are all held, delays the head to the first gap long enough for the whole
+//    packet with a channel free (the header blocking the statistics report);
+//  - once the packet reaches its ejection channel, it holds the virtual channel it took on each link
+//    until its tail crossed it: streaming right behind its head, or later where the flits ahead waited
+//    longer downstream than the next buffer absorbs (wormhole's chained blocking; never under
+//    cut-through or store-and-forward, whose buffers take a whole packet);
+//  - the message arrives (its bytes are delivered) the cycle after its last packet's tail leaves the
+//    destination router; the send completes the cycle its last flit is injected.
+// Nothing is done per cycle: the network acts only at the cycles a send completes or a message arrives
+// (an event queue), and a message costs work in proportion to its packets times its hops.
+//
+// Exact where nothing waits: with no two packets wanting one link at once, every completion, arrival and
+// link count equals the cycle-level network's (tests/transaction_network_test.cpp). Not modelled (the
+// error against the cycle level is measured, docs/fidelity.md): virtual channels do not share a link's
+// cycles flit by flit (a link carries one packet at a time), credits between routers never stall a
+// flit (a packet streams behind its head once it left its source), head-of-line blocking inside a
+// shared VC buffer, and the receiving interface's buffer never pushes back into the network.
+// Reservations are made in the order messages are handed over and never wait in a cycle: the model
+// cannot deadlock; a stall of the firmware is reported by the machine as on the cycle level.
+#pragma once
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+
+#include <cstdint>
+#include <functional>
+#include <queue>
+#include <string>
+#include <vector>
+
+#include "hw/network/interconnect.h"
+#include "hw/network/transaction_port.h"
+#include "tlm/network_message.h"
+
+namespace meshmp {
+
+class TransactionNetwork : public sc_core::sc_module, public Interconnect {
+ public:
+  SC_HAS_PROCESS(TransactionNetwork);
+  // Binding b: an injection channel of a node (bound in node order, each node's channels in order).
+  tlm_utils::multi_passthrough_target_socket<TransactionNetwork> sources;
+  // Binding n: node n's receiving side.
+  tlm_utils::multi_passthrough_initiator_socket<TransactionNetwork> destinations;
+
+  TransactionNetwork(sc_core::sc_module_name name, const Topology& topology, const RouterParams& params,
+                     PortModel port_model, RoutingFunction routing, sc_core::sc_time clock_period);
+
+  // Binds node `node`'s port (nodes in order 0, 1, ...); `describe_pending` says what its interface holds
+  // when the run fails.
+  void attach(int node, TransactionPort& port, std::function<std::vector<std::string>()> describe_pending);
+
+  // Interconnect
+  NetworkFidelity fidelity() const override { return NetworkFidelity::Transaction; }
+  const Topology& topology() const override { return topology_; }
+  const RouterParams& params() const override { return params_; }
+  PortModel port_model() const override { return port_model_; }
+  RoutingFunction routing() const override { return routing_; }
+  std::uint64_t current_cycle() const override;
+  const sc_core::sc_time& clock_period() const { return period_; }
+  std::uint64_t flit_hops() const override { return flit_hops_; }
+  std::uint64_t header_blocking_cycles() const override { return header_blocking_cycles_; }
+  const std::vector<std::uint64_t>& header_blocking_by_step() const override { return header_blocking_by_step_; }
+  std::uint64_t body_stall_cycles() const override { return 0; }  // flits never stall behind their head
+  std::vector<LinkCount> link_counts() const override;
+  std::uint64_t cycles_stepped() const override { return cycles_acted_; }
+  bool failed() const override { return !failure_.empty(); }
+  const std::string& failure() const override { return failure_; }
+  std::uint64_t failure_cycle() const override { return failure_cycle_; }
+  const std::vector<std::string>& blocked_channels() const override { return blocked_; }
+  void report_failure(const std::string& what) override;
+  void on_failure(std::function<void()> callback) override { on_failure_ = std::move(callback); }
+  bool busy() const override { return messages_in_flight_ > 0; }
+  void on_idle(std::function<void()> callback) override { on_idle_ = std::move(callback); }
+
+  // Messages taken and not yet delivered.
+  std::uint64_t messages_in_flight() const { return messages_in_flight_; }
+  // The most messages held at once whose last flit was not injected yet: at most one per injection
+  // channel (each hands over its next message once the one before is injected), so that the network
+  // computes messages about in the order of their cycles and holds little of the future.
+  std::uint64_t peak_messages_injecting() const { return peak_messages_injecting_; }
+  // The most flits one injection channel ever had in its source router's input buffers at once (the
+  // cycle a packet's head was injected): at most vcs x buffer_flits.
+  std::uint64_t peak_source_buffer_flits() const { return peak_source_buffer_flits_; }
+
+ private:
+  // A cycle range [from, to) a link or ejection channel is reserved for one packet.
+  struct Reservation {
+    std::uint64_t from;
+    std::uint64_t to;
+  };
+  // What the network does at a cycle: complete a send (BEGIN_RESP to its channel) or deliver a message.
+  struct Event {
+    std::uint64_t cycle;
+    std::uint64_t order;  // events of one cycle in the order they were scheduled
+    bool delivery;
+    int binding;
+    tlm::tlm_generic_payload* trans;
+    const NetworkMessage* message;  // its extension
+  };
+  struct Later {
+    bool operator()(const Event& a, const Event& b) const {
+      return a.cycle != b.cycle ? a.cycle > b.cycle : a.order > b.order;
+    }
+  };
+
+  tlm::tlm_sync_enum nb_transport_fw(int binding, tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay);
+  tlm::tlm_sync_enum nb_transport_bw(int node, tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay);
+  // A link the head crossed: its virtual channels' pool (link * 2 + dateline class) and the cycle.
+  struct Hop {
+    std::size_t lane_pool;
+    std::uint64_t leaves;
+  };
+
+  // The first cycle >= earliest where `flits` cycles of `channel` are free; take() reserves them.
+  std::uint64_t first_gap(std::size_t channel, std::uint64_t earliest, std::uint32_t flits);
+  void take(std::size_t channel, std::uint64_t from, std::uint32_t flits);
+  // Both: reserves `flits` cycles of `channel` from the first cycle >= earliest where they fit.
+  std::uint64_t reserve(std::size_t channel, std::uint64_t earliest, std::uint32_t flits);
+  // A network link: the first cycle >= earliest where `flits` cycles of it are free and one of the `lanes`
+  // virtual channels of the head's class is not held by another packet; reserves the cycles.
+  std::uint64_t admit(std::size_t link, std::size_t vc_class, int lanes, std::uint64_t earliest, std::uint32_t flits);
+  // After a packet reached its ejection channel (its tail leaving the last router at
+  // `tail_leaves_last`): holds the virtual channel it took on every link of hops_ from its head until its
+  // tail crossed, the tail held back where the flits ahead waited longer than the buffer absorbs.
+  // Returns the cycle its tail left the source router.
+  std::uint64_t hold_lanes(std::uint64_t tail_leaves_last, std::uint32_t flits, std::uint64_t hop_cycles);
+  // The first cycle >= earliest at which source binding `binding`'s router input buffers have room for
+  // a packet of `flits` flits to start (see the header comment); counts the flits it finds there.
+  std::uint64_t source_room(std::size_t binding, std::uint64_t earliest, std::uint32_t flits);
+  // Whether the ring segment starting at `port` of `node` crosses the dateline (router.dateline_classes
+  // whole-segment), as the routing unit decides it.
+  bool segment_crosses_dateline(const NetworkMessage& message, std::size_t hop, int node, int port) const;
+  // Sends one packet of `flits` flits whose head is injected at `injected` along the message's route;
+  // returns the cycle its tail is delivered to the destination's interface and sets `tail_left_source`
+  // to the cycle its tail left the source router. Adds its header blocking to `blocked`.
+  std::uint64_t send_packet(const NetworkMessage& message, std::uint64_t injected, std::uint32_t flits,
+                            std::uint64_t& blocked, std::uint64_t& tail_left_source);
+  // A head waited `cycles` beyond its pipeline: counted for its message (`blocked`), its step and the run.
+  void count_blocking(std::uint32_t step, std::uint64_t cycles, std::uint64_t& blocked);
+  void schedule(const Event& event);
+  void act();  // SC_METHOD: the events of the current cycle
+  void fail(const std::string& what);
+  std::size_t link_index(int node, int port) const {
+    return static_cast<std::size_t>(node) * static_cast<std::size_t>(topology_.num_ports()) + static_cast<std::size_t>(port);
+  }
+  std::size_t ejection_index(int node, int channel) const {
+    return static_cast<std::size_t>(topology_.num_nodes()) * static_cast<std::size_t>(topology_.num_ports()) +
+           static_cast<std::size_t>(node) * static_cast<std::size_t>(num_injection_channels()) +
+           static_cast<std::size_t>(channel);
+  }
+
+  const Topology& topology_;
+  RouterParams params_;
+  PortModel port_model_;
+  RoutingFunction routing_;
+  sc_core::sc_time period_;
+  std::vector<int> binding_node_;               // per source binding: its node
+  std::vector<std::uint64_t> channel_free_;      // per source binding: first cycle it can inject again
+  // A packet in a source router's input buffers: the cycle its head flit's slot is free again (flit i's
+  // slot: i cycles later).
+  struct BufferedPacket {
+    std::uint64_t head_slot_free;
+    std::uint32_t flits;
+  };
+  std::vector<std::vector<BufferedPacket>> source_buffers_;  // per source binding
+  std::vector<std::uint64_t> slot_free_cycles_;              // source_room's scratch
+  std::uint64_t peak_source_buffer_flits_ = 0;
+  std::vector<std::function<std::vector<std::string>()>> describe_pending_;  // per node
+  // A channel's reservations, sorted; those before `first` are over.
+  struct Reservations {
+    std::vector<Reservation> taken;
+    std::size_t first = 0;
+  };
+  std::vector<Reservations> reservations_;  // per link (node, port), then per ejection channel
+  std::vector<std::vector<Reservation>> lane_holds_;    // per link and dateline class: VCs held by packets
+  std::vector<Hop> hops_;                               // the packet being routed
+  std::uint64_t now_ = 0;                               // the cycle the message being routed is taken at
+  std::vector<std::uint64_t> link_flits_;               // per link (node, port)
+  std::priority_queue<Event, std::vector<Event>, Later> events_;
+  std::uint64_t next_order_ = 0;
+  sc_core::sc_event wake_;
+  std::uint64_t wake_cycle_ = UINT64_MAX;  // the cycle wake_ is notified for
+  bool acting_ = false;
+  std::uint64_t messages_in_flight_ = 0;
+  std::uint64_t messages_injecting_ = 0;
+  std::uint64_t peak_messages_injecting_ = 0;
+  std::uint64_t cycles_acted_ = 0;
+  std::uint64_t flit_hops_ = 0;
+  std::uint64_t header_blocking_cycles_ = 0;
+  std::vector<std::uint64_t> header_blocking_by_step_;
+  std::string failure_;
+  std::uint64_t failure_cycle_ = 0;
+  std::vector<std::string> blocked_;
+  std::function<void()> on_failure_;
+  std::function<void()> on_idle_;
+};
+
+}  // namespace meshmp

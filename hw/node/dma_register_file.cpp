@@ -1,0 +1,104 @@
+// The DMA register file of 004's shared-resource machines. See dma_register_file.h.
+#include "hw/node/dma_register_file.h"
+
+#include <cstring>
+#include <utility>
+
+#include "tlm/dma_registers.h"
+
+namespace meshmp {
+
+DmaRegisterFile::DmaRegisterFile(int node, std::string machine, bool global_address)
+    : node_(node), machine_(std::move(machine)), has_global_address_(global_address) {}
+
+void DmaRegisterFile::serve(tlm::tlm_generic_payload& trans, const std::function<bool(std::uint32_t)>& command) {
+  const unsigned length = trans.get_data_length();
+  bool ok = false;
+  if (!refused_.empty()) {
+    ok = reject(refused_);
+  } else if (length == 0 || length % 4 != 0 || (!trans.is_write() && length != 4)) {
+    ok = reject("register " + std::to_string(trans.get_address()) + " is 32 bits wide (" +
+                (trans.is_write() ? "a write" : "a read") + " of " + std::to_string(length) + " bytes)");
+  } else if (trans.is_write()) {
+    // A burst writes consecutive registers in address order (a descriptor: PEER to COMMAND).
+    ok = true;
+    for (unsigned offset = 0; ok && offset < length; offset += 4) {
+      std::uint32_t value;
+      std::memcpy(&value, trans.get_data_ptr() + offset, 4);
+      ok = write(trans.get_address() + offset, value, command);
+    }
+  } else {
+    std::uint32_t value = 0;
+    ok = read(trans.get_address(), value);
+    if (ok) std::memcpy(trans.get_data_ptr(), &value, 4);
+  }
+  trans.set_response_status(ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_GENERIC_ERROR_RESPONSE);
+}
+
+bool DmaRegisterFile::write(std::uint64_t address, std::uint32_t value, const std::function<bool(std::uint32_t)>& command) {
+  switch (address) {
+    case dma::kPeer: peer_ = value; return true;
+    case dma::kLocalAddress: local_address_ = value; return true;
+    case dma::kLength: length_ = value; return true;
+    case dma::kTag: tag_ = value; return true;
+    case dma::kChannel: return true;  // one channel: nothing to choose
+    case dma::kRouteLength:
+      return value == 0 || reject("ROUTE_LENGTH = " + std::to_string(value) +
+                                  ": source routes are the router network's; " + machine_ + " has none");
+    case dma::kQuery: query_ = value; return true;
+    case dma::kStepMark: step_mark_ = value; return true;
+    case dma::kCommand: return command(value);
+    case dma::kGlobalAddress:
+      if (!has_global_address_) break;
+      global_address_ = value;
+      return true;
+    default: break;
+  }
+  return reject("no writable register at offset " + std::to_string(address));
+}
+
+bool DmaRegisterFile::read(std::uint64_t address, std::uint32_t& value) {
+  switch (address) {
+    case dma::kDescriptorId: value = descriptor_id_; return true;
+    case dma::kStatus:
+      if (query_ >= done_.size()) return reject("QUERY = " + std::to_string(query_) + ": no such descriptor");
+      value = done_[query_] ? dma::kStatusDone : dma::kStatusPending;
+      return true;
+    case dma::kCompleted: value = completed_; return true;
+    case dma::kPeer: value = peer_; return true;
+    case dma::kLocalAddress: value = local_address_; return true;
+    case dma::kLength: value = length_; return true;
+    case dma::kTag: value = tag_; return true;
+    case dma::kStepMark: value = step_mark_; return true;
+    case dma::kGlobalAddress:
+      if (!has_global_address_) break;
+      value = global_address_;
+      return true;
+    default: break;
+  }
+  return reject("no readable register at offset " + std::to_string(address));
+}
+
+std::uint32_t DmaRegisterFile::new_descriptor() {
+  descriptor_id_ = static_cast<std::uint32_t>(done_.size());
+  done_.push_back(false);
+  return descriptor_id_;
+}
+
+void DmaRegisterFile::complete(std::uint32_t descriptor) {
+  done_[descriptor] = true;
+  ++completed_;
+  completion_irq_.notify(sc_core::SC_ZERO_TIME);
+}
+
+bool DmaRegisterFile::reject(const std::string& why) {
+  last_error_ = "node " + std::to_string(node_) + " DMA: " + why;
+  return false;
+}
+
+void DmaRegisterFile::refuse_from_now(const std::string& why) {
+  refused_ = why;
+  completion_irq_.notify(sc_core::SC_ZERO_TIME);
+}
+
+}  // namespace meshmp

@@ -1,0 +1,331 @@
+// A node's processor running firmware against the DMA engine. See processor.h.
+#include "hw/node/processor.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "hw/router/flit.h"
+#include "hw/base/stop_request.h"
+#include "tlm/dma_registers.h"
+#include "tlm/transport.h"
+
+namespace meshmp {
+
+Processor::Processor(sc_core::sc_module_name name, int node, const Topology& topology, const Workload& workload,
+                     const ProcessorParams& params, const TransferTiming& timing, sc_core::sc_time clock_period,
+                     HardwareBarrier& barrier, StepStatistics& step_statistics, ZeroLoadObserver& zero_load,
+                     const sc_core::sc_event& completion_irq, std::function<std::string()> dma_error_text,
+                     std::function<std::string(Handle)> describe_descriptor, Firmware firmware,
+                     const AlgorithmOptions& options, std::function<void()> on_finish)
+    : sc_core::sc_module(name),
+      dma_port("dma_port"),
+      memory_port("memory_port"),
+      node_(node),
+      topology_(topology),
+      workload_(workload),
+      params_(params),
+      timing_(timing),
+      period_(clock_period),
+      barrier_(barrier),
+      step_statistics_(step_statistics),
+      zero_load_(zero_load),
+      completion_irq_(completion_irq),
+      firmware_(std::move(firmware)),
+      options_(options),
+      on_finish_(std::move(on_finish)),
+      dma_error_text_(std::move(dma_error_text)),
+      describe_descriptor_(std::move(describe_descriptor)) {
+  SC_THREAD(run);
+}
+
+void Processor::run() {
+  try {
+    firmware_(*this);
+    wait_all();
+    finished_ = true;
+  } catch (const FirmwareError& e) {
+    error_ = "node " + std::to_string(node_) + " firmware: " + e.what();
+  }
+  finish_cycle_ = now_cycles();
+  end_step();
+  blocked_ = Blocked::No;
+  on_finish_();
+  // The processor halts rather than ending its thread: SystemC takes an ended thread out of its process
+  // table by a linear search, quadratic over the nodes of a machine (2 s of the 17 s a 32,768-node run
+  // whose nodes have almost nothing to send spends simulating).
+  sc_core::wait(halted_);
+}
+
+std::uint64_t Processor::now_cycles() const {
+  return static_cast<std::uint64_t>(sc_core::sc_time_stamp() / period_);
+}
+
+void Processor::wait_cycles(std::uint64_t cycles) {
+  if (cycles > 0) sc_core::wait(period_ * static_cast<double>(cycles));
+}
+
+void Processor::register_access(tlm::tlm_command command, std::uint64_t address, unsigned char* data,
+                                unsigned length) {
+  if (transport(dma_port, command, address, data, length) != tlm::TLM_OK_RESPONSE)
+    throw FirmwareError(dma_error_text_());
+}
+
+namespace {
+std::uint32_t read_word(const unsigned char* bytes) {
+  std::uint32_t value;
+  std::memcpy(&value, bytes, 4);
+  return value;
+}
+}  // namespace
+
+void Processor::write_register(std::uint64_t address, std::uint32_t value) {
+  unsigned char bytes[4];
+  std::memcpy(bytes, &value, 4);
+  register_access(tlm::TLM_WRITE_COMMAND, address, bytes, 4);
+}
+
+std::uint32_t Processor::read_register(std::uint64_t address) {
+  unsigned char bytes[4];
+  register_access(tlm::TLM_READ_COMMAND, address, bytes, 4);
+  std::uint32_t value;
+  std::memcpy(&value, bytes, 4);
+  return value;
+}
+
+Handle Processor::issue(std::uint32_t command, std::uint32_t peer, std::uint32_t address, std::uint32_t length,
+                        std::uint32_t tag, const std::vector<int>& route, std::uint32_t global_address) {
+  if (route.size() > static_cast<std::size_t>(kMaxRouteHops))
+    throw FirmwareError("a source route of " + std::to_string(route.size()) + " hops exceeds " +
+                        std::to_string(kMaxRouteHops));
+  if (timing_.fabric && !route.empty())
+    throw FirmwareError("a source route of " + std::to_string(route.size()) + " hops to node " + std::to_string(peer) +
+                        ": this machine (" + topology_.spec() + ") has no router network");
+  if (topology_.fabric() == Fabric::SharedMemory) write_register(dma::kGlobalAddress, global_address);
+  if (!route.empty()) {
+    std::vector<unsigned char> ports;
+    for (int p : route) ports.push_back(static_cast<unsigned char>(p < 0 || p > 254 ? 255 : p));
+    register_access(tlm::TLM_WRITE_COMMAND, dma::kRoute, ports.data(), static_cast<unsigned>(ports.size()));
+  }
+  // The descriptor in one burst, PEER to COMMAND: its last word starts it.
+  static_assert(dma::kCommand == dma::kPeer + 6 * 4 && dma::kRouteLength == dma::kPeer + 5 * 4);
+  const std::uint32_t descriptor[7] = {peer, address, length, tag, dma::kAutoChannel,
+                                       static_cast<std::uint32_t>(route.size()), command};
+  unsigned char bytes[sizeof descriptor];
+  std::memcpy(bytes, descriptor, sizeof descriptor);
+  register_access(tlm::TLM_WRITE_COMMAND, dma::kPeer, bytes, sizeof bytes);
+  Handle h = static_cast<Handle>(read_register(dma::kDescriptorId));
+  next_handle_ = h + 1;
+  return h;
+}
+
+Handle Processor::start_transfer(std::uint32_t command, std::uint32_t peer, int model_peer, std::uint32_t address,
+                                 std::uint32_t length, std::uint32_t tag, const std::vector<int>& route,
+                                 std::uint32_t global_address) {
+  stop_if_requested();
+  if (!params_.startup_on_channel) wait_cycles(params_.startup_cycles);
+  const std::uint64_t injected = zero_load_.send(node_, model_peer, length, route);
+  Handle h = issue(command, peer, address, length, tag, route, global_address);
+  zero_load_.issued(node_, h, injected);
+  ++startups_;
+  step_count_.messages += 1;
+  step_count_.bytes += length;
+  step_count_.largest_message_bytes = std::max<std::uint64_t>(step_count_.largest_message_bytes, length);
+  return h;
+}
+
+Handle Processor::send(int peer, std::uint32_t address, std::uint32_t length, std::uint32_t tag,
+                       const std::vector<int>& route) {
+  if (peer < 0) throw FirmwareError("peer " + std::to_string(peer) + " is not a node");
+  return start_transfer(dma::kCommandSend, static_cast<std::uint32_t>(peer), peer, address, length, tag, route);
+}
+
+Handle Processor::broadcast(std::uint32_t address, std::uint32_t length, std::uint32_t tag) {
+  if (topology_.fabric() != Fabric::Bus)
+    throw FirmwareError("broadcast of " + std::to_string(length) + " bytes: this machine (" + topology_.spec() +
+                        ") has no hardware broadcast (the broadcast bus, bus:K, has)");
+  return start_transfer(dma::kCommandSend, dma::kPeerAllOthers, node_, address, length, tag, {});
+}
+
+Handle Processor::shared_write(std::uint32_t global_address, std::uint32_t local_address, std::uint32_t length) {
+  if (topology_.fabric() != Fabric::SharedMemory)
+    throw FirmwareError("shared_write of " + std::to_string(length) + " bytes: this machine (" + topology_.spec() +
+                        ") has no global memory (the shared-memory machine, shared-memory:K, has)");
+  return start_transfer(dma::kCommandSharedWrite, 0, node_, local_address, length, 0, {}, global_address);
+}
+
+Handle Processor::shared_read(std::uint32_t local_address, std::uint32_t global_address, std::uint32_t length) {
+  if (topology_.fabric() != Fabric::SharedMemory)
+    throw FirmwareError("shared_read of " + std::to_string(length) + " bytes: this machine (" + topology_.spec() +
+                        ") has no global memory (the shared-memory machine, shared-memory:K, has)");
+  return start_transfer(dma::kCommandSharedRead, 0, node_, local_address, length, 0, {}, global_address);
+}
+
+Handle Processor::receive(int peer, std::uint32_t address, std::uint32_t length, std::uint32_t tag) {
+  if (peer < 0) throw FirmwareError("peer " + std::to_string(peer) + " is not a node");
+  return issue(dma::kCommandReceive, static_cast<std::uint32_t>(peer), address, length, tag, {});
+}
+
+void Processor::stop_if_requested() {
+  // SIGINT / SIGTERM: the router network's clock ends the run at its next edge; the bus, the shared
+  // memory and the switch have no clock, so the processors end it, at a transfer or a completion.
+  if (stop_signal() != 0) sc_core::sc_stop();
+}
+
+void Processor::wait(Handle handle) {
+  write_register(dma::kQuery, static_cast<std::uint32_t>(handle));
+  while (read_register(dma::kStatus) != dma::kStatusDone) {
+    blocked_ = Blocked::OnDescriptor;
+    blocked_handle_ = handle;
+    sc_core::wait(completion_irq_);
+    stop_if_requested();
+  }
+  blocked_ = Blocked::No;
+  zero_load_.completed(node_, handle);
+}
+
+bool Processor::test(Handle handle) {
+  write_register(dma::kQuery, static_cast<std::uint32_t>(handle));
+  return read_register(dma::kStatus) == dma::kStatusDone;
+}
+
+std::size_t Processor::wait_any(const std::vector<Handle>& handles) {
+  if (handles.empty()) throw FirmwareError("wait_any on no descriptors");
+  for (;;) {
+    for (std::size_t i = 0; i < handles.size(); ++i)
+      if (test(handles[i])) {
+        wait(handles[i]);  // bookkeeping and the zero-load model, without waiting
+        return i;
+      }
+    blocked_ = Blocked::OnDescriptor;
+    blocked_handle_ = handles.front();
+    sc_core::wait(completion_irq_);
+    stop_if_requested();
+    blocked_ = Blocked::No;
+  }
+}
+
+ExchangeParameters Processor::cost_parameters() const {
+  ExchangeParameters p;
+  p.block_bytes = workload_.unit_bytes();
+  p.startup_cycles = params_.startup_cycles;
+  p.flit_bytes = timing_.router.flit_bytes;
+  p.copy_cycles_per_byte = params_.copy_cycles_per_byte;
+  p.all_port = all_port();
+  p.max_packet_payload_flits = timing_.router.max_packet_payload_flits;
+  if (timing_.fabric) {  // as exchange_parameters() gives them for the machine's configuration
+    p.startup_cycles = params_.startup_cycles + 1 + timing_.fabric->startup_cycles;
+    p.flit_bytes = static_cast<int>(timing_.fabric->bytes_per_cycle);
+    p.concurrent_transfers = timing_.concurrent_transfers;
+  }
+  return p;
+}
+
+const ExchangeLayout& Processor::layout() const {
+  if (const ExchangeLayout* blocks = workload_.block_layout()) return *blocks;
+  throw FirmwareError("the algorithm reads the block layout of an exchange, but the run's workload is " + workload_.name());
+}
+
+void Processor::wait_all() {
+  // Every descriptor issued is done when COMPLETED counts them all (one register read per wake-up
+  // instead of a QUERY and a STATUS per descriptor); then each is accounted for in issue order.
+  if (first_outstanding_ < next_handle_) {
+    while (read_register(dma::kCompleted) != static_cast<std::uint32_t>(next_handle_)) {
+      blocked_ = Blocked::OnAllIssued;
+      sc_core::wait(completion_irq_);
+      stop_if_requested();
+    }
+    blocked_ = Blocked::No;
+  }
+  for (Handle h = first_outstanding_; h < next_handle_; ++h) zero_load_.completed(node_, h);
+  first_outstanding_ = next_handle_;
+  zero_load_.completed_all(node_);
+}
+
+void Processor::local_copies(const std::vector<LocalCopy>& copies) {
+  const std::uint64_t memory_bytes = workload_.memory_bytes();
+  std::uint64_t total = 0;
+  for (std::size_t k = 0; k < copies.size(); ++k) {
+    const LocalCopy& c = copies[k];
+    if (c.count == 0 || c.length == 0) continue;
+    const std::uint64_t last = c.count - 1ull;
+    const std::uint64_t from = c.from + last * c.from_stride, to = c.to + last * c.to_stride;
+    if (from + c.length > memory_bytes || to + c.length > memory_bytes)
+      throw FirmwareError("local copy of " + std::to_string(c.length) + " bytes from " + std::to_string(from) + " to " +
+                          std::to_string(to) +
+                          (copies.size() > 1 || c.count > 1
+                               ? " (piece " + std::to_string(last) + " of copy " + std::to_string(k) + ")"
+                               : std::string()) +
+                          " leaves the local memory of " + std::to_string(memory_bytes) + " bytes");
+    total += std::uint64_t{c.length} * c.count;
+  }
+  if (total == 0) return;
+  unsigned char* memory = direct_memory();
+  for (const LocalCopy& c : copies)
+    for (std::uint64_t i = 0; i < c.count; ++i)
+      std::memmove(memory + c.to + i * c.to_stride, memory + c.from + i * c.from_stride, c.length);
+  copied_bytes_ += total;
+  const auto copy_cycles = static_cast<std::uint64_t>(std::ceil(params_.copy_cycles_per_byte * static_cast<double>(total)));
+  zero_load_.local_work(node_, copy_cycles);
+  wait_cycles(copy_cycles);
+}
+
+unsigned char* Processor::direct_memory() {
+  if (memory_) return memory_;
+  tlm::tlm_generic_payload request;
+  request.set_command(tlm::TLM_READ_COMMAND);
+  request.set_address(0);
+  tlm::tlm_dmi dmi;
+  if (!memory_port->get_direct_mem_ptr(request, dmi) || !dmi.is_read_write_allowed() || dmi.get_start_address() != 0 ||
+      dmi.get_end_address() + 1 < workload_.memory_bytes())
+    throw FirmwareError("local copy: the local memory refused direct access");
+  memory_ = dmi.get_dmi_ptr();
+  return memory_;
+}
+
+void Processor::compute(std::uint64_t cycles) {
+  zero_load_.local_work(node_, cycles);
+  wait_cycles(cycles);
+}
+
+void Processor::end_step() {
+  step_statistics_.record(node_, current_step_, step_count_, step_begin_cycle_, zero_load_.close_step(node_));
+  step_count_ = StepCount{};
+}
+
+void Processor::hardware_barrier() {
+  // Zero-load model: every node arrives as its step's slowest would, and all leave `latency` later.
+  const auto latency = static_cast<std::uint64_t>(barrier_.latency() / period_);
+  zero_load_.local_work(node_, latency);
+  step_count_.barrier_cycles += latency;
+  blocked_ = Blocked::OnBarrier;
+  barrier_.arrive_and_wait();
+  blocked_ = Blocked::No;
+}
+
+std::string Processor::waiting_for() {
+  if (blocked_ == Blocked::OnBarrier) return "hardware barrier";
+  if (blocked_ == Blocked::No) return "";
+  if (blocked_ == Blocked::OnAllIssued)  // the first of them not done
+    for (Handle h = first_outstanding_; h < next_handle_; ++h) {
+      unsigned char query[4], status[4];
+      const auto id = static_cast<std::uint32_t>(h);
+      std::memcpy(query, &id, 4);
+      if (transport(dma_port, tlm::TLM_WRITE_COMMAND, dma::kQuery, query, 4) != tlm::TLM_OK_RESPONSE ||
+          transport(dma_port, tlm::TLM_READ_COMMAND, dma::kStatus, status, 4) != tlm::TLM_OK_RESPONSE ||
+          read_word(status) != dma::kStatusDone)
+        return describe_descriptor_(h);
+    }
+  return describe_descriptor_(blocked_handle_);
+}
+
+void Processor::begin_step(int step) {
+  if (step < 0) throw FirmwareError("step " + std::to_string(step) + " is negative");
+  end_step();
+  current_step_ = step;
+  step_begin_cycle_ = now_cycles();
+  zero_load_.begin_step(node_, step);
+  write_register(dma::kStepMark, static_cast<std::uint32_t>(step));
+}
+
+}  // namespace meshmp

@@ -1,0 +1,110 @@
+// The zero-load model as an observer of the schedule. See zero_load_observer.h.
+#include "hw/node/zero_load_observer.h"
+
+#include <algorithm>
+
+#include "hw/network/zero_load_model.h"
+
+namespace meshmp {
+
+ZeroLoadObserver::ZeroLoadObserver(const Topology& topology, const TransferTiming& timing, const ProcessorParams& params)
+    : topology_(topology), timing_(timing), params_(params), nodes_(static_cast<std::size_t>(topology.num_nodes())) {
+  const std::size_t channels =
+      timing.port_model == PortModel::AllPort && !timing.fabric ? static_cast<std::size_t>(topology.num_ports()) : 1;
+  for (NodeModel& model : nodes_) model.channel_free.assign(channels, 0);
+}
+
+void ZeroLoadObserver::begin_step(int node, int step) {
+  NodeModel& model = nodes_[static_cast<std::size_t>(node)];
+  model.step = step;
+  model.receive_arrivals.clear();  // the previous step's model is closed
+}
+
+std::uint64_t ZeroLoadObserver::close_step(int node) {
+  NodeModel& model = nodes_[static_cast<std::size_t>(node)];
+  const std::uint64_t cost = std::max(model.cursor, model.last_arrival);
+  model.cursor = model.last_arrival = 0;
+  std::fill(model.channel_free.begin(), model.channel_free.end(), 0);
+  return cost;
+}
+
+std::uint64_t ZeroLoadObserver::send(int node, int peer, std::uint32_t length, const std::vector<int>& route) {
+  NodeModel& model = nodes_[static_cast<std::size_t>(node)];
+  if (!params_.startup_on_channel) model.cursor += params_.startup_cycles;
+  if (timing_.fabric) {
+    // Every transfer holds the node's one channel for 1 + tau + ceil(m / b) cycles (a cycle of
+    // arbitration, then the transfer) and completes, at its receiver too, when it releases it.
+    const std::uint64_t start = std::max(model.cursor, model.channel_free[0]) + 1 +
+                                (params_.startup_on_channel ? params_.startup_cycles : 0);
+    const std::uint64_t arrival = model.channel_free[0] = start + timing_.fabric->transfer_cycles(length);
+    model.last_arrival = std::max(model.last_arrival, arrival);
+    model.sending.reset();  // the fabrics' receives are costed by the fallback
+    return arrival;
+  }
+  const int hops = route.empty() ? topology_.distance(node, peer) : static_cast<int>(route.size());
+  std::size_t channel = 0;
+  if (model.channel_free.size() > 1 && peer != node)
+    channel = static_cast<std::size_t>(route.empty() ? timing_.routing(topology_, node, peer) : route[0]);
+  // The descriptor is written at the cursor; the DMA engine starts a cycle later, when its channel is free.
+  const std::uint64_t start = std::max(model.cursor + 1, model.channel_free[channel]) +
+                              (params_.startup_on_channel ? params_.startup_cycles : 0);
+  model.channel_free[channel] = start + message_flits(timing_.router, length);
+  const std::uint64_t arrival = start + zero_load_transfer_cycles(timing_.router, hops, length);
+  model.last_arrival = std::max(model.last_arrival, arrival);
+  model.sending = Sent{arrival, model.step};
+  return model.channel_free[channel];
+}
+
+void ZeroLoadObserver::issued(int node, Handle handle, std::uint64_t injected) {
+  NodeModel& model = nodes_[static_cast<std::size_t>(node)];
+  model.sending.reset();
+  model.send_handles.push_back(handle);
+  model.send_injected.push_back(injected);
+  model.send_step.push_back(model.step);
+}
+
+void ZeroLoadObserver::completed(int node, Handle handle) {
+  NodeModel& model = nodes_[static_cast<std::size_t>(node)];
+  const auto send = std::lower_bound(model.send_handles.begin(), model.send_handles.end(), handle);
+  if (send != model.send_handles.end() && *send == handle) {
+    // Counted from its own step's start: a send of an earlier step was charged to that step.
+    const auto index = static_cast<std::size_t>(send - model.send_handles.begin());
+    if (model.send_step[index] == model.step) model.cursor = std::max(model.cursor, model.send_injected[index]);
+    return;
+  }
+  const auto received = model.receive_arrivals.find(static_cast<std::uint32_t>(handle));
+  if (received == model.receive_arrivals.end()) {
+    model.cursor = std::max(model.cursor, model.last_arrival);
+    return;
+  }
+  model.cursor = std::max(model.cursor, received->second);
+  model.receive_arrivals.erase(received);
+}
+
+void ZeroLoadObserver::completed_all(int node) {
+  NodeModel& model = nodes_[static_cast<std::size_t>(node)];
+  model.send_handles.clear();
+  model.send_injected.clear();
+  model.send_step.clear();
+}
+
+void ZeroLoadObserver::local_work(int node, std::uint64_t cycles) { nodes_[static_cast<std::size_t>(node)].cursor += cycles; }
+
+void ZeroLoadObserver::message_sent(int src, int dst, std::uint32_t message_id) {
+  NodeModel& model = nodes_[static_cast<std::size_t>(src)];
+  if (!model.sending) return;  // another initiator's send: not modelled
+  in_flight_[key(src, dst, message_id)] = *model.sending;
+  model.sending.reset();
+}
+
+void ZeroLoadObserver::message_received(int dst, std::uint32_t receive, int src, std::uint32_t message_id) {
+  const auto sent = in_flight_.find(key(src, dst, message_id));
+  if (sent == in_flight_.end()) return;
+  // Costed by its message when the message belongs to the receiver's current step (sender and receiver
+  // count from the same step start on a synchronised schedule).
+  NodeModel& model = nodes_[static_cast<std::size_t>(dst)];
+  if (sent->second.step == model.step) model.receive_arrivals[receive] = sent->second.arrival;
+  in_flight_.erase(sent);
+}
+
+}  // namespace meshmp

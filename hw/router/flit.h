@@ -1,0 +1,39 @@
+// A flit: the unit that crosses a link in one cycle (wormhole switching, 001 §1, 000 §2), as the fields of
+// the wire format (hw/router/flit_wire.h) and nothing else. A packet is a head flit carrying the header
+// (destination, routing state, length, optional source route) followed by payload flits of `flit_bytes`
+// real bytes each; the last one is marked tail. A header-only packet (a null message, 001 §7.2) is one
+// flit that is both head and tail. What the simulation knows beyond the wire (source, message fields,
+// statistics) is in the host record the tag names (hw/network/packet_records.h).
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+namespace meshmp {
+
+constexpr int kMaxFlitBytes = 32;
+constexpr int kMaxRouteHops = 32;
+constexpr std::uint8_t kNoPort = 0xff;
+
+struct Flit {
+  bool head = false;
+  bool tail = false;
+  std::uint8_t vc = 0;             // the virtual channel the flit occupies on the link it is crossing
+  std::uint32_t tag = 0;           // names the packet's host record (every flit of a packet carries it)
+  // Header fields (head flit only).
+  std::int32_t dst = 0;
+  std::uint8_t vc_class = 0;       // dateline class on the current ring: 0 before the wrap link, 1 after
+  std::uint8_t ring_dimension = kNoPort;  // dimension the class refers to
+  std::uint8_t route_length = 0;   // source route: number of output ports; 0 = routed by the routers
+  std::uint8_t route_position = 0; // next entry of `route` to use
+  std::uint16_t packet_flits = 0;  // head + payload flits (cut-through needs the length up front)
+  // Payload flits only.
+  std::uint16_t payload_bytes = 0; // valid bytes in `data`
+  // A head flit carries its route where a payload flit carries its bytes (as on the wire).
+  union {
+    std::array<std::uint8_t, kMaxRouteHops> route{};  // head: output ports of a source route
+    std::array<std::uint8_t, kMaxFlitBytes> data;     // payload flit: the bytes
+  };
+};
+
+}  // namespace meshmp

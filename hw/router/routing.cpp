@@ -1,0 +1,84 @@
+// Routing functions and their registry. See routing.h.
+#include "hw/router/routing.h"
+
+#include <utility>
+
+#include "topology/config_error.h"
+
+namespace meshmp {
+
+namespace {
+
+// Dimension-order routing; on a ring a message exactly half-way round goes + when `split_ties` is off, and
+// + from an even coordinate, - from an odd one when it is on. Only the first node of a dimension can see
+// the tie (afterwards the rest of the way is shorter than half), and there the node's coordinate in that
+// dimension is the source's.
+int dimension_order(const Topology& topology, int node, int dst, bool split_ties) {
+  for (int d = 0; d < topology.num_dimensions(); ++d) {
+    int c = topology.coordinate(node, d);
+    int t = topology.coordinate(dst, d);
+    if (c == t) continue;
+    const Dimension& dim = topology.dimension(d);
+    switch (dim.kind) {
+      case DimensionKind::Path: return topology.port_of(d, t > c ? +1 : -1);
+      case DimensionKind::Ring: {
+        int forward = ((t - c) % dim.size + dim.size) % dim.size;
+        if (2 * forward == dim.size && split_ties) return topology.port_of(d, c % 2 == 0 ? +1 : -1);
+        return topology.port_of(d, 2 * forward <= dim.size ? +1 : -1);
+      }
+      case DimensionKind::Complete: return topology.port_of(d, ((t - c) % dim.size + dim.size) % dim.size);
+    }
+  }
+  return -1;
+}
+
+}  // namespace
+
+int dimension_order_port(const Topology& topology, int node, int dst) {
+  return dimension_order(topology, node, dst, false);
+}
+
+int dimension_order_split_ties_port(const Topology& topology, int node, int dst) {
+  return dimension_order(topology, node, dst, true);
+}
+
+namespace {
+const std::pair<const char*, RoutingFunction> kRoutingFunctions[] = {
+    {"dimension-order", &dimension_order_port},
+    {"dimension-order-split-ties", &dimension_order_split_ties_port},
+};
+}  // namespace
+
+RoutingFunction find_routing_function(const std::string& name) {
+  for (const auto& [n, f] : kRoutingFunctions)
+    if (name == n) return f;
+  std::string names;
+  for (const auto& n : routing_function_names()) names += (names.empty() ? "" : ", ") + n;
+  throw ConfigError("router.routing", name, "unknown routing function; known: " + names);
+}
+
+std::vector<std::string> routing_function_names() {
+  std::vector<std::string> names;
+  for (const auto& entry : kRoutingFunctions) names.push_back(entry.first);
+  return names;
+}
+
+std::vector<int> route_ports(const Topology& topology, RoutingFunction routing, int src, int dst) {
+  std::vector<int> ports;
+  for (int node = src; node != dst;) {
+    int p = routing(topology, node, dst);
+    ports.push_back(p);
+    node = topology.neighbor(node, p);
+  }
+  return ports;
+}
+
+std::string port_name(const Topology& topology, int port) {
+  if (port >= topology.num_ports()) return "local" + std::to_string(port - topology.num_ports());
+  const Port& p = topology.port(port);
+  if (topology.dimension(p.dimension).kind == DimensionKind::Complete)
+    return "d" + std::to_string(p.dimension) + "+" + std::to_string(p.offset);
+  return "d" + std::to_string(p.dimension) + (p.offset > 0 ? "+" : "-");
+}
+
+}  // namespace meshmp

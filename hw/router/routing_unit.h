@@ -1,0 +1,49 @@
+// Route computation stage: the output port of a head flit (from the routing function, or the next entry
+// of its source route) and the output VCs it may use. On rings with the dateline on, the VCs are split
+// into two classes: a packet uses class 0 until it crosses the ring's wrap-around link and class 1 after,
+// which breaks the cyclic channel dependency of the ring (Dally & Seitz; 001 §1 tori). With
+// dateline_whole_segment a packet whose stretch of the ring crosses the wrap-around link takes class 1
+// from its first hop of that stretch, the others class 0 (BookSim2's dim_order_torus): on minimal routes
+// no class-1 stretch reaches the link opposite the wrap-around one, so neither class closes a cycle, and
+// the two classes share the traffic. Ejection: one-port
+// nodes have one ejection channel; all-port nodes eject through the channel of the arrival direction.
+#pragma once
+
+#include <cstdint>
+
+#include "hw/router/flit.h"
+#include "hw/router/router_params.h"
+#include "hw/router/routing.h"
+#include "topology/topology.h"
+
+namespace meshmp {
+
+struct RouteDecision {
+  int out_port;
+  int vc_begin;
+  int vc_end;
+  std::uint8_t vc_class;
+  std::uint8_t ring_dimension;
+};
+
+class RoutingUnit {
+ public:
+  RoutingUnit(int node, const Topology& topology, const RouterParams& params, PortModel port_model,
+              RoutingFunction routing);
+
+  RouteDecision compute(const Flit& head, int in_port) const;
+
+ private:
+  int node_;
+  const Topology& topology_;
+  int vcs_;
+  bool dateline_;
+  bool whole_segment_;
+  // True when the head's stretch of the ring it leaves on through `out` crosses the wrap-around link:
+  // from its source route, or from its destination (minimal routes).
+  bool segment_crosses_dateline(const Flit& head, int out) const;
+  bool all_port_;
+  RoutingFunction routing_;
+};
+
+}  // namespace meshmp

@@ -1,0 +1,38 @@
+// `meshmp list`. See list_command.h.
+#include "sims/list_command.h"
+
+#include "firmware/api/algorithm_registry.h"
+#include "firmware/workloads/workload.h"
+#include "hw/router/routing.h"
+
+namespace meshmp {
+namespace {
+
+void print_option(std::ostream& out, const char* flag, const AlgorithmOption& o) {
+  out << "      " << flag << " " << o.name << "=<" << to_string(o.type);
+  for (std::size_t i = 0; i < o.choices.size(); ++i) out << (i ? "|" : ": ") << o.choices[i];
+  if (o.type == AlgorithmOption::Type::Integer) out << " " << o.min << ".." << o.max;
+  out << ">  " << o.help << "  [default " << o.default_value << "]\n";
+}
+
+}  // namespace
+
+int ListCommand::run(const CommandContext& context) {
+  std::ostream& out = context.out;
+  out << "exchange algorithms:\n";
+  for (const auto& a : algorithms()) {
+    out << "  " << a.name << " - " << a.summary << " [" << a.source << "; workload " << a.workload << "]\n";
+    for (const auto& o : a.options) print_option(out, "--algorithm-option", o);
+  }
+  out << "workloads (each algorithm solves one):\n";
+  for (const auto& w : workload_kinds()) {
+    out << "  " << w.name << " - " << w.summary << " [" << w.source << "]\n";
+    for (const auto& o : w.options) print_option(out, "--workload-option", o);
+  }
+  out << "routing functions:";
+  for (const auto& name : routing_function_names()) out << " " << name;
+  out << " (plus source routes chosen by the firmware)\n";
+  return 0;
+}
+
+}  // namespace meshmp
