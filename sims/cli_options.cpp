@@ -105,7 +105,7 @@ void RunOptions::apply_cost_model(MachineConfig& config) const {
       throw ConfigError(find_machine_setting(key)->flags, *setting.text,
                         "is set by --cost-model 004 (tau = --startup-cycles, b = --flit-bytes); give one of the two");
   config.processor.copy_cycles_per_byte = 0;
-  if (Topology::fabric_of(config.topology) == Fabric::None) {
+  if (Topology::fabric_of(config.topology).empty()) {
     config.port_model = PortModel::AllPort;
     config.processor.startup_on_channel = true;
     return;

@@ -130,7 +130,7 @@ int FidelityCommand::run(const CommandContext& context) {
   if (!markdown_.empty()) markdown_file.emplace("--markdown", markdown_);
   if (!json_.empty()) json_file.emplace("--json", json_);
   for (const std::string& spec : topologies_)
-    if (Topology::fabric_of(spec) != Fabric::None)
+    if (!Topology::fabric_of(spec).empty())
       throw ConfigError("--topologies", spec, "has no router network to model at two levels");
   int status = 0;
   nlohmann::json results = {{"algorithms", nlohmann::json::array()}, {"traffic", nlohmann::json::array()}};

@@ -154,7 +154,7 @@ std::vector<Cell> cells_of(const std::string& table) {
   return cells;
 }
 
-bool on_fabric(const Cell& cell) { return Topology::fabric_of(cell.topology) != Fabric::None; }
+bool on_fabric(const Cell& cell) { return !Topology::fabric_of(cell.topology).empty(); }
 
 ExchangeParameters parameters_of(const Cell& cell) {
   ExchangeParameters p;

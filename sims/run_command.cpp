@@ -31,47 +31,39 @@ namespace meshmp {
 
 namespace {
 
-// What a run needs, found by the checks it makes before it builds the machine.
-struct RunPlan {
-  std::optional<Topology> topology;
-  const Algorithm* algorithm = nullptr;
-  AlgorithmOptions options;
-  std::uint64_t scratch_bytes = 0;
-};
-
-std::optional<RunRefusal> plan_run(const MachineConfig& config, RunPlan& plan) {
+// Stage 1: every check before anything is built, and the run described once (`spec`) when they pass.
+std::optional<RunRefusal> plan_run(const MachineConfig& config, std::optional<RunSpec>& spec) {
   auto invalid = [](const std::string& message) { return std::optional<RunRefusal>(RunRefusal{false, message}); };
   if (auto error = beyond_node_limit(config)) return invalid(*error);
   if (auto error = config.validate()) return invalid(*error);
+  std::optional<Topology> topology;
+  const Algorithm* found = nullptr;
   try {
-    plan.topology = Topology::parse(config.topology);
-    plan.algorithm = &find_algorithm(config.algorithm);
+    topology = Topology::parse(config.topology);
+    found = &find_algorithm(config.algorithm);
   } catch (const ConfigError& e) {
     return invalid(e.what());
   }
-  const Topology& topology = *plan.topology;
-  const Algorithm& algorithm = *plan.algorithm;
-  if (auto error = algorithm.why_unsupported(topology, exchange_parameters(config))) return RunRefusal{true, *error};
+  const Algorithm& algorithm = *found;
+  if (auto error = algorithm.why_unsupported(*topology, exchange_parameters(config))) return RunRefusal{true, *error};
   std::unique_ptr<Workload> workload;
   try {
-    check_words_option(algorithm, config);
-    plan.options = AlgorithmOptions(algorithm.name, algorithm.options, config.algorithm_options);
-    workload = make_workload(algorithm.workload, topology, exchange_parameters(config));
-    plan.scratch_bytes = algorithm.scratch_bytes(topology, exchange_parameters(config), plan.options);
+    spec = make_run_spec(config, algorithm, std::move(*topology));
+    workload = make_workload(algorithm.workload, spec->topology, spec->parameters);
   } catch (const ConfigError& e) {
     return invalid(e.what());
   }
-  const std::uint64_t node_memory = workload->memory_bytes() + plan.scratch_bytes;
+  const std::uint64_t node_memory = workload->memory_bytes() + spec->scratch_bytes;
   if (node_memory > 0xffffffffull)
     return invalid(ConfigError("block_bytes", std::to_string(config.block_bytes),
                                "a node's memory (the " + std::to_string(workload->memory_bytes()) + " bytes of the " +
-                                   workload->name() + " data and the " + std::to_string(plan.scratch_bytes) +
+                                   workload->name() + " data and the " + std::to_string(spec->scratch_bytes) +
                                    " scratch bytes " + algorithm.name + " needs = " + std::to_string(node_memory) +
                                    " bytes) must fit 32-bit addresses")
                        .what());
-  const std::uint64_t peers = algorithm.peers_per_node ? algorithm.peers_per_node(topology)
-                                                       : static_cast<std::uint64_t>(topology.num_nodes());
-  if (auto error = check_model_fits(topology, config, NodeFootprint{node_memory, peers})) return invalid(*error);
+  const std::uint64_t peers = algorithm.peers_per_node ? algorithm.peers_per_node(spec->topology)
+                                                       : static_cast<std::uint64_t>(spec->topology.num_nodes());
+  if (auto error = check_model_fits(spec->topology, config, NodeFootprint{node_memory, peers})) return invalid(*error);
   return std::nullopt;
 }
 
@@ -107,10 +99,9 @@ std::optional<std::string> open_outputs(const MachineConfig& config, RunOutputs&
   return std::nullopt;
 }
 
-// Stage 3: the machine made ready to run: the port rule, the outputs it feeds while it runs, every
-// node's memory filled.
-void prepare_machine(Machine& machine, const Algorithm& algorithm, const MachineConfig& config, RunOutputs& outputs) {
-  machine.enforce_port_rule(algorithm);
+// Stage 3: the machine made ready to run (it enforces its port rule from its construction): the outputs
+// it feeds while it runs, every node's memory filled.
+void prepare_machine(Machine& machine, const MachineConfig& config, RunOutputs& outputs) {
   if (outputs.detail.is_open()) machine.step_statistics().set_detail_stream(&outputs.detail.stream());
   if (outputs.messages.is_open()) machine.messages().keep_log();
   machine.fill_memory();
@@ -234,8 +225,8 @@ void print_comparison(const nlohmann::json& comparison, std::ostream& summary) {
 }  // namespace
 
 std::optional<RunRefusal> check_run(const MachineConfig& config) {
-  RunPlan plan;
-  return plan_run(config, plan);
+  std::optional<RunSpec> spec;
+  return plan_run(config, spec);
 }
 
 // A run in stages: plan (every check before anything is built), open the outputs, build and prepare the
@@ -248,8 +239,8 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
   std::ostream no_summary(nullptr);
   std::ostream& summary = quiet ? no_summary : outputs.stats_to_stdout ? err : out;
 
-  RunPlan plan;
-  if (auto refusal = plan_run(config, plan)) {
+  std::optional<RunSpec> spec;
+  if (auto refusal = plan_run(config, spec)) {
     err << "meshmp: error: " << refusal->message << "\n";
     return 2;
   }
@@ -267,11 +258,10 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
       return 1;
     }
   }
-  MachineConfig machine_config = config;
-  if (config.fidelity == NetworkFidelity::Both) machine_config.fidelity = NetworkFidelity::Cycle;
-  const Algorithm& algorithm = *plan.algorithm;
-  Machine machine("machine", machine_config, algorithm.firmware, plan.options, plan.scratch_bytes, algorithm.workload);
-  prepare_machine(machine, algorithm, config, outputs);
+  if (config.fidelity == NetworkFidelity::Both) spec->config.fidelity = NetworkFidelity::Cycle;
+  const Algorithm& algorithm = *spec->algorithm;
+  Machine machine("machine", *spec);
+  prepare_machine(machine, config, outputs);
 
   const RunResult result = machine.run();
   if (result.status == RunStatus::Interrupted) {
@@ -279,7 +269,7 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
     err << "meshmp: " << result.message << "; no output written\n";
     return stopped_exit_status();
   }
-  const RunReport report = report_run(machine, algorithm, plan.options, result);
+  const RunReport report = report_run(machine, algorithm, spec->options, result);
   if (stop_signal() != 0) {  // the signal came after the last cycle, while the memories were verified
     err << "meshmp: stopped by " << signal_name(stop_signal()) << " at simulated cycle " << result.completion_cycles
         << " (the run had finished; its memories were being verified); no output written\n";

@@ -49,7 +49,7 @@ void print_run_summary(const Machine& machine, const Algorithm& algorithm, const
   summary << "meshmp: " << topology.spec() << " (" << topology.num_nodes() << " nodes), algorithm " << algorithm.name
       << " [" << algorithm.source << "]\n"
       << "  workload: " << machine.workload().describe() << "\n";
-  if (topology.fabric() != Fabric::None)
+  if (!topology.fabric().empty())
     summary << "  " << describe_fabric(config, topology) << "; nodes: one channel each, t_s = " << config.processor.startup_cycles
         << " cycles, rho = " << config.processor.copy_cycles_per_byte << " cycles/byte\n";
   else
@@ -133,7 +133,7 @@ void print_run_summary(const Machine& machine, const Algorithm& algorithm, const
         << " cycles (it stops while the network is idle): " << std::fixed << std::setprecision(0)
         << speed["stepped_cycles_per_second"].get<double>() << " stepped cycles/s, ";
   else
-    summary << "the " << fabric_name(machine.topology().fabric()) << " steps no clock (it acts at its transfers' grants "
+    summary << "the " << machine.topology().fabric() << " steps no clock (it acts at its transfers' grants "
         << "and completions): " << std::fixed << std::setprecision(0);
   summary << speed["simulated_cycles_per_second"].get<double>() << " simulated cycles/s\n";
 }

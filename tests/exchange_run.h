@@ -27,7 +27,7 @@ struct ExchangeRun {
 
 inline MachineConfig with_test_router_model(MachineConfig config) {
   const char* model = std::getenv("MESHMP_TEST_ROUTER_MODEL");
-  if (model != nullptr && Topology::fabric_of(config.topology) == Fabric::None && !RtlRouter::unsupported(Topology::parse(config.topology), config.router, config.port_model))
+  if (model != nullptr && Topology::fabric_of(config.topology).empty() && !RtlRouter::unsupported(Topology::parse(config.topology), config.router, config.port_model))
     config.router.model = model;
   return config;
 }

@@ -1,8 +1,8 @@
 #!/bin/bash
 # meshmp as a library (docs/library.md): `cmake --install` of this build into a scratch prefix, then the
 # out-of-tree project examples/library-user configured with find_package(meshmp) against it, built, and
-# run in its four cases (a machine running meshmp's algorithm, its own algorithm, its own router model, its
-# own TLM-2.0 module driving a node's DMA registers);
+# run in its six cases (a machine running meshmp's algorithm, its own algorithm, its own router model, its
+# own workload, its own machine (fabric), its own TLM-2.0 module driving a node's DMA registers);
 # the installed meshmp finds its example configurations and reference curves from another directory.
 #   tests/library_install_test.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
@@ -37,6 +37,22 @@ grep -q "^direct on torus:4x4 (router model counting): $cycles cycles, 256 of 25
   fail "router-model: the wrapped SystemC router should take the same $cycles cycles"
 grep -q "^counting router: [1-9][0-9]* router steps, [1-9][0-9]* flits received$" <<<"$out" ||
   fail "router-model: the registered model was not the one stepped"
+
+# Its own workload, with the algorithm that solves it: every block where the workload says.
+out=$("$user" workload) || fail "workload: $out"
+echo "$out"
+grep -q "^shift-by-one on torus:4x4 (router model cpp): [1-9][0-9]* cycles, 16 of 16 blocks in place$" <<<"$out" ||
+  fail "workload: its own workload's blocks were not all in place"
+
+# Its own machine: a bus with a channel per node takes the cycles of meshmp's bus with k* = K.
+"$scratch/prefix/bin/meshmp" run --topology bus:8 --concurrent-transfers 8 --algorithm direct -m 64 -o bus.json >/dev/null
+bus_cycles=$(python3 -c 'import json; print(json.load(open("bus.json"))["statistics"]["completion_cycles"])')
+out=$("$user" fabric) || fail "fabric: $out"
+echo "$out"
+grep -q "^direct on multibus:8 (fabric multibus): $bus_cycles cycles, 64 of 64 blocks in place$" <<<"$out" ||
+  fail "fabric: the registered multibus should take the $bus_cycles cycles of bus:8 with k* = 8"
+grep -q "^multibus: 56 transfers, at most [2-8] at once$" <<<"$out" ||
+  fail "fabric: the registered fabric's statistics were not the ones reported"
 
 out=$("$user" tlm-source) || fail "tlm-source: $out"
 echo "$out"

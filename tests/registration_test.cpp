@@ -1,12 +1,14 @@
-// Registration by API call (docs/library.md): a program built on the library adds algorithms and router
-// models without editing a table; names that are taken, empty or incomplete entries are refused naming
-// the field and the rule. (The installed package and the out-of-tree project: library_install_test.sh.)
+// Registration by API call (docs/library.md): a program built on the library adds algorithms, workloads,
+// router models and fabrics without editing a table; names that are taken, empty or incomplete entries
+// are refused naming the field and the rule. (The installed package and the out-of-tree project: library_install_test.sh.)
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <string>
 
 #include "firmware/api/algorithm_registry.h"
+#include "firmware/workloads/workload.h"
+#include "hw/fabric/fabric.h"
 #include "hw/router/router_model.h"
 #include "topology/config_error.h"
 
@@ -70,6 +72,50 @@ TEST(Registration, ARouterModelIsNamedByRouterModelOnceRegistered) {
             "router.model = 'cpp': is registered already");
   EXPECT_EQ(refusal([] { register_router_model("empty", nullptr); }),
             "router.model = 'empty': a registered router model needs a factory");
+}
+
+TEST(Registration, AWorkloadIsFoundByNameOnceRegisteredAndATakenOrIncompleteOneIsRefused) {
+  WorkloadKind mine;
+  mine.name = "mine";
+  mine.source = "a test";
+  mine.make = [](const Topology& topology, const ExchangeParameters& parameters, const AlgorithmOptions& options,
+                 std::uint64_t scratch) { return find_workload_kind("complete-exchange").make(topology, parameters, options, scratch); };
+  EXPECT_THROW(find_workload_kind("mine"), ConfigError);
+  register_workload(mine);
+  EXPECT_EQ(find_workload_kind("mine").name, "mine");
+  EXPECT_EQ(workload_kinds().back().name, "mine");
+  EXPECT_EQ(refusal([&] { register_workload(mine); }), "workload = 'mine': is registered already (a test)");
+  WorkloadKind no_make = mine;
+  no_make.name = "x";
+  no_make.make = nullptr;
+  EXPECT_EQ(refusal([&] { register_workload(no_make); }),
+            "workload = 'x': a registered workload needs make (it builds the workload)");
+  no_make.name = "";
+  EXPECT_EQ(refusal([&] { register_workload(no_make); }), "workload = '': a registered workload needs a name");
+}
+
+TEST(Registration, AFabricIsSpeltAsATopologyOnceRegisteredAndATakenOrIncompleteOneIsRefused) {
+  EXPECT_THROW(Topology::parse("mine:8"), ConfigError);
+  FabricKind mine = find_fabric("bus");
+  mine.name = "mine";
+  register_fabric(mine);
+  EXPECT_EQ(find_fabric("mine").name, "mine");
+  EXPECT_EQ(Topology::parse("mine:8").fabric(), "mine");
+  EXPECT_EQ(Topology::parse("mine:8").num_nodes(), 8);
+  EXPECT_EQ(refusal([&] { register_fabric(mine); }), "fabric = 'mine': is registered already");
+  FabricKind torus = mine;
+  torus.name = "torus";
+  EXPECT_EQ(refusal([&] { register_fabric(torus); }), "topology = 'torus': names a topology already");
+  FabricKind incomplete = mine;
+  incomplete.name = "x";
+  incomplete.describe = nullptr;
+  EXPECT_EQ(refusal([&] { register_fabric(incomplete); }),
+            "fabric = 'x': a registered fabric needs make, describe and describe_statistics");
+  // The built-in kinds offer what their machines have, and errors name them.
+  EXPECT_TRUE(find_fabric("bus").operations.broadcast);
+  EXPECT_TRUE(find_fabric("shared-memory").operations.global_memory);
+  EXPECT_FALSE(find_fabric("omega").operations.broadcast);
+  EXPECT_EQ(fabrics_offering(&NodeOperations::global_memory), "the shared-memory machine, shared-memory:K");
 }
 
 }  // namespace

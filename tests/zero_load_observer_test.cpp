@@ -14,7 +14,11 @@ namespace {
 
 struct Ring {
   Topology topology = Topology::parse("ring:4");
-  TransferTiming timing{RouterParams{}, PortModel::OnePort, find_routing_function("dimension-order"), std::nullopt, 1};
+  TransferTiming timing = [] {
+    TransferTiming t;
+    t.routing = find_routing_function("dimension-order");
+    return t;
+  }();
   ProcessorParams params;  // t_s = 100 on the processor
   ZeroLoadObserver observer{topology, timing, params};
 

@@ -45,21 +45,35 @@ const char* kTopologyRule =
     "product:path4xring6xcomplete3, bus:K, shared-memory:K or omega:K";
 
 // 004 §2's shared-resource machines: K nodes on one complete dimension, joined by the fabric.
-Topology parse_fabric(Fabric fabric, const std::string& rest, const std::string& spec, const std::string& field) {
-  const std::string range = "a " + fabric_name(fabric) + " machine has 2.." + std::to_string(Topology::kMaxFabricNodes) +
-                            " nodes" + (fabric == Fabric::Omega ? ", a power of two (log2 K stages of 2x2 switches)" : "");
+Topology parse_fabric(const FabricSpelling& fabric, const std::string& rest, const std::string& spec,
+                      const std::string& field) {
+  const std::string range = "a " + fabric.name + " machine has 2.." + std::to_string(Topology::kMaxFabricNodes) +
+                            " nodes" + (fabric.nodes_power_of_two ? ", a power of two (" + fabric.power_of_two_reason + ")" : "");
   const std::int64_t k = parse_digits(rest, Topology::kMaxFabricNodes);
   if (k < 0) throw ConfigError(field, spec, "the node count is not a whole number; " + range);
-  if (k < 2 || k > Topology::kMaxFabricNodes || (fabric == Fabric::Omega && (k & (k - 1)) != 0))
+  if (k < 2 || k > Topology::kMaxFabricNodes || (fabric.nodes_power_of_two && (k & (k - 1)) != 0))
     throw ConfigError(field, spec, range + ": " + echo(rest) + " is not");
-  return Topology({Dimension{DimensionKind::Complete, static_cast<int>(k)}}, spec, fabric);
+  return Topology({Dimension{DimensionKind::Complete, static_cast<int>(k)}}, spec, fabric.name);
+}
+
+// The fabrics' spellings registered so far.
+std::vector<FabricSpelling>& fabric_spellings() {
+  static std::vector<FabricSpelling> spellings;
+  return spellings;
+}
+
+const FabricSpelling* fabric_spelling(const std::string& spec) {
+  const std::string kind = spec.substr(0, spec.find(':'));
+  for (const FabricSpelling& spelling : fabric_spellings())
+    if (spelling.name == kind) return &spelling;
+  return nullptr;
 }
 
 }  // namespace
 
 Topology Topology::parse(const std::string& spec, const std::string& field) {
-  if (const Fabric fabric = fabric_of(spec); fabric != Fabric::None)
-    return parse_fabric(fabric, spec.substr(spec.find(':') + 1), spec, field);
+  if (const FabricSpelling* fabric = fabric_spelling(spec))
+    return parse_fabric(*fabric, spec.substr(spec.find(':') + 1), spec, field);
   std::vector<Dimension> dims = parse_dimensions(spec, field);
   const std::int64_t nodes = count_nodes(dims);
   if (nodes > kMaxNodes)
@@ -75,7 +89,7 @@ std::int64_t Topology::count_nodes(const std::vector<Dimension>& dims) {
 }
 
 std::int64_t Topology::nodes_in(const std::string& spec) {
-  if (fabric_of(spec) != Fabric::None) return -1;
+  if (fabric_spelling(spec)) return -1;
   try {
     return count_nodes(parse_dimensions(spec, "topology"));
   } catch (const ConfigError&) {
@@ -123,25 +137,22 @@ std::vector<Dimension> Topology::parse_dimensions(const std::string& spec, const
   return dims;
 }
 
-std::string fabric_name(Fabric fabric) {
-  switch (fabric) {
-    case Fabric::None: return "";
-    case Fabric::Bus: return "bus";
-    case Fabric::SharedMemory: return "shared-memory";
-    case Fabric::Omega: return "omega";
-  }
-  return "?";
+void register_fabric_spelling(FabricSpelling spelling) {
+  static const std::vector<std::string> topology_kinds = {"mesh", "torus", "ring", "hypercube", "ghc", "product"};
+  if (spelling.name.empty()) throw ConfigError("topology", spelling.name, "a fabric's spelling needs a name");
+  if (std::find(topology_kinds.begin(), topology_kinds.end(), spelling.name) != topology_kinds.end() ||
+      fabric_spelling(spelling.name))
+    throw ConfigError("topology", spelling.name, "names a topology already");
+  fabric_spellings().push_back(std::move(spelling));
 }
 
-Fabric Topology::fabric_of(const std::string& spec) {
-  const std::string kind = spec.substr(0, spec.find(':'));
-  for (Fabric fabric : {Fabric::Bus, Fabric::SharedMemory, Fabric::Omega})
-    if (kind == fabric_name(fabric)) return fabric;
-  return Fabric::None;
+std::string Topology::fabric_of(const std::string& spec) {
+  const FabricSpelling* spelling = fabric_spelling(spec);
+  return spelling ? spelling->name : "";
 }
 
-Topology::Topology(std::vector<Dimension> dimensions, std::string spec, Fabric fabric)
-    : dims_(std::move(dimensions)), num_nodes_(1), spec_(std::move(spec)), fabric_(fabric) {
+Topology::Topology(std::vector<Dimension> dimensions, std::string spec, std::string fabric)
+    : dims_(std::move(dimensions)), num_nodes_(1), spec_(std::move(spec)), fabric_(std::move(fabric)) {
   for (const auto& d : dims_) {
     stride_.push_back(num_nodes_);
     num_nodes_ *= d.size;

@@ -13,10 +13,17 @@ namespace meshmp {
 enum class DimensionKind { Path, Ring, Complete };
 
 // Paper 004 §2's shared-resource machines: no router network, K nodes one transfer apart through a
-// broadcast bus (A), a global shared memory (B) or an Omega switch (F). Their topology is one complete
-// dimension of size K (every node one hop from every other); `fabric` says which machine joins them.
-enum class Fabric { None, Bus, SharedMemory, Omega };
-std::string fabric_name(Fabric fabric);  // "bus", "shared-memory", "omega"; "" for None
+// broadcast bus (A), a global shared memory (B) or an Omega switch (F), or through any fabric registered
+// beside them (hw/fabric/fabric.h). Their topology is one complete dimension of size K (every node one hop
+// from every other), spelt `name:K`; Topology::fabric() names the machine joining them.
+struct FabricSpelling {
+  std::string name;                 // "bus", "shared-memory", "omega"
+  bool nodes_power_of_two = false;  // K must be a power of two; `power_of_two_reason` says why
+  std::string power_of_two_reason;
+};
+// Lets Topology::parse read `name:K` (hw/fabric registers each fabric's spelling with the fabric). Throws
+// ConfigError("topology", name, rule) for an empty name or one a topology already means.
+void register_fabric_spelling(FabricSpelling spelling);
 
 struct Dimension {
   DimensionKind kind;
@@ -48,13 +55,13 @@ class Topology {
   // shared-resource machine).
   static std::int64_t nodes_in(const std::string& spec);
 
-  Topology(std::vector<Dimension> dimensions, std::string spec, Fabric fabric = Fabric::None);
+  Topology(std::vector<Dimension> dimensions, std::string spec, std::string fabric = "");
 
   const std::string& spec() const { return spec_; }
-  // The shared-resource machine joining the nodes, or Fabric::None for a router network.
-  Fabric fabric() const { return fabric_; }
+  // The shared-resource machine joining the nodes ("bus", ...), or empty for a router network.
+  const std::string& fabric() const { return fabric_; }
   // The same from the spec's kind alone, without building the topology (None for any other kind).
-  static Fabric fabric_of(const std::string& spec);
+  static std::string fabric_of(const std::string& spec);
   int num_nodes() const { return num_nodes_; }
   int num_dimensions() const { return static_cast<int>(dims_.size()); }
   const Dimension& dimension(int d) const { return dims_[d]; }
@@ -101,7 +108,7 @@ class Topology {
   std::vector<int> neighbors_;  // node * num_ports + port -> node, or -1
   int num_nodes_;
   std::string spec_;
-  Fabric fabric_ = Fabric::None;
+  std::string fabric_;
 };
 
 }  // namespace meshmp

@@ -3,6 +3,10 @@
 //   library-user machine        builds a 4x4 torus and runs meshmp's `direct` exchange on it
 //   library-user algorithm      registers its own algorithm (reverse_direct_exchange.cpp) and runs it
 //   library-user router-model   registers its own router model (counting_router.cpp) and runs on it
+//   library-user workload       registers its own workload and the algorithm solving it (ring_shift.cpp)
+//                               and runs it
+//   library-user fabric         registers its own machine, multibus:K (multibus_fabric.cpp), and runs
+//                               `direct` on multibus:8
 //   library-user tlm-source     binds its own TLM-2.0 module to node 0's DMA registers
 //                               (register_traffic_source.cpp): it sends node 0's block for node 1, which
 //                               a registered firmware on node 1 receives
@@ -17,8 +21,11 @@
 #include "counting_router.h"
 #include "firmware/api/algorithm_registry.h"
 #include "hw/machine/machine.h"
+#include "hw/machine/run_statistics.h"
+#include "multibus_fabric.h"
 #include "register_traffic_source.h"
 #include "reverse_direct_exchange.h"
+#include "ring_shift.h"
 
 namespace {
 
@@ -57,11 +64,17 @@ int sc_main(int argc, char* argv[]) {
   } else if (use == "router-model") {
     library_user::register_counting_router();
     config.router.model = "counting";
+  } else if (use == "workload") {
+    library_user::register_ring_shift();
+    config.algorithm = "shift-by-one";
+  } else if (use == "fabric") {
+    library_user::register_multibus_fabric();
+    config.topology = "multibus:8";
   } else if (use == "tlm-source") {
     register_receive_from_source();
     config.algorithm = "receive-from-source";
   } else if (use != "machine") {
-    std::cerr << "library-user: unknown case '" << use << "': machine, algorithm, router-model or tlm-source\n";
+    std::cerr << "library-user: unknown case '" << use << "': machine, algorithm, router-model, workload, fabric or tlm-source\n";
     return 2;
   }
   if (auto error = config.validate()) {
@@ -69,9 +82,9 @@ int sc_main(int argc, char* argv[]) {
     return 2;
   }
   meshmp::Machine machine("machine", config, meshmp::find_algorithm(config.algorithm));
-  const meshmp::ExchangeLayout& layout = machine.layout();
   std::unique_ptr<library_user::RegisterTrafficSource> source;
   if (use == "tlm-source") {
+    const meshmp::ExchangeLayout& layout = machine.layout();
     source = std::make_unique<library_user::RegisterTrafficSource>(
         "source", 1, layout.send_block(1), layout.block_bytes, 7, machine.node(0).dma().completion_irq());
     source->socket.bind(machine.node(0).register_bus.initiators);
@@ -79,6 +92,7 @@ int sc_main(int argc, char* argv[]) {
   machine.fill_memory();
   const meshmp::RunResult result = machine.run();
   if (source) {
+    const meshmp::ExchangeLayout& layout = machine.layout();
     const auto& sent = machine.node(0).memory.bytes();
     const auto& received = machine.node(1).memory.bytes();
     const bool arrived = std::equal(sent.begin() + layout.send_block(1), sent.begin() + layout.send_block(1) + layout.block_bytes,
@@ -89,9 +103,11 @@ int sc_main(int argc, char* argv[]) {
     return result.status == meshmp::RunStatus::Completed && source->sent() && arrived ? 0 : 1;
   }
   const meshmp::VerificationReport report = machine.verify();
-  std::cout << config.algorithm << " on " << config.topology << " (router model " << config.router.model
+  std::cout << config.algorithm << " on " << config.topology
+            << (machine.fabric_kind() ? " (fabric " + machine.fabric_kind()->name : " (router model " + config.router.model)
             << "): " << result.completion_cycles << " cycles, " << report.units_correct << " of "
             << report.units_checked << " blocks in place\n";
+  if (use == "fabric") std::cout << machine.fabric_kind()->describe_statistics(meshmp::fabric_statistics(machine)) << "\n";
   if (use == "router-model")
     std::cout << "counting router: " << library_user::counted_steps() << " router steps, "
               << library_user::counted_flits() << " flits received\n";

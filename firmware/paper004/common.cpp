@@ -9,12 +9,11 @@
 namespace meshmp {
 
 std::optional<SaadMachine> saad_machine(const Topology& topology) {
-  switch (topology.fabric()) {
-    case Fabric::Bus: return SaadMachine::Bus;
-    case Fabric::SharedMemory: return SaadMachine::SharedMemory;
-    case Fabric::Omega: return SaadMachine::Switch;
-    case Fabric::None: break;
-  }
+  // 004 §2's shared-resource machines by the fabric's spelling (A, B, F); no other fabric is one of them.
+  if (topology.fabric() == "bus") return SaadMachine::Bus;
+  if (topology.fabric() == "shared-memory") return SaadMachine::SharedMemory;
+  if (topology.fabric() == "omega") return SaadMachine::Switch;
+  if (!topology.fabric().empty()) return std::nullopt;
   const int n = topology.num_dimensions();
   bool rings = true, cube = true;
   for (int d = 0; d < n; ++d) {

@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -92,5 +93,15 @@ class FabricInterface : public sc_core::sc_module, public DmaEngine {
   MessageTransfer* channel_transfer_ = nullptr;
   sc_core::sc_event send_queued_;
 };
+
+// Node `node`'s engine on a fabric whose `nodes_in` / `nodes_out` sockets take one binding per node, in
+// node order (the broadcast bus, the Omega switch): binding i is node i.
+template <typename Fabric>
+std::unique_ptr<DmaEngine> make_bound_fabric_interface(Fabric& fabric, int node, int nodes, std::size_t memory_bytes) {
+  auto engine = std::make_unique<FabricInterface>("dma", node, nodes, memory_bytes);
+  engine->fabric_out.bind(fabric.nodes_in);
+  fabric.nodes_out.bind(engine->fabric_in);
+  return engine;
+}
 
 }  // namespace meshmp

@@ -5,10 +5,8 @@
 #include <chrono>
 
 #include "hw/router/dual_router.h"
-#include "hw/fabric/fabric_interface.h"
 #include "hw/router/routing.h"
 #include "hw/router/rtl_router.h"
-#include "hw/fabric/shared_memory_interface.h"
 #include "hw/base/stop_request.h"
 #include "topology/config_error.h"
 
@@ -53,25 +51,36 @@ std::string to_string(RunStatus status) {
 
 Machine::Machine(sc_core::sc_module_name name, const MachineConfig& config, Firmware firmware, AlgorithmOptions options,
                  std::uint64_t scratch_bytes, const std::string& workload)
+    : Machine(name, config, Topology::parse(config.topology), exchange_parameters(config), std::move(firmware),
+              std::move(options), scratch_bytes, workload) {}
+
+Machine::Machine(sc_core::sc_module_name name, const MachineConfig& config, Topology topology,
+                 const ExchangeParameters& parameters, Firmware firmware, AlgorithmOptions options,
+                 std::uint64_t scratch_bytes, const std::string& workload)
     : sc_core::sc_module(name),
       config_(config),
-      topology_(Topology::parse(config.topology)),
-      workload_(make_workload(workload, topology_, exchange_parameters(config), scratch_bytes)),
+      topology_(std::move(topology)),
+      workload_(make_workload(workload, topology_, parameters, scratch_bytes)),
       options_(std::move(options)),
       period_(kClockPeriodNs, sc_core::SC_NS) {
-  const DmaEngineFactory make_engine = topology_.fabric() == Fabric::None ? build_network() : build_fabric();
+  const DmaEngineFactory make_engine = topology_.fabric().empty() ? build_network() : build_fabric();
   TransferTiming timing;
   if (network_) {
-    timing = TransferTiming{network_->params(), network_->port_model(), network_->routing(), std::nullopt, 1};
+    timing.router = network_->params();
+    timing.port_model = network_->port_model();
+    timing.routing = network_->routing();
   } else {
     timing.fabric = FabricTiming{config.fabric.startup_cycles, config.fabric.bytes_per_cycle};
     timing.concurrent_transfers = config.fabric.concurrent_transfers;
+    timing.operations = fabric_kind_->operations;
   }
-  if (bus_ || shared_memory_)
+  timing.broadcast_machines = fabrics_offering(&NodeOperations::broadcast);
+  timing.global_memory_machines = fabrics_offering(&NodeOperations::global_memory);
+  if (fabric_kind_ && fabric_kind_->shared_slots)
     step_statistics_.set_shared_slots(SharedSlots{config.fabric.concurrent_transfers,
                                                   config.processor.startup_cycles,
                                                   config.fabric.startup_cycles, config.fabric.bytes_per_cycle,
-                                                  shared_memory_ != nullptr});
+                                                  fabric_kind_->handover_at_release});
   zero_load_ = std::make_unique<ZeroLoadObserver>(topology_, timing, config.processor);
   barrier_ = std::make_unique<HardwareBarrier>(topology_.num_nodes(),
                                                period_ * static_cast<double>(config.barrier_latency_cycles));
@@ -118,37 +127,15 @@ DmaEngineFactory Machine::build_network() {
 }
 
 DmaEngineFactory Machine::build_fabric() {
-  const FabricTiming timing{config_.fabric.startup_cycles, config_.fabric.bytes_per_cycle};
-  const int k = topology_.num_nodes();
-  switch (topology_.fabric()) {
-    case Fabric::Bus:
-      bus_ = std::make_unique<BroadcastBus>("bus", k, config_.fabric.concurrent_transfers, timing, period_);
-      break;
-    case Fabric::Omega:
-      omega_ = std::make_unique<OmegaSwitch>("omega", k, timing, period_);
-      break;
-    case Fabric::SharedMemory: {
-      // One region of a node's memory size per node: room for every node's data at once. Interleaved by
-      // words of the workload's unit (004's word).
-      const std::uint64_t bytes = static_cast<std::uint64_t>(k) * workload_->memory_bytes();
-      shared_memory_ = std::make_unique<SharedMemory>("global_memory", k, bytes, config_.fabric.banks(k),
-                                                      std::max<std::uint32_t>(1, workload_->unit_bytes()),
-                                                      config_.fabric.concurrent_transfers, timing, period_);
-      return [this](int node, std::size_t memory_bytes) -> std::unique_ptr<DmaEngine> {
-        auto engine = std::make_unique<SharedMemoryInterface>("dma", node, memory_bytes);
-        engine->global_port.bind(shared_memory_->processors);  // binding i is node i: nodes are built in order
-        return engine;
-      };
-    }
-    case Fabric::None: break;
-  }
-  // A message's sender and receiver bindings on the bus or the switch (binding i is node i).
-  return [this, k](int node, std::size_t memory_bytes) -> std::unique_ptr<DmaEngine> {
-    auto engine = std::make_unique<FabricInterface>("dma", node, k, memory_bytes);
-    if (bus_) engine->fabric_out.bind(bus_->nodes_in), bus_->nodes_out.bind(engine->fabric_in);
-    if (omega_) engine->fabric_out.bind(omega_->nodes_in), omega_->nodes_out.bind(engine->fabric_in);
-    return engine;
-  };
+  fabric_kind_ = &find_fabric(topology_.fabric());
+  FabricBuild build;
+  build.nodes = topology_.num_nodes();
+  build.params = config_.fabric;
+  build.cycle = period_;
+  build.node_memory_bytes = workload_->memory_bytes();
+  build.word_bytes = workload_->unit_bytes();
+  fabric_ = fabric_kind_->make(build);
+  return [this](int node, std::size_t memory_bytes) { return fabric_->make_engine(node, memory_bytes); };
 }
 
 Interconnect& Machine::network() {
@@ -167,31 +154,14 @@ std::uint64_t Machine::current_cycle() const {
   return network_ ? network_->current_cycle() : static_cast<std::uint64_t>(sc_core::sc_time_stamp() / period_);
 }
 
-void check_words_option(const Algorithm& algorithm, const MachineConfig& config) {
-  const auto words = config.workload_options.find("words");
-  if (words != config.workload_options.end() && !algorithm.sized_in_words)
-    throw ConfigError("workload_options.words", words->second,
-                      "sizes 004's data in words for the saad-* algorithms; " + algorithm.name +
-                          " moves blocks of block_bytes (set the block size instead)");
+Machine::Machine(sc_core::sc_module_name name, const RunSpec& spec)
+    : Machine(name, spec.config, spec.topology, spec.parameters, spec.algorithm->firmware, spec.options,
+              spec.scratch_bytes, spec.algorithm->workload) {
+  enforce_port_rule(*spec.algorithm);
 }
-
-namespace {
-
-const Algorithm& with_words_checked(const Algorithm& algorithm, const MachineConfig& config) {
-  check_words_option(algorithm, config);
-  return algorithm;
-}
-
-}  // namespace
 
 Machine::Machine(sc_core::sc_module_name name, const MachineConfig& config, const Algorithm& algorithm)
-    : Machine(name, config, with_words_checked(algorithm, config).firmware,
-              AlgorithmOptions(algorithm.name, algorithm.options, config.algorithm_options),
-              algorithm.scratch_bytes(Topology::parse(config.topology), exchange_parameters(config),
-                                      AlgorithmOptions(algorithm.name, algorithm.options, config.algorithm_options)),
-              algorithm.workload) {
-  enforce_port_rule(algorithm);
-}
+    : Machine(name, make_run_spec(config, algorithm)) {}
 
 void Machine::enforce_port_rule(const Algorithm& algorithm) {
   if (!algorithm.port_rule) return;

@@ -1,6 +1,6 @@
 // The machine: a topology's worth of nodes (local memory, DMA engine, processor running firmware)
 // joined by the router network, cycle-level or transaction-level (network.fidelity), or, on paper 004's shared-resource machines (bus:K,
-// shared-memory:K, omega:K), by the TLM-2.0 broadcast bus, global shared memory or Omega switch of tlm/,
+// shared-memory:K, omega:K), by their fabric (hw/fabric/fabric.h: the broadcast bus, global shared memory or Omega switch of tlm/),
 // assembled from a MachineConfig. run() starts the SystemC kernel and returns how the run ended:
 // completed, a network failure (deadlock with the blocked channels, protocol error), a firmware error, a
 // stall (every processor waits for something that will never come) or the cycle limit.
@@ -16,10 +16,12 @@
 #include "firmware/api/algorithm_registry.h"
 #include "firmware/api/exchange_layout.h"
 #include "firmware/workloads/workload.h"
+#include "hw/fabric/fabric.h"
 #include "hw/node/dma_engine.h"
 #include "hw/node/node_register_bus.h"
 #include "hw/node/hardware_barrier.h"
 #include "hw/machine/machine_config.h"
+#include "hw/machine/run_spec.h"
 #include "hw/node/message_statistics.h"
 #include "hw/network/network.h"
 #include "hw/node/network_interface.h"
@@ -27,10 +29,7 @@
 #include "hw/node/processor.h"
 #include "hw/node/step_statistics.h"
 #include "topology/topology.h"
-#include "tlm/broadcast_bus.h"
 #include "tlm/node_memory.h"
-#include "tlm/omega_switch.h"
-#include "tlm/shared_memory.h"
 
 namespace meshmp {
 
@@ -73,10 +72,6 @@ struct RunResult {
   double host_seconds = 0;
 };
 
-// ConfigError when the workload option `words` (004's N) is given to an algorithm that sizes its blocks by
-// block_bytes (and its estimates and scratch with them): only the saad-* algorithms read it.
-void check_words_option(const Algorithm& algorithm, const MachineConfig& config);
-
 class Machine : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(Machine);
@@ -88,12 +83,15 @@ class Machine : public sc_core::sc_module {
   Machine(sc_core::sc_module_name name, const MachineConfig& config, Firmware firmware,
           AlgorithmOptions options = {}, std::uint64_t scratch_bytes = 0,
           const std::string& workload = "complete-exchange");
+  // Runs the algorithm of a run described once (hw/machine/run_spec.h), checking every message against its
+  // port rule when it has one.
+  Machine(sc_core::sc_module_name name, const RunSpec& spec);
   // Runs a registered algorithm: its options are config.algorithm_options checked against its
   // declarations (ConfigError when they do not match), its scratch memory and workload as it declares.
   Machine(sc_core::sc_module_name name, const MachineConfig& config, const Algorithm& algorithm);
   ~Machine() override;
-  // Checks every message against the algorithm's port rule while it runs (004 §2; the constructor that
-  // takes the algorithm does it), when it has one.
+  // Checks every message against the algorithm's port rule while it runs (004 §2; the constructors that
+  // take the algorithm do it), when it has one.
   void enforce_port_rule(const Algorithm& algorithm);
 
   const MachineConfig& config() const { return config_; }
@@ -111,11 +109,9 @@ class Machine : public sc_core::sc_module {
   const Interconnect& network() const;
   // The cycle-level network (its routers and packet records); std::logic_error at another fidelity.
   Network& cycle_network();
-  // 004's shared-resource machines: the fabric joining the nodes (null when the machine has another).
-  const BroadcastBus* bus() const { return bus_.get(); }
-  const SharedMemory* shared_memory() const { return shared_memory_.get(); }
-  SharedMemory* shared_memory() { return shared_memory_.get(); }
-  const OmegaSwitch* omega_switch() const { return omega_.get(); }
+  // 004's shared-resource machines: the fabric joining the nodes and its kind (null on a router network).
+  const MachineFabric* fabric() const { return fabric_.get(); }
+  const FabricKind* fabric_kind() const { return fabric_kind_; }
   // The current simulated cycle.
   std::uint64_t current_cycle() const;
   Node& node(int id) { return *nodes_[id]; }
@@ -137,6 +133,9 @@ class Machine : public sc_core::sc_module {
   RunResult run();
 
  private:
+  Machine(sc_core::sc_module_name name, const MachineConfig& config, Topology topology,
+          const ExchangeParameters& parameters, Firmware firmware, AlgorithmOptions options,
+          std::uint64_t scratch_bytes, const std::string& workload);
   // Node `node`'s firmware returned or failed: stops the run when it failed or when every node is done.
   void node_finished(int node);
   // Builds the router network, or the fabric of a shared-resource machine, and how a node's engine is made.
@@ -152,9 +151,8 @@ class Machine : public sc_core::sc_module {
   std::unique_ptr<Network> cycle_network_;              // the router network at cycle level,
   std::unique_ptr<TransactionNetwork> transaction_network_;  // or at transaction level,
   Interconnect* network_ = nullptr;                      // (whichever it is), or
-  std::unique_ptr<BroadcastBus> bus_;  // one of 004's fabrics
-  std::unique_ptr<SharedMemory> shared_memory_;
-  std::unique_ptr<OmegaSwitch> omega_;
+  const FabricKind* fabric_kind_ = nullptr;  // one of 004's fabrics (hw/fabric/fabric.h)
+  std::unique_ptr<MachineFabric> fabric_;
   std::unique_ptr<HardwareBarrier> barrier_;
   StepStatistics step_statistics_;
   std::unique_ptr<ZeroLoadObserver> zero_load_;  // the per-step zero-load prediction

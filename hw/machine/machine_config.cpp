@@ -29,7 +29,7 @@ std::optional<std::string> MachineConfig::validate() const {
   auto bad = [](const std::string& field, const std::string& value, const std::string& rule) {
     return std::optional<std::string>(ConfigError(field, value, rule).what());
   };
-  if (topo->fabric() == Fabric::None) {
+  if (topo->fabric().empty()) {
     if (auto error = router.validate(*topo)) return error;
     if (auto error = router_model_unsupported(router.model, *topo, router, port_model)) return error;
     if (fidelity != NetworkFidelity::Cycle) {
@@ -44,14 +44,14 @@ std::optional<std::string> MachineConfig::validate() const {
     const std::string machine = topology + " has no router network";
     if (router.model != kReferenceRouterModel) return bad("router.model", router.model, machine + " (cpp, the default, is ignored there)");
     if (port_model != PortModel::OnePort)
-      return bad("node.port_model", to_string(port_model), machine + ": a node has one channel to the " + fabric_name(topo->fabric()));
+      return bad("node.port_model", to_string(port_model), machine + ": a node has one channel to the " + topo->fabric());
     if (processor.startup_on_channel)
       return bad("node.startup_on", "channel", machine + ": a node has one channel, and its processor pays t_s (processor)");
     if (!vcd.empty()) return bad("output.vcd", vcd, machine + " to trace");
     if (!trace_rtl.empty()) return bad("output.trace_rtl", trace_rtl, machine + " to trace");
     if (host_threads != 1) return bad("run.host_threads", std::to_string(host_threads), machine + " to step in parallel");
     if (fidelity != NetworkFidelity::Cycle)
-      return bad("network.fidelity", to_string(fidelity), machine + ": its " + fabric_name(topo->fabric()) +
+      return bad("network.fidelity", to_string(fidelity), machine + ": its " + topo->fabric() +
                                                              " is a transaction-level model already (leave it at cycle)");
     if (fabric.concurrent_transfers > topo->num_nodes())
       return bad("fabric.concurrent_transfers", std::to_string(fabric.concurrent_transfers),
@@ -178,7 +178,7 @@ ExchangeParameters exchange_parameters(const MachineConfig& config) {
   p.block_bytes = config.block_bytes;
   p.startup_cycles = config.processor.startup_cycles;
   p.flit_bytes = config.router.flit_bytes;
-  if (Topology::fabric_of(config.topology) != Fabric::None) {
+  if (!Topology::fabric_of(config.topology).empty()) {
     // 004's tau and b of a shared-resource machine: a transfer costs the processor's t_s, a cycle of
     // arbitration and the fabric's start-up, then m / b over the node's channel.
     p.startup_cycles = config.processor.startup_cycles + 1 + config.fabric.startup_cycles;

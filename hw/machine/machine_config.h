@@ -13,23 +13,12 @@
 #include <nlohmann/json.hpp>
 
 #include "firmware/api/exchange_parameters.h"
+#include "hw/fabric/fabric.h"
 #include "hw/network/interconnect.h"
 #include "hw/node/processor.h"
 #include "hw/router/router_params.h"
 
 namespace meshmp {
-
-// Paper 004 §2's shared-resource machines (topology bus:K, shared-memory:K, omega:K): tau and b of the
-// bus (tau_B, b_B), the memory (tau_M, b_M) or the switch (tau_S, b_S); the bus's and the memory's k*;
-// the memory's banks.
-struct FabricParams {
-  std::uint64_t startup_cycles = 100;  // tau: a transfer's start-up on the fabric, in cycles
-  std::uint32_t bytes_per_cycle = 8;   // b: one node's channel to the fabric, bytes per cycle
-  int concurrent_transfers = 1;        // k*: transfers the bus, or accesses the memory, serves at once
-  int memory_banks = 0;                // the global memory's word-interleaved banks; 0: one per node
-  // The banks the memory is built with.
-  int banks(int nodes) const { return memory_banks > 0 ? memory_banks : nodes; }
-};
 
 struct MachineConfig {
   std::string topology = "torus:8x8";

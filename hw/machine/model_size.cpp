@@ -31,14 +31,15 @@ ModelSize estimate_model_size(const Topology& topology, const MachineConfig& con
   // 004's bus, shared memory and switch (topology.fabric()) replace the routers: their state is a few
   // bytes per node, but the shared memory holds a global memory of one node memory per node.
   // The transaction-level network keeps no routers: per link its reservations and flit count.
-  if (topology.fabric() == Fabric::None && config.fidelity == NetworkFidelity::Transaction)
+  if (topology.fabric().empty() && config.fidelity == NetworkFidelity::Transaction)
     size.router_bytes = n * ports * 64;
-  else if (topology.fabric() == Fabric::None)
+  else if (topology.fabric().empty())
     size.router_bytes = n * ports * (vcs * (config.router.buffer_flits * sizeof(Flit) + sizeof(InputVirtualChannel)) +
                                      ports * 16 + 256);
   if (nodes) {
     size.memory_bytes = n * nodes->memory_bytes;
-    if (topology.fabric() == Fabric::SharedMemory) size.fabric_bytes = size.memory_bytes;
+    if (!topology.fabric().empty() && find_fabric(topology.fabric()).operations.global_memory)
+      size.fabric_bytes = size.memory_bytes;
     // A processor's thread stack and modules; the network interface's table of peers (a pointer per 64
     // nodes, and a page of 64 peers' sequence numbers and posted-receive heads for each peer talked to,
     // at most every page); with a per-message log, a record per message of the exchange.
@@ -186,13 +187,13 @@ std::optional<std::string> check_model_fits(const Topology& topology, const Mach
   if (bound.bytes == 0 || size.total() <= bound.bytes) return std::nullopt;
   return std::string(ConfigError("topology", topology.spec(),
                                  "the model would need about " + size_text(size.total()) + " of memory (" +
-                                     (topology.fabric() == Fabric::None
+                                     (topology.fabric().empty()
                                           ? "routers " + size_text(size.router_bytes) + ": " +
                                                 std::to_string(topology.num_nodes()) + " routers of " +
                                                 std::to_string(topology.num_ports()) + " network ports x " +
                                                 std::to_string(config.router.vcs) + " VCs x " +
                                                 std::to_string(config.router.buffer_flits) + " flits"
-                                          : "the " + fabric_name(topology.fabric()) + "'s global memory " +
+                                          : "the " + topology.fabric() + "'s global memory " +
                                                 size_text(size.fabric_bytes)) +
                                      "; node memories " +
                                      size_text(size.memory_bytes) + "; processors and interfaces " +

@@ -18,86 +18,19 @@ nlohmann::json distribution(const ValueHistogram& values) {
 
 nlohmann::json fabric_statistics(const Machine& machine) {
   const MachineConfig& config = machine.config();
-  nlohmann::json fabric = {{"machine", fabric_name(machine.topology().fabric())},
+  nlohmann::json fabric = {{"machine", machine.fabric_kind()->name},
                            {"startup_cycles", config.fabric.startup_cycles},
                            {"bytes_per_cycle", config.fabric.bytes_per_cycle}};
-  if (const BroadcastBus* bus = machine.bus()) {
-    const BusStatistics& s = bus->statistics();
-    fabric["concurrent_transfers"] = bus->concurrent_transfers();
-    fabric["bus"] = {{"transfers", s.transfers},
-                     {"bytes", s.bytes},
-                     {"broadcasts", s.broadcasts},
-                     {"peak_concurrent_transfers", s.peak_concurrent_transfers},
-                     {"arbitration_wait_cycles", s.wait_cycles},
-                     {"busy_cycles", s.busy_cycles}};
-  }
-  if (const SharedMemory* memory = machine.shared_memory()) {
-    const SharedMemoryStatistics& s = memory->statistics();
-    fabric["concurrent_transfers"] = memory->ports();
-    fabric["memory_banks"] = memory->banks();
-    fabric["shared_memory"] = {{"accesses", s.accesses},
-                               {"reads", s.reads},
-                               {"writes", s.writes},
-                               {"bytes_read", s.bytes_read},
-                               {"bytes_written", s.bytes_written},
-                               {"peak_concurrent_accesses", s.peak_concurrent},
-                               {"bank_conflicts", s.bank_conflicts},
-                               {"bank_conflict_cycles", s.bank_conflict_cycles},
-                               {"port_waits", s.port_waits},
-                               {"port_wait_cycles", s.port_wait_cycles},
-                               {"busy_cycles", s.busy_cycles}};
-  }
-  if (const OmegaSwitch* omega = machine.omega_switch()) {
-    const OmegaStatistics& s = omega->statistics();
-    nlohmann::json steps = nlohmann::json::array();
-    for (const auto& [step, st] : s.steps)
-      steps.push_back({{"step", step},
-                       {"transfers", st.transfers},
-                       {"conflicting_transfers", st.conflicting_transfers},
-                       {"passes", st.passes},
-                       {"wait_cycles", st.wait_cycles}});
-    fabric["switch"] = {{"stages", omega->stages()},
-                        {"transfers", s.transfers},
-                        {"bytes", s.bytes},
-                        {"conflicting_transfers", s.conflicting_transfers},
-                        {"wait_cycles", s.wait_cycles},
-                        {"passes", s.passes},
-                        {"peak_concurrent_transfers", s.peak_concurrent},
-                        {"steps", steps}};
-  }
+  machine.fabric()->add_statistics(fabric);
   return fabric;
 }
 
 std::string describe_fabric(const MachineConfig& config, const Topology& topology) {
-  const int k = topology.num_nodes();
-  std::string text = fabric_name(topology.fabric()) + ": tau = " + std::to_string(config.fabric.startup_cycles) +
-                     " cycles, b = " + std::to_string(config.fabric.bytes_per_cycle) + " bytes/cycle per node";
-  if (topology.fabric() == Fabric::Omega)
-    return text + ", " + std::to_string(OmegaSwitch::stage_count(k)) + " stages of 2x2 switches (destination tags)";
-  text += ", k* = " + std::to_string(config.fabric.concurrent_transfers);
-  if (topology.fabric() == Fabric::SharedMemory)
-    text += ", " + std::to_string(config.fabric.banks(k)) + " word-interleaved banks";
-  return text;
+  return find_fabric(topology.fabric()).describe(config.fabric, topology.num_nodes());
 }
 
 std::string describe_fabric_statistics(const nlohmann::json& fabric) {
-  auto n = [](const nlohmann::json& v) { return std::to_string(v.get<std::uint64_t>()); };
-  if (fabric.contains("bus")) {
-    const auto& b = fabric["bus"];
-    return "bus: " + n(b["transfers"]) + " transfers (" + n(b["broadcasts"]) + " broadcasts), at most " +
-           n(b["peak_concurrent_transfers"]) + " at once, " + n(b["arbitration_wait_cycles"]) +
-           " cycles waited for the bus, busy " + n(b["busy_cycles"]) + " cycles";
-  }
-  if (fabric.contains("shared_memory")) {
-    const auto& m = fabric["shared_memory"];
-    return "shared memory: " + n(m["writes"]) + " writes, " + n(m["reads"]) + " reads, at most " +
-           n(m["peak_concurrent_accesses"]) + " at once; " + n(m["bank_conflicts"]) + " bank conflicts (" +
-           n(m["bank_conflict_cycles"]) + " cycles waited), " + n(m["port_waits"]) + " waits for a port (" +
-           n(m["port_wait_cycles"]) + " cycles)";
-  }
-  const auto& s = fabric["switch"];
-  return "switch: " + n(s["transfers"]) + " transfers in " + n(s["passes"]) + " passes, " + n(s["conflicting_transfers"]) +
-         " waited for a link (" + n(s["wait_cycles"]) + " cycles)";
+  return find_fabric(fabric["machine"].get<std::string>()).describe_statistics(fabric);
 }
 
 nlohmann::json collect_statistics(const Machine& machine, const RunResult& result) {

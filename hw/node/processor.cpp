@@ -101,7 +101,7 @@ Handle Processor::issue(std::uint32_t command, std::uint32_t peer, std::uint32_t
   if (timing_.fabric && !route.empty())
     throw FirmwareError("a source route of " + std::to_string(route.size()) + " hops to node " + std::to_string(peer) +
                         ": this machine (" + topology_.spec() + ") has no router network");
-  if (topology_.fabric() == Fabric::SharedMemory) write_register(dma::kGlobalAddress, global_address);
+  if (timing_.operations.global_memory) write_register(dma::kGlobalAddress, global_address);
   if (!route.empty()) {
     std::vector<unsigned char> ports;
     for (int p : route) ports.push_back(static_cast<unsigned char>(p < 0 || p > 254 ? 255 : p));
@@ -141,23 +141,23 @@ Handle Processor::send(int peer, std::uint32_t address, std::uint32_t length, st
 }
 
 Handle Processor::broadcast(std::uint32_t address, std::uint32_t length, std::uint32_t tag) {
-  if (topology_.fabric() != Fabric::Bus)
+  if (!timing_.operations.broadcast)
     throw FirmwareError("broadcast of " + std::to_string(length) + " bytes: this machine (" + topology_.spec() +
-                        ") has no hardware broadcast (the broadcast bus, bus:K, has)");
+                        ") has no hardware broadcast (" + timing_.broadcast_machines + " has)");
   return start_transfer(dma::kCommandSend, dma::kPeerAllOthers, node_, address, length, tag, {});
 }
 
 Handle Processor::shared_write(std::uint32_t global_address, std::uint32_t local_address, std::uint32_t length) {
-  if (topology_.fabric() != Fabric::SharedMemory)
+  if (!timing_.operations.global_memory)
     throw FirmwareError("shared_write of " + std::to_string(length) + " bytes: this machine (" + topology_.spec() +
-                        ") has no global memory (the shared-memory machine, shared-memory:K, has)");
+                        ") has no global memory (" + timing_.global_memory_machines + " has)");
   return start_transfer(dma::kCommandSharedWrite, 0, node_, local_address, length, 0, {}, global_address);
 }
 
 Handle Processor::shared_read(std::uint32_t local_address, std::uint32_t global_address, std::uint32_t length) {
-  if (topology_.fabric() != Fabric::SharedMemory)
+  if (!timing_.operations.global_memory)
     throw FirmwareError("shared_read of " + std::to_string(length) + " bytes: this machine (" + topology_.spec() +
-                        ") has no global memory (the shared-memory machine, shared-memory:K, has)");
+                        ") has no global memory (" + timing_.global_memory_machines + " has)");
   return start_transfer(dma::kCommandSharedRead, 0, node_, local_address, length, 0, {}, global_address);
 }
 

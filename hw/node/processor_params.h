@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "hw/router/router_params.h"
 #include "hw/router/routing.h"
@@ -21,15 +22,25 @@ struct ProcessorParams {
   bool startup_on_channel = false;
 };
 
-// What the processor needs to know of the machine to predict its zero-load cost: the router network's
-// routers, port model and routing, or, on 004's shared-resource machines (bus, shared memory, switch),
-// the fabric's tau + m / b per transfer over the node's one channel.
+// What a node's firmware may ask of the machine beyond send and receive: set from the machine's fabric
+// (hw/fabric/fabric.h); a router network offers neither.
+struct NodeOperations {
+  bool broadcast = false;      // one message to every other node at once (NodeApi::broadcast)
+  bool global_memory = false;  // a memory every node reads and writes (NodeApi::shared_read, shared_write)
+};
+
+// What the processor needs to know of the machine: to predict its zero-load cost, the router network's
+// routers, port model and routing, or, on 004's shared-resource machines, the fabric's tau + m / b per
+// transfer over the node's one channel; and the operations its fabric offers, with the machines that
+// offer the ones it lacks (for the firmware's error: "the broadcast bus, bus:K").
 struct TransferTiming {
   RouterParams router;
   PortModel port_model = PortModel::OnePort;
   RoutingFunction routing = nullptr;
-  std::optional<FabricTiming> fabric;  // set on the shared-resource machines (which: Topology::fabric())
+  std::optional<FabricTiming> fabric;  // set on the shared-resource machines
   int concurrent_transfers = 1;        // k* of the bus or the memory
+  NodeOperations operations;
+  std::string broadcast_machines, global_memory_machines;
 };
 
 }  // namespace meshmp

@@ -4,7 +4,6 @@
 #include <algorithm>
 
 #include "hw/router/flit_wire.h"
-#include "topology/config_error.h"
 
 namespace meshmp {
 
@@ -99,21 +98,12 @@ namespace {
 
 // The SystemC and the RTL router in lockstep, stopping at the first difference.
 RouterModelDescription dual_router_description() {
-  RouterModelDescription d;
-  d.name = "dual";
-  d.routers = "SystemC and RTL routers in lockstep";
-  d.make = [](int node, const Topology& topology, const RouterParams& params, PortModel port_model,
-              RoutingFunction routing, RouterEnvironment* environment) -> std::unique_ptr<RouterModel> {
-    return std::make_unique<DualRouter>(node, topology, params, port_model, routing, environment);
-  };
-  d.unsupported = [](const Topology& topology, const RouterParams& params,
-                     PortModel port_model) -> std::optional<std::string> {
-    if (auto why = RtlRouter::unsupported(topology, params, port_model))
-      return std::string(ConfigError("router.model", "dual", *why).what());
-    return std::nullopt;
-  };
-  d.verilated = true;
-  return d;
+  return verilated_router_description(
+      "dual", "SystemC and RTL routers in lockstep",
+      [](int node, const Topology& topology, const RouterParams& params, PortModel port_model, RoutingFunction routing,
+         RouterEnvironment* environment) -> std::unique_ptr<RouterModel> {
+        return std::make_unique<DualRouter>(node, topology, params, port_model, routing, environment);
+      });
 }
 
 const RouterModelRegistration kRegistration{30, dual_router_description};

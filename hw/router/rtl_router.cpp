@@ -469,25 +469,32 @@ std::vector<std::string> RtlRouter::describe_blocked(std::uint64_t) const {
   return lines;
 }
 
-namespace {
-
-// The RTL router of rtl/, verilated.
-RouterModelDescription rtl_router_description() {
+RouterModelDescription verilated_router_description(const std::string& name, const std::string& routers,
+                                                    RouterModelFactory make) {
   RouterModelDescription d;
-  d.name = "rtl";
-  d.routers = "verilated RTL routers";
-  d.make = [](int node, const Topology& topology, const RouterParams& params, PortModel port_model,
-              RoutingFunction routing, RouterEnvironment* environment) -> std::unique_ptr<RouterModel> {
-    return std::make_unique<RtlRouter>(node, topology, params, port_model, routing, environment);
-  };
-  d.unsupported = [](const Topology& topology, const RouterParams& params,
-                     PortModel port_model) -> std::optional<std::string> {
+  d.name = name;
+  d.routers = routers;
+  d.make = std::move(make);
+  d.unsupported = [name](const Topology& topology, const RouterParams& params,
+                         PortModel port_model) -> std::optional<std::string> {
     if (auto why = RtlRouter::unsupported(topology, params, port_model))
-      return std::string(ConfigError("router.model", "rtl", *why).what());
+      return std::string(ConfigError("router.model", name, *why).what());
     return std::nullopt;
   };
   d.verilated = true;
   return d;
+}
+
+namespace {
+
+// The RTL router of rtl/, verilated.
+RouterModelDescription rtl_router_description() {
+  return verilated_router_description(
+      "rtl", "verilated RTL routers",
+      [](int node, const Topology& topology, const RouterParams& params, PortModel port_model, RoutingFunction routing,
+         RouterEnvironment* environment) -> std::unique_ptr<RouterModel> {
+        return std::make_unique<RtlRouter>(node, topology, params, port_model, routing, environment);
+      });
 }
 
 const RouterModelRegistration kRegistration{20, rtl_router_description};

@@ -110,4 +110,9 @@ class RtlWaveform {
   static void close();
 };
 
+// The description of a router model that holds the verilated RTL router (rtl, dual): it refuses the
+// machines the RTL configurations built do not cover, naming `name`, and it traces the RTL.
+RouterModelDescription verilated_router_description(const std::string& name, const std::string& routers,
+                                                    RouterModelFactory make);
+
 }  // namespace meshmp
