@@ -22,6 +22,7 @@
 #include <iterator>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -181,6 +182,77 @@ Shard parse_shard(const std::string& text) {
   return shard;
 }
 
+// One point run in a child process: its CSV row up to the run options column, its verdict ("yes", "no",
+// "failed", "unsupported") and its error; none when the stop cut it short (a point cut short is no row).
+struct PointResult {
+  std::string row, verdict, error;
+};
+
+std::optional<PointResult> run_point(const SweepPoint& p, const std::string& self_path,
+                                     const std::vector<std::string>& run_options) {
+  std::ostringstream row;
+  row << p.index << ',' << csv_field(p.topology) << ',' << p.algorithm << ',' << p.block_bytes << ',' << p.startup_cycles << ','
+      << p.flit_bytes << ',';
+  std::string verdict, error;
+  if (!p.unsupported.empty()) {
+    row << 2 << ',' << "unsupported" << ",,,,,,,,,,,,,";
+    return PointResult{row.str(), "unsupported", p.unsupported};
+  }
+  ChildRun run;
+  try {
+    run = run_meshmp_child(self_path, run_arguments(p, run_options));
+  } catch (const std::exception& e) {
+    run.outcome.err = e.what();
+  }
+  const ChildOutcome& outcome = run.outcome;
+  nlohmann::json& doc = run.stats;
+  if (stopped_with_this_process(outcome)) return std::nullopt;
+  row << outcome.exit_status << ',';
+  verdict = "failed";
+  if (doc.contains("statistics")) {
+    const auto& s = doc["statistics"];
+    const auto& schedule = s["schedule"];
+    error = doc["failure"]["message"].get<std::string>();
+    verdict = !error.empty() ? "failed" : doc["verification"]["ok"].get<bool>() ? "yes" : "no";
+    row << verdict << ',' << s["completion_cycles"] << ',' << doc["analytic"]["zero_load"]["estimate_cycles"]
+        << ',' << std::fixed << std::setprecision(1) << doc["analytic"]["paper"]["estimate_cycles"].get<double>()
+        << ',' << schedule["synchronized_steps"] << ',' << schedule["sum_of_step_max_blocks"] << ','
+        << schedule["max_messages_per_node"] << ',' << schedule["rearrangement_bytes_max_per_node"] << ','
+        << (s.contains("network") ? s["network"]["header_blocking_cycles"] : nlohmann::json(0)) << ',' << schedule["steps_with_blocking"] << ','
+        << std::setprecision(2) << s["simulation"]["host_seconds"].get<double>() << ','
+        << s["bounds"]["status_bound_steps"] << ',' << std::setprecision(3) << s["bounds"]["cut_bound_unrounded_steps"].get<double>()
+        << ',' << doc["config"]["node"]["port_model"].get<std::string>();
+  } else {
+    row << verdict << ",,,,,,,,,,,,,";
+  }
+  if (verdict != "yes" && error.empty()) error = outcome.describe();
+  return PointResult{row.str(), verdict, error};
+}
+
+// The grid's points in its order (topologies x algorithms x m x t_s x link width), each checked; with a
+// shard (`I/N`), every N-th point from the I-th: shards of equal size whatever the grid's order.
+std::vector<SweepPoint> grid_points(const std::vector<std::string>& topologies, const std::vector<std::string>& algorithms,
+                                    const std::vector<long>& block_bytes, const std::vector<long>& startup_cycles,
+                                    const std::vector<long>& flit_bytes, const std::vector<std::string>& run_options,
+                                    const std::string& shard_text, std::ostream& out) {
+  std::vector<SweepPoint> points;
+  for (const std::string& topology : topologies)
+    for (const std::string& algorithm : algorithms)
+      for (long m : block_bytes)
+        for (long ts : startup_cycles)
+          for (long flit : flit_bytes) points.push_back({points.size(), topology, algorithm, m, ts, flit, ""});
+  for (SweepPoint& p : points) p.unsupported = check_point(p, run_options);  // every shard checks them all
+  if (shard_text.empty()) return points;
+  const std::size_t grid_size = points.size();
+  const Shard shard = parse_shard(shard_text);
+  std::vector<SweepPoint> mine;
+  for (SweepPoint& p : points)
+    if (p.index % static_cast<std::size_t>(shard.count) == static_cast<std::size_t>(shard.index - 1))
+      mine.push_back(std::move(p));
+  out << "  --shard " << shard_text << ": " << mine.size() << " of the grid's " << grid_size << " points\n";
+  return mine;
+}
+
 }  // namespace
 
 void SweepCommand::add_to(CLI::App& app) {
@@ -226,24 +298,11 @@ int SweepCommand::run(const CommandContext& context) {
   const std::vector<std::string> run_options = split_arguments("--run-options", run_options_);
   for (const std::string& topology : split_list("--topologies", topologies_)) Topology::parse(topology, "--topologies");
   for (const std::string& algorithm : split_list("--algorithms", algorithms_)) find_algorithm(algorithm);
-  std::vector<SweepPoint> points;
-  for (const std::string& topology : split_list("--topologies", topologies_))
-    for (const std::string& algorithm : split_list("--algorithms", algorithms_))
-      for (long m : whole_numbers("--block-bytes", block_bytes_, 1))
-        for (long ts : whole_numbers("--startup-cycles", startup_cycles_, 0))
-          for (long flit : whole_numbers("--flit-bytes", flit_bytes_, 1))
-            points.push_back({points.size(), topology, algorithm, m, ts, flit, ""});
-  for (SweepPoint& p : points) p.unsupported = check_point(p, run_options);  // every shard checks them all
-  const std::size_t grid_points = points.size();
-  if (!shard_.empty()) {  // every N-th point from the I-th: shards of equal size whatever the grid's order
-    const Shard shard = parse_shard(shard_);
-    std::vector<SweepPoint> mine;
-    for (SweepPoint& p : points)
-      if (p.index % static_cast<std::size_t>(shard.count) == static_cast<std::size_t>(shard.index - 1))
-        mine.push_back(std::move(p));
-    points = std::move(mine);
-    out << "  --shard " << shard_ << ": " << points.size() << " of the grid's " << grid_points << " points\n";
-  }
+  const std::vector<long> block_bytes = whole_numbers("--block-bytes", block_bytes_, 1);
+  const std::vector<long> startup_cycles = whole_numbers("--startup-cycles", startup_cycles_, 0);
+  const std::vector<long> flit_bytes = whole_numbers("--flit-bytes", flit_bytes_, 1);
+  std::vector<SweepPoint> points = grid_points(split_list("--topologies", topologies_), split_list("--algorithms", algorithms_),
+                                               block_bytes, startup_cycles, flit_bytes, run_options, shard_, out);
   check_distinct_outputs({{"--csv", csv_}, {"--plot", png_}});
   OutputFile csv("--csv", csv_), png;  // opened now: the check that both can be written
   if (!png_.empty()) png = OutputFile("--plot", png_);
@@ -276,47 +335,12 @@ int SweepCommand::run(const CommandContext& context) {
     for (std::size_t k = next++; k < points.size() && stop_signal() == 0; k = next++) {
       if (finished[k]) continue;
       const SweepPoint& p = points[k];
-      std::ostringstream row;
-      row << p.index << ',' << csv_field(p.topology) << ',' << p.algorithm << ',' << p.block_bytes << ',' << p.startup_cycles << ','
-          << p.flit_bytes << ',';
-      std::string verdict, error;
-      if (!p.unsupported.empty()) {
-        verdict = "unsupported";
-        error = p.unsupported;
-        row << 2 << ',' << verdict << ",,,,,,,,,,,,,";
-      } else {
-        ChildRun run;
-        try {
-          run = run_meshmp_child(self_path, run_arguments(p, run_options));
-        } catch (const std::exception& e) {
-          run.outcome.err = e.what();
-        }
-        const ChildOutcome& outcome = run.outcome;
-        nlohmann::json& doc = run.stats;
-        if (stopped_with_this_process(outcome)) return;  // a point cut short by the stop is no row
-        row << outcome.exit_status << ',';
-        verdict = "failed";
-        if (doc.contains("statistics")) {
-          const auto& s = doc["statistics"];
-          const auto& schedule = s["schedule"];
-          error = doc["failure"]["message"].get<std::string>();
-          verdict = !error.empty() ? "failed" : doc["verification"]["ok"].get<bool>() ? "yes" : "no";
-          row << verdict << ',' << s["completion_cycles"] << ',' << doc["analytic"]["zero_load"]["estimate_cycles"]
-              << ',' << std::fixed << std::setprecision(1) << doc["analytic"]["paper"]["estimate_cycles"].get<double>()
-              << ',' << schedule["synchronized_steps"] << ',' << schedule["sum_of_step_max_blocks"] << ','
-              << schedule["max_messages_per_node"] << ',' << schedule["rearrangement_bytes_max_per_node"] << ','
-              << (s.contains("network") ? s["network"]["header_blocking_cycles"] : nlohmann::json(0)) << ',' << schedule["steps_with_blocking"] << ','
-              << std::setprecision(2) << s["simulation"]["host_seconds"].get<double>() << ','
-              << s["bounds"]["status_bound_steps"] << ',' << std::setprecision(3) << s["bounds"]["cut_bound_unrounded_steps"].get<double>()
-              << ',' << doc["config"]["node"]["port_model"].get<std::string>();
-        } else {
-          row << verdict << ",,,,,,,,,,,,,";
-        }
-        if (verdict != "yes" && error.empty()) error = outcome.describe();
-      }
-      row << ',' << csv_field(run_options_) << ',' << csv_field(error);
+      const std::optional<PointResult> result = run_point(p, self_path, run_options);
+      if (!result) return;  // a point cut short by the stop is no row
+      const std::string& verdict = result->verdict;
+      const std::string& error = result->error;
       std::lock_guard<std::mutex> lock(progress);
-      rows[k] = row.str();
+      rows[k] = result->row + ',' + csv_field(run_options_) + ',' + csv_field(error);
       try {
         OutputFile rewrite("--csv", csv_);
         write_csv(rewrite);

@@ -33,41 +33,30 @@ std::string describe_fabric_statistics(const nlohmann::json& fabric) {
   return find_fabric(fabric["machine"].get<std::string>()).describe_statistics(fabric);
 }
 
-nlohmann::json collect_statistics(const Machine& machine, const RunResult& result) {
-  const Topology& topo = machine.topology();
-  const int n = topo.num_nodes();
-  nlohmann::json stats;
-  stats["status"] = to_string(result.status);
-  // 002 §3.1: the average status bounds the single-port total exchange from below, in steps (3).
-  stats["topology"] = {{"spec", topo.spec()},
-                       {"nodes", n},
-                       {"network_ports_per_router", topo.num_ports()},
-                       {"diameter", topo.diameter()},
-                       {"average_status", topo.average_status()}};
-  stats["completion_cycles"] = result.completion_cycles;
-  // Speed, honestly: the clock stops while the network is idle, so the simulated cycles include cycles
-  // that were skipped; the stepped cycles are those the network process actually ran. 004's bus, shared
-  // memory and switch step no clock (they act at their transfers' grant and completion edges): 0.
+namespace {
+
+// statistics.simulation. Speed, honestly: the clock stops while the network is idle, so the simulated
+// cycles include cycles that were skipped; the stepped cycles are those the network process actually ran.
+// 004's bus, shared memory and switch step no clock (they act at their transfers' grant and completion
+// edges): 0.
+nlohmann::json simulation_statistics(const Machine& machine, const RunResult& result) {
   const bool network = machine.has_network();
   const std::uint64_t stepped = network ? machine.network().cycles_stepped() : 0;
   const double seconds = result.host_seconds > 0 ? result.host_seconds : 1e-9;
-  stats["simulation"] = {{"host_seconds", result.host_seconds},
-                         {"simulated_cycles", result.completion_cycles},
-                         {"cycles_stepped", stepped},
-                         {"simulated_cycles_per_second", result.completion_cycles / seconds},
-                         {"stepped_cycles_per_second", stepped / seconds},
-                         {"host_threads", network ? machine.network().host_threads() : 1}};
+  return {{"host_seconds", result.host_seconds},
+          {"simulated_cycles", result.completion_cycles},
+          {"cycles_stepped", stepped},
+          {"simulated_cycles_per_second", result.completion_cycles / seconds},
+          {"stepped_cycles_per_second", stepped / seconds},
+          {"host_threads", network ? machine.network().host_threads() : 1}};
+}
 
-  std::uint64_t startups_max = 0, startups_total = 0;
-  for (int i = 0; i < n; ++i) {
-    startups_max = std::max(startups_max, machine.node(i).cpu.startups());
-    startups_total += machine.node(i).cpu.startups();
-  }
-  stats["startups"] = {{"max_per_node", startups_max}, {"total", startups_total}};
+// statistics.steps: per marked step, the messages and bytes of its busiest node and in all. Messages in
+// units of m = block_bytes: the workload's unit, or 004's word where the saad-* algorithms size a block
+// workload in words (workload option `words`).
+nlohmann::json step_statistics(const Machine& machine) {
   nlohmann::json steps = nlohmann::json::array();
   const auto& aggregates = machine.step_statistics().steps();
-  // Messages in units of m = block_bytes: the workload's unit, or 004's word where the saad-* algorithms
-  // size a block workload in words (workload option `words`).
   const std::uint32_t m = machine.config().block_bytes;
   for (std::size_t k = 0; k < aggregates.size(); ++k) {
     const StepAggregate& a = aggregates[k];
@@ -83,56 +72,69 @@ nlohmann::json collect_statistics(const Machine& machine, const RunResult& resul
                      {"last_begin_cycle", a.last_begin_cycle},
                      {"zero_load_estimate_cycles", machine.step_statistics().step_zero_load_cycles(k)}});
   }
-  stats["steps"] = steps;
+  return steps;
+}
 
+// statistics.schedule: the papers' counts measured from the step marks (hw/machine/schedule_summary.h).
+ScheduleSummary schedule_of(const Machine& machine) {
+  const int n = machine.topology().num_nodes();
   std::vector<std::uint64_t> startups(n), copied(n);
   for (int i = 0; i < n; ++i) {
     startups[i] = machine.node(i).cpu.startups();
     copied[i] = machine.node(i).cpu.copied_bytes();
   }
-  const ScheduleSummary schedule = summarize_schedule(
-      machine.step_statistics(), network ? machine.network().header_blocking_by_step() : std::vector<std::uint64_t>{}, m,
-      startups, copied);
-  stats["schedule"] = {{"synchronized_steps", schedule.synchronized_steps},
-                       {"sum_of_step_max_blocks", schedule.sum_of_step_max_blocks},
-                       {"step_max_blocks", schedule.step_max_blocks},
-                       {"max_messages_per_node", schedule.max_messages_per_node},
-                       {"rearrangement_bytes_max_per_node", schedule.rearrangement_bytes_max_per_node},
-                       {"contention_free_steps", schedule.contention_free_steps},
-                       {"steps_with_blocking", schedule.steps_with_blocking}};
-  // 002 §3's lower bounds, in steps of one block over one link, against the synchronized steps measured.
-  const ExchangeBounds bounds = exchange_bounds(topo);
-  const auto measured = static_cast<double>(schedule.synchronized_steps);
-  stats["bounds"] = {{"average_status", bounds.average_status},
-                     {"status_bound_steps", bounds.status_bound_steps},
-                     {"cut_bound_unrounded_steps", bounds.cut.steps},
-                     {"cut_bound_steps", bounds.cut_bound_steps},
-                     {"cut", {{"dimension", bounds.cut.dimension},
-                              {"parts", {bounds.cut.part1, bounds.cut.part2}},
-                              {"edges", bounds.cut.edges},
-                              {"description", bounds.cut.description}}},
-                     {"measured_steps_over_status_bound", measured / bounds.average_status},
-                     {"measured_steps_over_cut_bound", measured / bounds.cut.steps}};
+  return summarize_schedule(
+      machine.step_statistics(),
+      machine.has_network() ? machine.network().header_blocking_by_step() : std::vector<std::uint64_t>{},
+      machine.config().block_bytes, startups, copied);
+}
 
-  if (!network) {
-    stats["fabric"] = fabric_statistics(machine);
-    return stats;
-  }
+nlohmann::json schedule_statistics(const ScheduleSummary& schedule) {
+  return {{"synchronized_steps", schedule.synchronized_steps},
+          {"sum_of_step_max_blocks", schedule.sum_of_step_max_blocks},
+          {"step_max_blocks", schedule.step_max_blocks},
+          {"max_messages_per_node", schedule.max_messages_per_node},
+          {"rearrangement_bytes_max_per_node", schedule.rearrangement_bytes_max_per_node},
+          {"contention_free_steps", schedule.contention_free_steps},
+          {"steps_with_blocking", schedule.steps_with_blocking}};
+}
+
+// statistics.bounds: 002 §3's lower bounds, in steps of one block over one link, against the synchronized
+// steps measured.
+nlohmann::json bounds_statistics(const Topology& topology, const ScheduleSummary& schedule) {
+  const ExchangeBounds bounds = exchange_bounds(topology);
+  const auto measured = static_cast<double>(schedule.synchronized_steps);
+  return {{"average_status", bounds.average_status},
+          {"status_bound_steps", bounds.status_bound_steps},
+          {"cut_bound_unrounded_steps", bounds.cut.steps},
+          {"cut_bound_steps", bounds.cut_bound_steps},
+          {"cut", {{"dimension", bounds.cut.dimension},
+                   {"parts", {bounds.cut.part1, bounds.cut.part2}},
+                   {"edges", bounds.cut.edges},
+                   {"description", bounds.cut.description}}},
+          {"measured_steps_over_status_bound", measured / bounds.average_status},
+          {"measured_steps_over_cut_bound", measured / bounds.cut.steps}};
+}
+
+// statistics.messages: what the router network's interfaces delivered.
+nlohmann::json message_statistics(const Machine& machine) {
   std::uint64_t unexpected = 0, out_of_order = 0, peak_buffered = 0;
-  for (int i = 0; i < n; ++i) {
+  for (int i = 0; i < machine.topology().num_nodes(); ++i) {
     unexpected += machine.node(i).network_interface().unexpected_messages();
     out_of_order += machine.node(i).network_interface().out_of_order_messages();
     peak_buffered = std::max(peak_buffered, machine.node(i).network_interface().peak_buffered_bytes());
   }
   const MessageStatistics& messages = machine.messages();
-  stats["messages"] = {{"received", messages.received()},
-                       {"arrived_before_receive_posted", unexpected},
-                       {"arrived_out_of_sending_order", out_of_order},
-                       {"peak_interface_buffer_bytes", peak_buffered},
-                       {"latency_cycles", distribution(messages.latency_cycles())},
-                       {"header_blocking_cycles", distribution(messages.header_blocking_cycles())}};
+  return {{"received", messages.received()},
+          {"arrived_before_receive_posted", unexpected},
+          {"arrived_out_of_sending_order", out_of_order},
+          {"peak_interface_buffer_bytes", peak_buffered},
+          {"latency_cycles", distribution(messages.latency_cycles())},
+          {"header_blocking_cycles", distribution(messages.header_blocking_cycles())}};
+}
 
-  const Interconnect& net = machine.network();
+// statistics.network: flit-hops, contention and every link's load.
+nlohmann::json network_statistics(const Interconnect& net, const RunResult& result) {
   nlohmann::json links = nlohmann::json::array();
   double max_util = 0, sum_util = 0;
   const double cycles = std::max<std::uint64_t>(result.completion_cycles, 1);
@@ -143,12 +145,45 @@ nlohmann::json collect_statistics(const Machine& machine, const RunResult& resul
     sum_util += util;
     links.push_back({{"src", l.src}, {"dst", l.dst}, {"port", l.port}, {"flits", l.flits}, {"utilization_fraction", util}});
   }
-  stats["network"] = {{"flit_hops", net.flit_hops()},
-                      {"header_blocking_cycles", net.header_blocking_cycles()},
-                      {"body_flit_stall_cycles", net.body_stall_cycles()},
-                      {"max_link_utilization_fraction", max_util},
-                      {"mean_link_utilization_fraction", counts.empty() ? 0.0 : sum_util / counts.size()},
-                      {"links", links}};
+  return {{"flit_hops", net.flit_hops()},
+          {"header_blocking_cycles", net.header_blocking_cycles()},
+          {"body_flit_stall_cycles", net.body_stall_cycles()},
+          {"max_link_utilization_fraction", max_util},
+          {"mean_link_utilization_fraction", counts.empty() ? 0.0 : sum_util / counts.size()},
+          {"links", links}};
+}
+
+}  // namespace
+
+nlohmann::json collect_statistics(const Machine& machine, const RunResult& result) {
+  const Topology& topo = machine.topology();
+  const int n = topo.num_nodes();
+  nlohmann::json stats;
+  stats["status"] = to_string(result.status);
+  // 002 §3.1: the average status bounds the single-port total exchange from below, in steps (3).
+  stats["topology"] = {{"spec", topo.spec()},
+                       {"nodes", n},
+                       {"network_ports_per_router", topo.num_ports()},
+                       {"diameter", topo.diameter()},
+                       {"average_status", topo.average_status()}};
+  stats["completion_cycles"] = result.completion_cycles;
+  stats["simulation"] = simulation_statistics(machine, result);
+  std::uint64_t startups_max = 0, startups_total = 0;
+  for (int i = 0; i < n; ++i) {
+    startups_max = std::max(startups_max, machine.node(i).cpu.startups());
+    startups_total += machine.node(i).cpu.startups();
+  }
+  stats["startups"] = {{"max_per_node", startups_max}, {"total", startups_total}};
+  stats["steps"] = step_statistics(machine);
+  const ScheduleSummary schedule = schedule_of(machine);
+  stats["schedule"] = schedule_statistics(schedule);
+  stats["bounds"] = bounds_statistics(topo, schedule);
+  if (!machine.has_network()) {
+    stats["fabric"] = fabric_statistics(machine);
+    return stats;
+  }
+  stats["messages"] = message_statistics(machine);
+  stats["network"] = network_statistics(machine.network(), result);
   return stats;
 }
 
