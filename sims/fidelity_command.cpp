@@ -122,21 +122,12 @@ double cycle_level_saturation(const std::string& self_path, const std::string& s
 
 }  // namespace
 
-int FidelityCommand::run(const CommandContext& context) {
+int FidelityCommand::compare_algorithms(const CommandContext& context, nlohmann::json& results,
+                                        std::ostream& table) const {
   const std::string& self_path = context.self_path;
   std::ostream& out = context.out;
   std::ostream& err = context.err;
-  std::optional<OutputFile> markdown_file, json_file;
-  if (!markdown_.empty()) markdown_file.emplace("--markdown", markdown_);
-  if (!json_.empty()) json_file.emplace("--json", json_);
-  for (const std::string& spec : topologies_)
-    if (!Topology::fabric_of(spec).empty())
-      throw ConfigError("--topologies", spec, "has no router network to model at two levels");
   int status = 0;
-  nlohmann::json results = {{"algorithms", nlohmann::json::array()}, {"traffic", nlohmann::json::array()}};
-  std::ostringstream table;
-  table << "| machine | algorithm (sync=none) | cycle level, cycles | tlm, cycles | error | cycle level, s | tlm, s | "
-           "speed-up |\n|---|---|---:|---:|---:|---:|---:|---:|\n";
   auto failed = [&](const std::string& what, const ChildOutcome& outcome) {
     err << "meshmp: error: " << what << ": " << outcome.describe() << "\n";
     status = 1;
@@ -176,6 +167,15 @@ int FidelityCommand::run(const CommandContext& context) {
       out << "  " << what << ": " << percent(c["tlm_over_cycle_minus_one"].get<double>()) << "\n" << std::flush;
     }
   }
+  return status;
+}
+
+int FidelityCommand::compare_traffic(const CommandContext& context, nlohmann::json& results,
+                                     std::ostream& table) const {
+  const std::string& self_path = context.self_path;
+  std::ostream& out = context.out;
+  std::ostream& err = context.err;
+  int status = 0;
   if (std::any_of(patterns_.begin(), patterns_.end(), [](const std::string& p) { return p != "none"; })) {
     table << "\n| machine | traffic | offered, flits/node/cycle (of the cycle level's saturation) | cycle level: "
              "accepted, mean latency | tlm: accepted, mean latency | latency error | cycle level, s | tlm, s |\n"
@@ -229,6 +229,23 @@ int FidelityCommand::run(const CommandContext& context) {
       }
     }
   }
+  return status;
+}
+
+int FidelityCommand::run(const CommandContext& context) {
+  std::optional<OutputFile> markdown_file, json_file;
+  if (!markdown_.empty()) markdown_file.emplace("--markdown", markdown_);
+  if (!json_.empty()) json_file.emplace("--json", json_);
+  for (const std::string& spec : topologies_)
+    if (!Topology::fabric_of(spec).empty())
+      throw ConfigError("--topologies", spec, "has no router network to model at two levels");
+  nlohmann::json results = {{"algorithms", nlohmann::json::array()}, {"traffic", nlohmann::json::array()}};
+  std::ostringstream table;
+  table << "| machine | algorithm (sync=none) | cycle level, cycles | tlm, cycles | error | cycle level, s | tlm, s | "
+           "speed-up |\n|---|---|---:|---:|---:|---:|---:|---:|\n";
+  int status = compare_algorithms(context, results, table);
+  status = std::max(status, compare_traffic(context, results, table));
+  std::ostream& out = context.out;
   out << "\n" << table.str();
   if (markdown_file) {
     markdown_file->stream() << table.str();

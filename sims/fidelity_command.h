@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "sims/command.h"
 
 namespace meshmp {
@@ -25,6 +27,11 @@ class FidelityCommand : public Command {
   int run(const CommandContext& context) override;
 
  private:
+  // Each part of the table: the rows of every algorithm, then of every traffic pattern and load, added to
+  // `table` and `results`; 1 when a point failed (said on the error stream), else 0.
+  int compare_algorithms(const CommandContext& context, nlohmann::json& results, std::ostream& table) const;
+  int compare_traffic(const CommandContext& context, nlohmann::json& results, std::ostream& table) const;
+
   std::vector<std::string> topologies_{"torus:8x8", "torus:16x16", "hypercube:8"};
   unsigned block_bytes_ = 32;
   std::vector<double> load_fractions_{0.1, 0.3, 0.5, 0.7, 0.9, 1.0};
