@@ -193,6 +193,40 @@ TrafficCommand::Setup TrafficCommand::prepare(double rate) const {
   return {std::move(config), std::move(topology), params};
 }
 
+namespace {
+
+// The network alone at the level asked for (network.fidelity; `both` is meshmp run's and the fidelity
+// table's).
+std::unique_ptr<Interconnect> build_network(const MachineConfig& config, const Topology& topology,
+                                            sc_core::sc_time period) {
+  if (config.fidelity == NetworkFidelity::Transaction)
+    return std::make_unique<TransactionNetwork>("network", topology, config.router, config.port_model,
+                                                find_routing_function(config.routing), period);
+  return std::make_unique<Network>("network", topology, config.router, config.port_model,
+                                   find_routing_function(config.routing), period, config.watchdog_cycles,
+                                   config.host_threads);
+}
+
+}  // namespace
+
+void TrafficCommand::print_point(std::ostream& out, const MachineConfig& config, const Topology& topology,
+                                 const TrafficParams& params, double rate, const TrafficGenerator& generator,
+                                 const Interconnect& network) const {
+  const TrafficStats& s = generator.stats();
+  const bool complete = generator.measurement_drained();
+  out << std::fixed << "meshmp traffic: " << topology.spec() << ", " << pattern_ << ", offered " << std::setprecision(3)
+      << rate << " flits/node/cycle, " << params.packet_flits << "-flit packets, " << config.router.vcs << " VCs x "
+      << config.router.buffer_flits << " flits, " << config.router.pipeline_depth << "-cycle routers\n"
+      << "  accepted " << std::setprecision(4) << generator.accepted_flits_per_node_per_cycle()
+      << " flits/node/cycle; packet latency average " << std::setprecision(2) << generator.average_latency()
+      << ", p99 " << std::setprecision(0) << generator.latency_percentile(0.99) << " cycles (creation to tail "
+      << "ejection, source queueing included); average hops " << std::setprecision(3) << generator.average_hops()
+      << "\n  " << s.measured_packets << " packets measured"
+      << (complete ? "" : " (NOT all delivered within --drain-cycles: the network is saturated)") << "\n";
+  for (const auto& e : s.errors) out << "  ERROR: " << e << "\n";
+  if (network.failed()) out << "  FAILED: " << network.failure() << "\n";
+}
+
 int TrafficCommand::run_point(double rate, std::ostream& out, std::ostream& err) const {
   if (csv_option_->count() > 0 || png_option_->count() > 0 || !reference_.empty()) {
     const CLI::Option* given = !reference_.empty() ? nullptr : csv_option_->count() > 0 ? csv_option_ : png_option_;
@@ -212,15 +246,7 @@ int TrafficCommand::run_point(double rate, std::ostream& out, std::ostream& err)
   OutputFile stats_file;
   if (!stats_json_.empty()) stats_file = OutputFile("--stats-json", stats_json_);
   const sc_core::sc_time period(1, sc_core::SC_NS);
-  // The network at the level asked for (network.fidelity; `both` is meshmp run's and the fidelity table's).
-  std::unique_ptr<Interconnect> built;
-  if (config.fidelity == NetworkFidelity::Transaction)
-    built = std::make_unique<TransactionNetwork>("network", topology, config.router, config.port_model,
-                                                 find_routing_function(config.routing), period);
-  else
-    built = std::make_unique<Network>("network", topology, config.router, config.port_model,
-                                      find_routing_function(config.routing), period, config.watchdog_cycles,
-                                      config.host_threads);
+  const std::unique_ptr<Interconnect> built = build_network(config, topology, period);
   Interconnect& network = *built;
   network.on_failure([] { sc_core::sc_stop(); });
   TrafficGenerator generator(network, params);
@@ -265,17 +291,7 @@ int TrafficCommand::run_point(double rate, std::ostream& out, std::ostream& err)
   if (json_line_) {
     out << result.dump() << "\n";
   } else {
-    out << std::fixed << "meshmp traffic: " << topology.spec() << ", " << pattern_ << ", offered " << std::setprecision(3)
-        << rate << " flits/node/cycle, " << params.packet_flits << "-flit packets, " << config.router.vcs << " VCs x "
-        << config.router.buffer_flits << " flits, " << config.router.pipeline_depth << "-cycle routers\n"
-        << "  accepted " << std::setprecision(4) << generator.accepted_flits_per_node_per_cycle()
-        << " flits/node/cycle; packet latency average " << std::setprecision(2) << generator.average_latency()
-        << ", p99 " << std::setprecision(0) << generator.latency_percentile(0.99) << " cycles (creation to tail "
-        << "ejection, source queueing included); average hops " << std::setprecision(3) << generator.average_hops()
-        << "\n  " << s.measured_packets << " packets measured"
-        << (complete ? "" : " (NOT all delivered within --drain-cycles: the network is saturated)") << "\n";
-    for (const auto& e : s.errors) out << "  ERROR: " << e << "\n";
-    if (network.failed()) out << "  FAILED: " << network.failure() << "\n";
+    print_point(out, config, topology, params, rate, generator, network);
   }
   return s.errors.empty() && !network.failed() ? 0 : 1;
 }

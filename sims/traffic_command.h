@@ -41,6 +41,9 @@ class TrafficCommand : public Command {
   // Throws ConfigError naming the field, the value and the rule.
   Setup prepare(double rate) const;
   int run_point(double rate, std::ostream& out, std::ostream& err) const;
+  // A point's summary, as `meshmp traffic` prints it.
+  void print_point(std::ostream& out, const MachineConfig& config, const Topology& topology, const TrafficParams& params,
+                   double rate, const TrafficGenerator& generator, const Interconnect& network) const;
   // --config: the network's keys over the defaults, and the traffic section's values for the options not
   // given on the command line. Throws ConfigError naming the key.
   void apply_config_file();
