@@ -47,21 +47,106 @@ ExchangeShape shape_of(const TransposeLayout& l, const AlgorithmOptions& options
   return s;
 }
 
+// One node's blocked arrays in its scratch: X and Y (N blocks each), a pack buffer and a receive buffer of
+// N/2 blocks; which array holds each position.
+struct ExchangeArrays {
+  ExchangeShape s;
+  std::uint32_t block_bytes = 0, packet_bytes = 0, array_bytes = 0;
+  std::uint32_t array_base[2] = {0, 0};
+  std::uint32_t pack_base = 0, unpack_base = 0;
+  // holder[k]: the array holding position k (unbuffered, buffered: position k holds block slot k).
+  std::vector<int> holder;
+  int current = 0;  // the shuffle's current array: position p holds the block p rotated right by the steps
+  std::uint32_t address(int array, std::uint64_t position) const {
+    return array_base[array] + static_cast<std::uint32_t>(position * block_bytes);
+  }
+};
+
+// Sends `bytes` at `send_address` to `peer` and receives as many into `receive_address`, both in packets;
+// waits for all of them.
+void exchange_with(NodeApi& api, const ExchangeArrays& a, int peer, std::uint32_t send_address,
+                   std::uint32_t receive_address, std::uint32_t bytes, std::uint32_t tag) {
+  std::vector<Handle> handles = receive_packets(api, peer, receive_address, bytes, a.packet_bytes, tag);
+  for (Handle h : send_packets(api, peer, send_address, bytes, a.packet_bytes, tag)) handles.push_back(h);
+  for (Handle h : handles) api.wait(h);
+}
+
+// The shuffle's step of dimension j (§5 pseudo-code): the half whose top position bit differs from my bit
+// j (the upper half when the bit is 0) as one message, then the shuffle into the other array: position p
+// goes to rotl(p), the received half replacing the sent one.
+void shuffle_step(NodeApi& api, ExchangeArrays& a, int peer, bool my_bit, std::uint32_t tag) {
+  const ExchangeShape& s = a.s;
+  const std::uint64_t half_start = my_bit ? 0 : s.nodes / 2;
+  exchange_with(api, a, peer, a.address(a.current, half_start), a.unpack_base, a.array_bytes / 2, tag);
+  const int next = 1 - a.current;
+  std::vector<std::uint32_t> to, from;
+  for (std::uint64_t p = 0; p < s.nodes; ++p) {
+    const std::uint64_t rotated = ((p << 1) | (p >> (s.n - 1))) & (s.nodes - 1);
+    const bool received = (p >= half_start) && (p < half_start + s.nodes / 2);
+    const std::uint32_t source = received ? a.unpack_base + static_cast<std::uint32_t>((p - half_start) * a.block_bytes)
+                                          : a.address(a.current, p);
+    for (std::uint64_t b = 0; b < s.block; ++b) {
+      to.push_back(a.address(next, rotated) + static_cast<std::uint32_t>(b * s.e));
+      from.push_back(source + static_cast<std::uint32_t>(b * s.e));
+    }
+  }
+  copy_elements(api, to, from, s.e);
+  a.current = next;
+}
+
+// The unbuffered and buffered steps of dimension j (§8.1): the positions with bit j unlike mine, runs of
+// 2^j blocks. Runs of at least B_copy elements (every run, unbuffered) go straight from their array into
+// the other one (a node cannot receive into what it sends); smaller ones are gathered, sent as one
+// message, and what arrives is scattered into the sent places.
+void run_step(NodeApi& api, ExchangeArrays& a, int peer, int j, bool my_bit, bool buffered, std::uint32_t tag) {
+  const ExchangeShape& s = a.s;
+  const std::uint64_t run_blocks = 1ull << j;
+  const std::uint64_t run_elements = run_blocks * s.block;
+  std::vector<std::uint64_t> runs;  // first position of each run
+  for (std::uint64_t p = 0; p < s.nodes; p += 2 * run_blocks) runs.push_back(p + (my_bit ? 0 : run_blocks));
+  const auto run_bytes = static_cast<std::uint32_t>(run_elements * s.e);
+  if (!buffered || run_elements >= s.copy_threshold) {
+    std::vector<Handle> handles;
+    for (std::uint64_t p : runs)
+      for (Handle h : receive_packets(api, peer, a.address(1 - a.holder[p], p), run_bytes, a.packet_bytes, tag))
+        handles.push_back(h);
+    for (std::uint64_t p : runs)
+      for (Handle h : send_packets(api, peer, a.address(a.holder[p], p), run_bytes, a.packet_bytes, tag)) handles.push_back(h);
+    for (Handle h : handles) api.wait(h);
+    for (std::uint64_t p : runs)
+      for (std::uint64_t k = p; k < p + run_blocks; ++k) a.holder[k] = 1 - a.holder[k];
+    return;
+  }
+  std::vector<std::uint32_t> to, from;
+  for (std::size_t r = 0; r < runs.size(); ++r)
+    for (std::uint64_t b = 0; b < run_elements; ++b) {
+      to.push_back(a.pack_base + static_cast<std::uint32_t>((r * run_elements + b) * s.e));
+      from.push_back(a.address(a.holder[runs[r]], runs[r]) + static_cast<std::uint32_t>(b * s.e));
+    }
+  copy_elements(api, to, from, s.e);
+  exchange_with(api, a, peer, a.pack_base, a.unpack_base, a.array_bytes / 2, tag);
+  std::vector<std::uint32_t> back(to.size());
+  for (std::size_t k = 0; k < to.size(); ++k) back[k] = a.unpack_base + (to[k] - a.pack_base);
+  copy_elements(api, from, back, s.e);
+}
+
 void jh_exchange(NodeApi& api) {
   const TransposeLayout& l = transpose_layout(api);
-  const ExchangeShape s = shape_of(l, api.options());
   const std::string buffering = api.options().text("buffering");
   const int me = api.id();
+  ExchangeArrays a;
+  a.s = shape_of(l, api.options());
+  const ExchangeShape& s = a.s;
   const std::uint32_t e = s.e;
-  const auto block_bytes = static_cast<std::uint32_t>(s.block * e);
-  const std::uint32_t packet_bytes = packet_bytes_of(s.packet, e);
+  a.block_bytes = static_cast<std::uint32_t>(s.block * e);
+  a.packet_bytes = packet_bytes_of(s.packet, e);
+  a.array_bytes = static_cast<std::uint32_t>(s.nodes * a.block_bytes);
+  a.array_base[0] = static_cast<std::uint32_t>(l.scratch_base());
+  a.array_base[1] = a.array_base[0] + a.array_bytes;
+  a.pack_base = a.array_base[0] + 2 * a.array_bytes;
+  a.unpack_base = a.pack_base + a.array_bytes / 2;
+  a.holder.assign(s.nodes, 0);
   const TransposeTraffic traffic = transpose_traffic(l, me);
-  // Scratch: two blocked arrays X and Y (N blocks each), a pack buffer and a receive buffer of N/2 blocks.
-  const auto array_bytes = static_cast<std::uint32_t>(s.nodes * block_bytes);
-  const auto x_base = static_cast<std::uint32_t>(l.scratch_base());
-  const std::uint32_t array_base[2] = {x_base, x_base + array_bytes};
-  const std::uint32_t pack_base = x_base + 2 * array_bytes;
-  const std::uint32_t unpack_base = pack_base + array_bytes / 2;
 
   // Pack: block k of X = the elements for node k, in node k's storage order (part of the first step).
   api.begin_step(0);
@@ -69,89 +154,24 @@ void jh_exchange(NodeApi& api) {
     std::vector<std::uint32_t> to, from;
     for (std::uint64_t k = 0; k < s.nodes; ++k)
       for (std::size_t i = 0; i < traffic.send_slots[k].size(); ++i) {
-        to.push_back(array_base[0] + static_cast<std::uint32_t>(k * block_bytes + i * e));
+        to.push_back(a.address(0, k) + static_cast<std::uint32_t>(i * e));
         from.push_back(l.input_address(traffic.send_slots[k][i]));
       }
     copy_elements(api, to, from, e);
   }
-
-  // holder[k]: the array holding position k. With the shuffle, position p holds the block whose index is
-  // p rotated right by the steps done; without, position k holds block slot k throughout.
-  std::vector<int> holder(s.nodes, 0);
-  int current = 0;  // the shuffle's current array
   for (int i = 0; i < s.n; ++i) {
     const int j = s.n - 1 - i;
+    if (i > 0) api.begin_step(i);
     const int peer = me ^ (1 << j);
     const bool my_bit = (me >> j) & 1;
-    if (i > 0) api.begin_step(i);
     const auto tag = static_cast<std::uint32_t>(i);
-    if (buffering == "shuffle") {
-      // The half whose top position bit differs from my bit j: the upper half when the bit is 0.
-      const std::uint64_t half_start = my_bit ? 0 : s.nodes / 2;
-      const std::uint32_t half_address = array_base[current] + static_cast<std::uint32_t>(half_start * block_bytes);
-      const std::uint32_t half_bytes = array_bytes / 2;
-      std::vector<Handle> handles = receive_packets(api, peer, unpack_base, half_bytes, packet_bytes, tag);
-      for (Handle h : send_packets(api, peer, half_address, half_bytes, packet_bytes, tag)) handles.push_back(h);
-      for (Handle h : handles) api.wait(h);
-      // Shuffle into the other array: position p goes to rotl(p); the received half replaces the sent one.
-      const int next = 1 - current;
-      std::vector<std::uint32_t> to, from;
-      for (std::uint64_t p = 0; p < s.nodes; ++p) {
-        const std::uint64_t rotated = ((p << 1) | (p >> (s.n - 1))) & (s.nodes - 1);
-        const bool received = (p >= half_start) && (p < half_start + s.nodes / 2);
-        const std::uint32_t source = received ? unpack_base + static_cast<std::uint32_t>((p - half_start) * block_bytes)
-                                              : array_base[current] + static_cast<std::uint32_t>(p * block_bytes);
-        for (std::uint64_t b = 0; b < s.block; ++b) {
-          to.push_back(array_base[next] + static_cast<std::uint32_t>(rotated * block_bytes + b * e));
-          from.push_back(source + static_cast<std::uint32_t>(b * e));
-        }
-      }
-      copy_elements(api, to, from, e);
-      current = next;
-      continue;
-    }
-    // Unbuffered / buffered: the positions with bit j unlike mine, runs of 2^j blocks.
-    const std::uint64_t run_blocks = 1ull << j;
-    const std::uint64_t run_elements = run_blocks * s.block;
-    std::vector<std::uint64_t> runs;  // first position of each run
-    for (std::uint64_t a = 0; a < s.nodes; a += 2 * run_blocks) runs.push_back(a + (my_bit ? 0 : run_blocks));
-    const auto run_bytes = static_cast<std::uint32_t>(run_elements * e);
-    auto address = [&](int array, std::uint64_t position) {
-      return array_base[array] + static_cast<std::uint32_t>(position * block_bytes);
-    };
-    if (buffering == "unbuffered" || run_elements >= s.copy_threshold) {
-      // Each run straight from its array into the other one (a node cannot receive into what it sends).
-      std::vector<Handle> handles;
-      for (std::uint64_t a : runs)
-        for (Handle h : receive_packets(api, peer, address(1 - holder[a], a), run_bytes, packet_bytes, tag)) handles.push_back(h);
-      for (std::uint64_t a : runs)
-        for (Handle h : send_packets(api, peer, address(holder[a], a), run_bytes, packet_bytes, tag)) handles.push_back(h);
-      for (Handle h : handles) api.wait(h);
-      for (std::uint64_t a : runs)
-        for (std::uint64_t k = a; k < a + run_blocks; ++k) holder[k] = 1 - holder[k];
-      continue;
-    }
-    // Buffered: gather the runs, send them as one message, scatter what arrives into the sent places.
-    std::vector<std::uint32_t> to, from;
-    for (std::size_t r = 0; r < runs.size(); ++r)
-      for (std::uint64_t b = 0; b < run_elements; ++b) {
-        to.push_back(pack_base + static_cast<std::uint32_t>((r * run_elements + b) * e));
-        from.push_back(address(holder[runs[r]], runs[r]) + static_cast<std::uint32_t>(b * e));
-      }
-    copy_elements(api, to, from, e);
-    std::vector<Handle> handles = receive_packets(api, peer, unpack_base, array_bytes / 2, packet_bytes, tag);
-    for (Handle h : send_packets(api, peer, pack_base, array_bytes / 2, packet_bytes, tag)) handles.push_back(h);
-    for (Handle h : handles) api.wait(h);
-    std::vector<std::uint32_t> back(to.size());
-    for (std::size_t k = 0; k < to.size(); ++k) back[k] = unpack_base + (to[k] - pack_base);
-    copy_elements(api, from, back, e);
+    if (buffering == "shuffle") shuffle_step(api, a, peer, my_bit, tag);
+    else run_step(api, a, peer, j, my_bit, buffering == "buffered", tag);
   }
-
   // Unpack: position k holds the block from node k (after n shuffles the positions are back in order).
   std::vector<std::uint32_t> to, from;
   for (std::uint64_t k = 0; k < s.nodes; ++k) {
-    const std::uint32_t block_address = buffering == "shuffle" ? array_base[current] + static_cast<std::uint32_t>(k * block_bytes)
-                                                               : array_base[holder[k]] + static_cast<std::uint32_t>(k * block_bytes);
+    const std::uint32_t block_address = a.address(buffering == "shuffle" ? a.current : a.holder[k], k);
     for (std::size_t i = 0; i < traffic.receive_slots[k].size(); ++i) {
       to.push_back(l.output_address(traffic.receive_slots[k][i]));
       from.push_back(block_address + static_cast<std::uint32_t>(i * e));
