@@ -46,113 +46,138 @@ struct Hop {
   int out_dimension = -1;  // the dimension it leaves on during `cycle` (-1: this node is its destination)
 };
 
-void path_transpose(NodeApi& api, TransposePaths kind) {
-  const TransposeLayout& l = transpose_layout(api);
+// Where a node keeps its packed elements, the elements arriving for it, and two areas of in-transit packets.
+struct PathAreas {
+  std::uint32_t packed = 0, arrived = 0, transit = 0;
+};
+
+// Wormhole: each packet one message along its path as a source route, straight to tr(x).
+void wormhole_transpose(NodeApi& api, TransposePaths kind, const TransposeLayout& l, const PathAreas& areas) {
   const int n = l.node_bits();
-  const int nodes = 1 << n;
   const int me = api.id();
   const std::uint32_t e = l.element_bytes();
   const std::uint64_t elements = l.elements_per_node();
-  const bool wormhole = api.options().text("mode") == "wormhole";
+  const int source = transposed_node(me, n);  // the node sending to me, and the node I send to
+  std::vector<Handle> handles;
+  for (const PathPacket& p : transpose_packets(kind, source, n, elements, packet_elements_of(api, kind, l, source)))
+    handles.push_back(api.receive(source, areas.arrived + static_cast<std::uint32_t>(p.offset * e),
+                                  static_cast<std::uint32_t>(p.elements * e), static_cast<std::uint32_t>(p.path)));
+  const auto paths = transpose_paths(kind, me, n);
+  for (const PathPacket& p : transpose_packets(kind, me, n, elements, packet_elements_of(api, kind, l, me))) {
+    std::vector<int> route;
+    for (int dim : paths[p.path]) route.push_back(cube_port(api.topology(), dim));
+    handles.push_back(api.send(source, areas.packed + static_cast<std::uint32_t>(p.offset * e),
+                               static_cast<std::uint32_t>(p.elements * e), static_cast<std::uint32_t>(p.path), route));
+  }
+  for (Handle h : handles) api.wait(h);
+}
+
+// Every stop of every packet at node `me`, in cycle order (at cycle departure + h a packet is at hop h of
+// its path), and the routing cycles until the last packet arrives.
+std::vector<Hop> stops_at(NodeApi& api, TransposePaths kind, const TransposeLayout& l, std::uint64_t& cycles) {
+  const int n = l.node_bits();
+  const int me = api.id();
+  std::vector<Hop> hops;
+  cycles = 0;
+  for (int x = 0; x < (1 << n); ++x) {
+    const auto paths = transpose_paths(kind, x, n);
+    if (paths.empty()) continue;
+    const std::vector<PathPacket> packets =
+        transpose_packets(kind, x, n, l.elements_per_node(), packet_elements_of(api, kind, l, x));
+    for (const PathPacket& p : packets) cycles = std::max<std::uint64_t>(cycles, p.departure + paths[p.path].size());
+    for (std::size_t path = 0; path < paths.size(); ++path) {
+      int at = x;
+      for (std::size_t h = 0; h <= paths[path].size(); ++h) {
+        if (at == me)
+          for (const PathPacket& p : packets)
+            if (p.path == static_cast<int>(path)) {
+              Hop hop;
+              hop.cycle = p.departure + h;
+              hop.packet = p;
+              hop.in_dimension = h == 0 ? -1 : paths[path][h - 1];
+              hop.out_dimension = h == paths[path].size() ? -1 : paths[path][h];
+              hops.push_back(hop);
+            }
+        if (h < paths[path].size()) at ^= 1 << paths[path][h];
+      }
+    }
+  }
+  std::sort(hops.begin(), hops.end(), [](const Hop& a, const Hop& b) { return a.cycle < b.cycle; });
+  return hops;
+}
+
+// Store-and-forward (§6.1): every node forwards the packets passing through it one hop per routing cycle,
+// each cycle a step closed by the hardware barrier. A packet arriving during cycle t waits in area t mod 2,
+// slot of its incoming dimension, and leaves during t + 1 (the paths are edge-disjoint per cycle: one
+// packet per incoming link and cycle).
+void store_and_forward_transpose(NodeApi& api, TransposePaths kind, const TransposeLayout& l, const PathAreas& areas) {
+  const int n = l.node_bits();
+  const int me = api.id();
+  const std::uint32_t e = l.element_bytes();
+  std::uint64_t cycles = 0;
+  const std::vector<Hop> hops = stops_at(api, kind, l, cycles);
+  std::uint64_t largest = 0;
+  for (const Hop& hop : hops) largest = std::max(largest, hop.packet.elements);
+  const auto slot_bytes = static_cast<std::uint32_t>(largest * e);
+  auto transit = [&](std::uint64_t cycle, int dimension) {
+    return areas.transit + static_cast<std::uint32_t>(((cycle % 2) * n + dimension) * slot_bytes);
+  };
+  std::size_t leaving = 0, arriving = 0;  // the first stop at cycle t, at cycle t + 1
+  for (std::uint64_t t = 0; t < cycles; ++t) {
+    if (t > 0) api.begin_step(static_cast<int>(t));
+    std::vector<Handle> handles;
+    while (arriving < hops.size() && hops[arriving].cycle <= t) ++arriving;
+    for (std::size_t k = arriving; k < hops.size() && hops[k].cycle == t + 1; ++k) {
+      const Hop& hop = hops[k];
+      if (hop.in_dimension < 0) continue;
+      const std::uint32_t at = hop.out_dimension < 0 ? areas.arrived + static_cast<std::uint32_t>(hop.packet.offset * e)
+                                                     : transit(t, hop.in_dimension);
+      handles.push_back(api.receive(me ^ (1 << hop.in_dimension), at, static_cast<std::uint32_t>(hop.packet.elements * e),
+                                    static_cast<std::uint32_t>(t)));
+    }
+    while (leaving < hops.size() && hops[leaving].cycle < t) ++leaving;
+    for (std::size_t k = leaving; k < hops.size() && hops[k].cycle == t; ++k) {
+      const Hop& hop = hops[k];
+      if (hop.out_dimension < 0) continue;
+      const std::uint32_t at = hop.in_dimension < 0 ? areas.packed + static_cast<std::uint32_t>(hop.packet.offset * e)
+                                                    : transit(t - 1, hop.in_dimension);
+      handles.push_back(api.send(me ^ (1 << hop.out_dimension), at, static_cast<std::uint32_t>(hop.packet.elements * e),
+                                 static_cast<std::uint32_t>(t)));
+    }
+    for (Handle h : handles) api.wait(h);
+    api.hardware_barrier();
+  }
+}
+
+void path_transpose(NodeApi& api, TransposePaths kind) {
+  const TransposeLayout& l = transpose_layout(api);
+  const int n = l.node_bits();
+  const int me = api.id();
+  const std::uint32_t e = l.element_bytes();
   const TransposeTraffic traffic = transpose_traffic(l, me);
   const int partner = transposed_node(me, n);
-  // Scratch: my packed elements, the elements arriving for me, and two areas of in-transit packets.
-  const auto packed_base = static_cast<std::uint32_t>(l.scratch_base());
-  const std::uint32_t arrived_base = packed_base + static_cast<std::uint32_t>(l.region_bytes());
-  const std::uint32_t transit_base = arrived_base + static_cast<std::uint32_t>(l.region_bytes());
+  PathAreas areas;
+  areas.packed = static_cast<std::uint32_t>(l.scratch_base());
+  areas.arrived = areas.packed + static_cast<std::uint32_t>(l.region_bytes());
+  areas.transit = areas.arrived + static_cast<std::uint32_t>(l.region_bytes());
 
   api.begin_step(0);
   {
     std::vector<std::uint32_t> to, from;
     for (std::size_t i = 0; i < traffic.send_slots[partner].size(); ++i) {
-      to.push_back(partner == me ? l.output_address(traffic.receive_slots[me][i]) : packed_base + static_cast<std::uint32_t>(i * e));
+      to.push_back(partner == me ? l.output_address(traffic.receive_slots[me][i]) : areas.packed + static_cast<std::uint32_t>(i * e));
       from.push_back(l.input_address(traffic.send_slots[partner][i]));
     }
     copy_elements(api, to, from, e);
   }
-
-  if (wormhole) {
-    const int source = transposed_node(me, n);  // the node sending to me
-    std::vector<Handle> handles;
-    for (const PathPacket& p : transpose_packets(kind, source, n, elements, packet_elements_of(api, kind, l, source)))
-      handles.push_back(api.receive(source, arrived_base + static_cast<std::uint32_t>(p.offset * e),
-                                    static_cast<std::uint32_t>(p.elements * e), static_cast<std::uint32_t>(p.path)));
-    const auto paths = transpose_paths(kind, me, n);
-    for (const PathPacket& p : transpose_packets(kind, me, n, elements, packet_elements_of(api, kind, l, me))) {
-      std::vector<int> route;
-      for (int dim : paths[p.path]) route.push_back(cube_port(api.topology(), dim));
-      handles.push_back(api.send(partner, packed_base + static_cast<std::uint32_t>(p.offset * e),
-                                 static_cast<std::uint32_t>(p.elements * e), static_cast<std::uint32_t>(p.path), route));
-    }
-    for (Handle h : handles) api.wait(h);
-  } else {
-    // Every stop of every packet at this node: at cycle departure + h it is at hop h of its path.
-    std::vector<Hop> hops;
-    std::uint64_t cycles = 0;  // routing cycles until the last packet arrives
-    for (int x = 0; x < nodes; ++x) {
-      const auto paths = transpose_paths(kind, x, n);
-      if (paths.empty()) continue;
-      const std::vector<PathPacket> packets = transpose_packets(kind, x, n, elements, packet_elements_of(api, kind, l, x));
-      for (const PathPacket& p : packets) cycles = std::max<std::uint64_t>(cycles, p.departure + paths[p.path].size());
-      for (std::size_t path = 0; path < paths.size(); ++path) {
-        int at = x;
-        for (std::size_t h = 0; h <= paths[path].size(); ++h) {
-          if (at == me)
-            for (const PathPacket& p : packets)
-              if (p.path == static_cast<int>(path)) {
-                Hop hop;
-                hop.cycle = p.departure + h;
-                hop.packet = p;
-                hop.in_dimension = h == 0 ? -1 : paths[path][h - 1];
-                hop.out_dimension = h == paths[path].size() ? -1 : paths[path][h];
-                hops.push_back(hop);
-              }
-          if (h < paths[path].size()) at ^= 1 << paths[path][h];
-        }
-      }
-    }
-    std::sort(hops.begin(), hops.end(), [](const Hop& a, const Hop& b) { return a.cycle < b.cycle; });
-    // A packet arriving during cycle t waits in area t mod 2, slot of its incoming dimension, and leaves
-    // during t + 1 (the paths are edge-disjoint per cycle: one packet per incoming link and cycle).
-    std::uint64_t largest = 0;
-    for (const Hop& hop : hops) largest = std::max(largest, hop.packet.elements);
-    const auto slot_bytes = static_cast<std::uint32_t>(largest * e);
-    auto transit = [&](std::uint64_t cycle, int dimension) {
-      return transit_base + static_cast<std::uint32_t>(((cycle % 2) * n + dimension) * slot_bytes);
-    };
-    std::size_t leaving = 0, arriving = 0;  // the first stop at cycle t, at cycle t + 1
-    for (std::uint64_t t = 0; t < cycles; ++t) {
-      if (t > 0) api.begin_step(static_cast<int>(t));
-      std::vector<Handle> handles;
-      while (arriving < hops.size() && hops[arriving].cycle <= t) ++arriving;
-      for (std::size_t k = arriving; k < hops.size() && hops[k].cycle == t + 1; ++k) {
-        const Hop& hop = hops[k];
-        if (hop.in_dimension < 0) continue;
-        const std::uint32_t at = hop.out_dimension < 0 ? arrived_base + static_cast<std::uint32_t>(hop.packet.offset * e)
-                                                       : transit(t, hop.in_dimension);
-        handles.push_back(api.receive(me ^ (1 << hop.in_dimension), at, static_cast<std::uint32_t>(hop.packet.elements * e),
-                                      static_cast<std::uint32_t>(t)));
-      }
-      while (leaving < hops.size() && hops[leaving].cycle < t) ++leaving;
-      for (std::size_t k = leaving; k < hops.size() && hops[k].cycle == t; ++k) {
-        const Hop& hop = hops[k];
-        if (hop.out_dimension < 0) continue;
-        const std::uint32_t at = hop.in_dimension < 0 ? packed_base + static_cast<std::uint32_t>(hop.packet.offset * e)
-                                                      : transit(t - 1, hop.in_dimension);
-        handles.push_back(api.send(me ^ (1 << hop.out_dimension), at, static_cast<std::uint32_t>(hop.packet.elements * e),
-                                   static_cast<std::uint32_t>(t)));
-      }
-      for (Handle h : handles) api.wait(h);
-      api.hardware_barrier();
-    }
-  }
+  if (api.options().text("mode") == "wormhole") wormhole_transpose(api, kind, l, areas);
+  else store_and_forward_transpose(api, kind, l, areas);
   // Unpack what arrived for me into its output slots.
   if (partner != me) {
-    const int source = transposed_node(me, n);
     std::vector<std::uint32_t> to, from;
-    for (std::size_t i = 0; i < traffic.receive_slots[source].size(); ++i) {
-      to.push_back(l.output_address(traffic.receive_slots[source][i]));
-      from.push_back(arrived_base + static_cast<std::uint32_t>(i * e));
+    for (std::size_t i = 0; i < traffic.receive_slots[partner].size(); ++i) {
+      to.push_back(l.output_address(traffic.receive_slots[partner][i]));
+      from.push_back(areas.arrived + static_cast<std::uint32_t>(i * e));
     }
     copy_elements(api, to, from, e);
   }
