@@ -97,102 +97,134 @@ struct SbntRoutes {
   }
 };
 
+// One node's state in SBnT: its blocks, the routes, and the blocks it sends in the coming round, per port.
+struct SbntNode {
+  const TransposeLayout& l;
+  int n, me;
+  std::uint32_t e;
+  std::uint64_t block;
+  std::uint32_t block_bytes, packet_bytes;
+  TransposeTraffic traffic;
+  SbntRoutes routes;
+  std::uint32_t out_base, in_base;            // scratch: the outgoing blocks (by port), the incoming ones
+  std::vector<std::vector<int>> out_list;     // per port: the relative addresses, ascending
+  std::vector<std::uint32_t> out_at;          // per port: where its blocks start
+};
+
+// My own block into place, and round 1's blocks packed per port in the order of their relative addresses.
+void pack_first_round(NodeApi& api, SbntNode& node) {
+  const TransposeLayout& l = node.l;
+  std::vector<std::uint32_t> to, from;
+  for (std::size_t i = 0; i < node.traffic.send_slots[node.me].size(); ++i) {
+    to.push_back(l.output_address(node.traffic.receive_slots[node.me][i]));
+    from.push_back(l.input_address(node.traffic.send_slots[node.me][i]));
+  }
+  std::uint32_t next = node.out_base;
+  for (int p = 0; p < node.n; ++p) {
+    node.out_list[p] = node.routes.on_port(1, p);
+    node.out_at[p] = next;
+    for (int d : node.out_list[p]) {
+      const int dst = node.me ^ d;
+      for (std::size_t i = 0; i < node.traffic.send_slots[dst].size(); ++i) {
+        to.push_back(next + static_cast<std::uint32_t>(i * node.e));
+        from.push_back(l.input_address(node.traffic.send_slots[dst][i]));
+      }
+      next += node.block_bytes;
+    }
+  }
+  copy_elements(api, to, from, node.e);
+}
+
+// A round's exchange on every port at once: what arrives on each port (the neighbour's blocks routed
+// across that dimension in this round) lands at in_at[p], in the order of in_list[p].
+void exchange_round(NodeApi& api, const SbntNode& node, int round, std::vector<std::vector<int>>& in_list,
+                    std::vector<std::uint32_t>& in_at) {
+  std::uint32_t next = node.in_base;
+  std::vector<Handle> handles;
+  const auto tag = static_cast<std::uint32_t>(round);
+  for (int p = 0; p < node.n; ++p) {
+    in_list[p] = node.routes.on_port(round, p);
+    in_at[p] = next;
+    const auto bytes = static_cast<std::uint32_t>(in_list[p].size()) * node.block_bytes;
+    next += bytes;
+    if (bytes)
+      for (Handle h : receive_packets(api, node.me ^ (1 << p), in_at[p], bytes, node.packet_bytes, tag)) handles.push_back(h);
+  }
+  for (int p = 0; p < node.n; ++p) {
+    const auto bytes = static_cast<std::uint32_t>(node.out_list[p].size()) * node.block_bytes;
+    if (bytes)
+      for (Handle h : send_packets(api, node.me ^ (1 << p), node.out_at[p], bytes, node.packet_bytes, tag))
+        handles.push_back(h);
+  }
+  for (Handle h : handles) api.wait(h);
+}
+
+// Blocks that arrived home go into place; the others move to the port of their next dimension, in the
+// order of their relative addresses.
+void place_and_forward(NodeApi& api, SbntNode& node, int round, const std::vector<std::vector<int>>& in_list,
+                       const std::vector<std::uint32_t>& in_at) {
+  std::vector<std::uint32_t> to, from;
+  std::vector<std::vector<std::pair<int, std::uint32_t>>> forward(node.n);  // per port: (relative, where it is)
+  for (int p = 0; p < node.n; ++p)
+    for (std::size_t k = 0; k < in_list[p].size(); ++k) {
+      const int d = in_list[p][k];
+      const std::uint32_t at = in_at[p] + static_cast<std::uint32_t>(k) * node.block_bytes;
+      if (static_cast<int>(node.routes.path[d].size()) == round) {
+        const int src = node.me ^ d;
+        for (std::size_t i = 0; i < node.traffic.receive_slots[src].size(); ++i) {
+          to.push_back(node.l.output_address(node.traffic.receive_slots[src][i]));
+          from.push_back(at + static_cast<std::uint32_t>(i * node.e));
+        }
+      } else {
+        forward[node.routes.path[d][round]].emplace_back(d, at);
+      }
+    }
+  std::uint32_t out_next = node.out_base;
+  for (int p = 0; p < node.n; ++p) {
+    std::sort(forward[p].begin(), forward[p].end());
+    node.out_list[p].clear();
+    node.out_at[p] = out_next;
+    for (const auto& [d, at] : forward[p]) {
+      node.out_list[p].push_back(d);
+      for (std::uint64_t b = 0; b < node.block; ++b) {
+        to.push_back(out_next + static_cast<std::uint32_t>(b * node.e));
+        from.push_back(at + static_cast<std::uint32_t>(b * node.e));
+      }
+      out_next += node.block_bytes;
+    }
+  }
+  copy_elements(api, to, from, node.e);
+}
+
 void jh_sbnt(NodeApi& api) {
   const TransposeLayout& l = transpose_layout(api);
   const int n = l.node_bits();
   const int nodes = 1 << n;
-  const int me = api.id();
   const std::uint32_t e = l.element_bytes();
   const std::uint64_t block = l.elements_per_node() / nodes;
   const auto block_bytes = static_cast<std::uint32_t>(block * e);
-  const std::uint32_t packet_bytes = packet_bytes_of(static_cast<std::uint64_t>(api.options().integer("packet_elements")), e);
-  const TransposeTraffic traffic = transpose_traffic(l, me);
-  const SbntRoutes routes(n);
-  // Scratch: the outgoing blocks of a round (by port), the incoming ones (by port).
   const auto out_base = static_cast<std::uint32_t>(l.scratch_base());
-  const std::uint32_t in_base = out_base + static_cast<std::uint32_t>(nodes) * block_bytes;
-
+  SbntNode node{l,
+                n,
+                api.id(),
+                e,
+                block,
+                block_bytes,
+                packet_bytes_of(static_cast<std::uint64_t>(api.options().integer("packet_elements")), e),
+                transpose_traffic(l, api.id()),
+                SbntRoutes(n),
+                out_base,
+                out_base + static_cast<std::uint32_t>(nodes) * block_bytes,
+                std::vector<std::vector<int>>(n),
+                std::vector<std::uint32_t>(n)};
   api.begin_step(0);
-  // My own block, and round 1's blocks packed per port in the order of their relative addresses.
-  std::vector<std::vector<int>> out_list(n);  // per port: the relative addresses, ascending
-  std::vector<std::uint32_t> out_at(n);       // per port: where its blocks start
-  {
-    std::vector<std::uint32_t> to, from;
-    for (std::size_t i = 0; i < traffic.send_slots[me].size(); ++i) {
-      to.push_back(l.output_address(traffic.receive_slots[me][i]));
-      from.push_back(l.input_address(traffic.send_slots[me][i]));
-    }
-    std::uint32_t next = out_base;
-    for (int p = 0; p < n; ++p) {
-      out_list[p] = routes.on_port(1, p);
-      out_at[p] = next;
-      for (int d : out_list[p]) {
-        const int dst = me ^ d;
-        for (std::size_t i = 0; i < traffic.send_slots[dst].size(); ++i) {
-          to.push_back(next + static_cast<std::uint32_t>(i * e));
-          from.push_back(l.input_address(traffic.send_slots[dst][i]));
-        }
-        next += block_bytes;
-      }
-    }
-    copy_elements(api, to, from, e);
-  }
-
+  pack_first_round(api, node);
   for (int round = 1; round <= n; ++round) {
     if (round > 1) api.begin_step(round - 1);
-    // What arrives on each port: the neighbour's blocks routed across that dimension in this round.
     std::vector<std::vector<int>> in_list(n);
     std::vector<std::uint32_t> in_at(n);
-    std::uint32_t next = in_base;
-    std::vector<Handle> handles;
-    for (int p = 0; p < n; ++p) {
-      in_list[p] = routes.on_port(round, p);
-      in_at[p] = next;
-      const auto bytes = static_cast<std::uint32_t>(in_list[p].size()) * block_bytes;
-      next += bytes;
-      if (bytes)
-        for (Handle h : receive_packets(api, me ^ (1 << p), in_at[p], bytes, packet_bytes, static_cast<std::uint32_t>(round)))
-          handles.push_back(h);
-    }
-    for (int p = 0; p < n; ++p) {
-      const auto bytes = static_cast<std::uint32_t>(out_list[p].size()) * block_bytes;
-      if (bytes)
-        for (Handle h : send_packets(api, me ^ (1 << p), out_at[p], bytes, packet_bytes, static_cast<std::uint32_t>(round)))
-          handles.push_back(h);
-    }
-    for (Handle h : handles) api.wait(h);
-    // Blocks that arrived home go into place; the others move to the port of their next dimension.
-    std::vector<std::uint32_t> to, from;
-    std::vector<std::vector<std::pair<int, std::uint32_t>>> forward(n);  // per port: (relative, where it is)
-    for (int p = 0; p < n; ++p)
-      for (std::size_t k = 0; k < in_list[p].size(); ++k) {
-        const int d = in_list[p][k];
-        const std::uint32_t at = in_at[p] + static_cast<std::uint32_t>(k) * block_bytes;
-        if (static_cast<int>(routes.path[d].size()) == round) {
-          const int src = me ^ d;
-          for (std::size_t i = 0; i < traffic.receive_slots[src].size(); ++i) {
-            to.push_back(l.output_address(traffic.receive_slots[src][i]));
-            from.push_back(at + static_cast<std::uint32_t>(i * e));
-          }
-        } else {
-          forward[routes.path[d][round]].emplace_back(d, at);
-        }
-      }
-    std::uint32_t out_next = out_base;
-    for (int p = 0; p < n; ++p) {
-      std::sort(forward[p].begin(), forward[p].end());
-      out_list[p].clear();
-      out_at[p] = out_next;
-      for (const auto& [d, at] : forward[p]) {
-        out_list[p].push_back(d);
-        for (std::uint64_t b = 0; b < block; ++b) {
-          to.push_back(out_next + static_cast<std::uint32_t>(b * e));
-          from.push_back(at + static_cast<std::uint32_t>(b * e));
-        }
-        out_next += block_bytes;
-      }
-    }
-    copy_elements(api, to, from, e);
+    exchange_round(api, node, round, in_list, in_at);
+    place_and_forward(api, node, round, in_list, in_at);
   }
 }
 
