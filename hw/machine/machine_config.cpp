@@ -18,6 +18,78 @@
 
 namespace meshmp {
 
+namespace {
+
+std::optional<std::string> bad(const std::string& field, const std::string& value, const std::string& rule) {
+  return std::optional<std::string>(ConfigError(field, value, rule).what());
+}
+
+// A router network's settings against the topology and the fidelity; on a machine joined by a fabric, the
+// router settings that would build routers or trace them refused (the others do not apply).
+std::optional<std::string> network_rules(const MachineConfig& c, const Topology& topo) {
+  if (topo.fabric().empty()) {
+    if (auto error = c.router.validate(topo)) return error;
+    if (auto error = router_model_unsupported(c.router.model, topo, c.router, c.port_model)) return error;
+    if (c.fidelity != NetworkFidelity::Cycle) {
+      // The transaction-level network has no routers to build, trace or step.
+      const std::string rule = "network.fidelity " + to_string(c.fidelity) + " models the network without routers";
+      if (c.router.model != kReferenceRouterModel)
+        return bad("router.model", c.router.model, rule + " (cpp, the default, is the one compared)");
+      if (!c.vcd.empty()) return bad("output.vcd", c.vcd, rule + " to trace (use network.fidelity cycle)");
+      if (!c.trace_rtl.empty()) return bad("output.trace_rtl", c.trace_rtl, rule + " to trace (use network.fidelity cycle)");
+    }
+    return std::nullopt;
+  }
+  const std::string machine = c.topology + " has no router network";
+  if (c.router.model != kReferenceRouterModel)
+    return bad("router.model", c.router.model, machine + " (cpp, the default, is ignored there)");
+  if (c.port_model != PortModel::OnePort)
+    return bad("node.port_model", to_string(c.port_model), machine + ": a node has one channel to the " + topo.fabric());
+  if (c.processor.startup_on_channel)
+    return bad("node.startup_on", "channel", machine + ": a node has one channel, and its processor pays t_s (processor)");
+  if (!c.vcd.empty()) return bad("output.vcd", c.vcd, machine + " to trace");
+  if (!c.trace_rtl.empty()) return bad("output.trace_rtl", c.trace_rtl, machine + " to trace");
+  if (c.host_threads != 1) return bad("run.host_threads", std::to_string(c.host_threads), machine + " to step in parallel");
+  if (c.fidelity != NetworkFidelity::Cycle)
+    return bad("network.fidelity", to_string(c.fidelity), machine + ": its " + topo.fabric() +
+                                                               " is a transaction-level model already (leave it at cycle)");
+  if (c.fabric.concurrent_transfers > topo.num_nodes())
+    return bad("fabric.concurrent_transfers", std::to_string(c.fabric.concurrent_transfers),
+               "004's k* is at most k, the " + std::to_string(topo.num_nodes()) + " nodes of " + c.topology);
+  return std::nullopt;
+}
+
+// The waveforms' names and nodes, and the host threads.
+std::optional<std::string> output_rules(const MachineConfig& c, const Topology& topo) {
+  // Waveform names: the VCD writer appends ".vcd" to the name it is given, so the name is taken without
+  // it; the FST writer is named likewise. Either needs a name before its extension.
+  for (const auto& [field, path, extension, kind] : {std::tuple{"output.vcd", &c.vcd, ".vcd", "a VCD waveform"},
+                                                     std::tuple{"output.trace_rtl", &c.trace_rtl, ".fst", "an FST waveform"}}) {
+    if (path->empty()) continue;
+    const std::string name = std::filesystem::path(*path).filename().string();
+    const std::string ext = extension;
+    if (name.size() < ext.size() || name.compare(name.size() - ext.size(), ext.size(), ext) != 0)
+      return bad(field, *path, std::string(kind) + " file name must end in " + ext);
+    if (name.size() == ext.size())
+      return bad(field, *path, std::string(kind) + " file needs a name before " + ext + " (e.g. wave" + ext + ")");
+  }
+  if (c.trace_nodes.empty()) return bad("output.trace_nodes", "", "must list at least one node id");
+  for (int n : c.trace_nodes)
+    if (n < 0 || n >= topo.num_nodes())
+      return bad("output.trace_nodes", std::to_string(n),
+                 "not a node of " + c.topology + " (0.." + std::to_string(topo.num_nodes() - 1) + ")");
+  const unsigned host_cores = std::thread::hardware_concurrency();  // 0: unknown
+  if (host_cores > 0 && static_cast<unsigned>(c.host_threads) > host_cores)
+    return bad("run.host_threads", std::to_string(c.host_threads),
+               "at most " + std::to_string(host_cores) + ", the hardware threads of this host (more only wait for each other)");
+  // Waveform probes read host records the simulation thread changes while workers step routers.
+  if (c.host_threads > 1 && (!c.vcd.empty() || !c.trace_rtl.empty()))
+    return bad("run.host_threads", std::to_string(c.host_threads), "a run that writes waveforms steps its routers on one thread (1)");
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<std::string> MachineConfig::validate() const {
   std::optional<Topology> topo;
   try {
@@ -26,37 +98,7 @@ std::optional<std::string> MachineConfig::validate() const {
   } catch (const ConfigError& e) {
     return std::string(e.what());
   }
-  auto bad = [](const std::string& field, const std::string& value, const std::string& rule) {
-    return std::optional<std::string>(ConfigError(field, value, rule).what());
-  };
-  if (topo->fabric().empty()) {
-    if (auto error = router.validate(*topo)) return error;
-    if (auto error = router_model_unsupported(router.model, *topo, router, port_model)) return error;
-    if (fidelity != NetworkFidelity::Cycle) {
-      // The transaction-level network has no routers to build, trace or step.
-      const std::string rule = "network.fidelity " + to_string(fidelity) + " models the network without routers";
-      if (router.model != kReferenceRouterModel) return bad("router.model", router.model, rule + " (cpp, the default, is the one compared)");
-      if (!vcd.empty()) return bad("output.vcd", vcd, rule + " to trace (use network.fidelity cycle)");
-      if (!trace_rtl.empty()) return bad("output.trace_rtl", trace_rtl, rule + " to trace (use network.fidelity cycle)");
-    }
-  } else {
-    // The router settings do not apply; the ones that would build routers or trace them are refused.
-    const std::string machine = topology + " has no router network";
-    if (router.model != kReferenceRouterModel) return bad("router.model", router.model, machine + " (cpp, the default, is ignored there)");
-    if (port_model != PortModel::OnePort)
-      return bad("node.port_model", to_string(port_model), machine + ": a node has one channel to the " + topo->fabric());
-    if (processor.startup_on_channel)
-      return bad("node.startup_on", "channel", machine + ": a node has one channel, and its processor pays t_s (processor)");
-    if (!vcd.empty()) return bad("output.vcd", vcd, machine + " to trace");
-    if (!trace_rtl.empty()) return bad("output.trace_rtl", trace_rtl, machine + " to trace");
-    if (host_threads != 1) return bad("run.host_threads", std::to_string(host_threads), machine + " to step in parallel");
-    if (fidelity != NetworkFidelity::Cycle)
-      return bad("network.fidelity", to_string(fidelity), machine + ": its " + topo->fabric() +
-                                                             " is a transaction-level model already (leave it at cycle)");
-    if (fabric.concurrent_transfers > topo->num_nodes())
-      return bad("fabric.concurrent_transfers", std::to_string(fabric.concurrent_transfers),
-                 "004's k* is at most k, the " + std::to_string(topo->num_nodes()) + " nodes of " + topology);
-  }
+  if (auto error = network_rules(*this, *topo)) return error;
   if (block_bytes == 0) return bad("block_bytes", "0", "a block must hold at least one byte");
   // The send and receive buffers (the algorithm's scratch comes on top: see run_machine).
   const std::uint64_t memory = 2ull * topo->num_nodes() * block_bytes;
@@ -74,31 +116,7 @@ std::optional<std::string> MachineConfig::validate() const {
   } catch (const ConfigError& e) {
     return std::string(e.what());
   }
-  // Waveform names: the VCD writer appends ".vcd" to the name it is given, so the name is taken without
-  // it; the FST writer is named likewise. Either needs a name before its extension.
-  for (const auto& [field, path, extension, kind] :
-       {std::tuple{"output.vcd", &vcd, ".vcd", "a VCD waveform"}, std::tuple{"output.trace_rtl", &trace_rtl, ".fst", "an FST waveform"}}) {
-    if (path->empty()) continue;
-    const std::string name = std::filesystem::path(*path).filename().string();
-    const std::string ext = extension;
-    if (name.size() < ext.size() || name.compare(name.size() - ext.size(), ext.size(), ext) != 0)
-      return bad(field, *path, std::string(kind) + " file name must end in " + ext);
-    if (name.size() == ext.size())
-      return bad(field, *path, std::string(kind) + " file needs a name before " + ext + " (e.g. wave" + ext + ")");
-  }
-  if (trace_nodes.empty()) return bad("output.trace_nodes", "", "must list at least one node id");
-  for (int n : trace_nodes)
-    if (n < 0 || n >= topo->num_nodes())
-      return bad("output.trace_nodes", std::to_string(n),
-                 "not a node of " + topology + " (0.." + std::to_string(topo->num_nodes() - 1) + ")");
-  const unsigned host_cores = std::thread::hardware_concurrency();  // 0: unknown
-  if (host_cores > 0 && static_cast<unsigned>(host_threads) > host_cores)
-    return bad("run.host_threads", std::to_string(host_threads),
-               "at most " + std::to_string(host_cores) + ", the hardware threads of this host (more only wait for each other)");
-  // Waveform probes read host records the simulation thread changes while workers step routers.
-  if (host_threads > 1 && (!vcd.empty() || !trace_rtl.empty()))
-    return bad("run.host_threads", std::to_string(host_threads), "a run that writes waveforms steps its routers on one thread (1)");
-  return std::nullopt;
+  return output_rules(*this, *topo);
 }
 
 void check_config_keys(const nlohmann::json& json, const std::string& section, const std::set<std::string>& known) {
