@@ -182,6 +182,18 @@ Shard parse_shard(const std::string& text) {
   return shard;
 }
 
+// A finished point's progress line, with the time left: the points still to run at the rate (wall time,
+// all jobs) of those run so far.
+void print_progress(std::ostream& out, std::size_t done, std::size_t resumed, std::size_t points, std::size_t failed,
+                    std::chrono::steady_clock::time_point started, const std::string& point, const std::string& verdict,
+                    const std::string& error) {
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const double ran = static_cast<double>(done - resumed), left = static_cast<double>(points - done);
+  out << "  [" << done << "/" << points << ", " << failed << " failed, about " << static_cast<long>(elapsed / ran * left + 0.5)
+      << " s left] " << point << ": " << verdict << (error.empty() ? "" : " (" + error + ")") << "\n"
+      << std::flush;
+}
+
 // One point run in a child process: its CSV row up to the run options column, its verdict ("yes", "no",
 // "failed", "unsupported") and its error; none when the stop cut it short (a point cut short is no row).
 struct PointResult {
@@ -290,7 +302,6 @@ EXAMPLE
 }
 
 int SweepCommand::run(const CommandContext& context) {
-  const std::string& self_path = context.self_path;
   std::ostream& out = context.out;
   std::ostream& err = context.err;
   // Every point is checked before anything runs: a misspelt name or a bad option is bad input (exit 2),
@@ -335,7 +346,7 @@ int SweepCommand::run(const CommandContext& context) {
     for (std::size_t k = next++; k < points.size() && stop_signal() == 0; k = next++) {
       if (finished[k]) continue;
       const SweepPoint& p = points[k];
-      const std::optional<PointResult> result = run_point(p, self_path, run_options);
+      const std::optional<PointResult> result = run_point(p, context.self_path, run_options);
       if (!result) return;  // a point cut short by the stop is no row
       const std::string& verdict = result->verdict;
       const std::string& error = result->error;
@@ -350,13 +361,7 @@ int SweepCommand::run(const CommandContext& context) {
       }
       ++done;
       if (verdict != "yes" && verdict != "unsupported") ++failed;
-      // Time left: the points still to run at the rate (wall time, all jobs) of those run so far.
-      const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-      const double ran = static_cast<double>(done - resumed), left = static_cast<double>(points.size() - done);
-      out << "  [" << done << "/" << points.size() << ", " << failed << " failed, about "
-          << static_cast<long>(elapsed / ran * left + 0.5)
-          << " s left] " << describe(p) << ": " << verdict << (error.empty() ? "" : " (" + error + ")") << "\n"
-          << std::flush;
+      print_progress(out, done, resumed, points.size(), failed, started, describe(p), verdict, error);
     }
   };
   std::vector<std::thread> threads;
@@ -372,7 +377,7 @@ int SweepCommand::run(const CommandContext& context) {
   }
   out << "  sweep: " << points.size() << " points, " << failed << " failed; " << csv_ << "\n";
   if (png.is_open())
-    run_plot_script(self_path, "plot_sweep.py", MESHMP_SWEEP_PLOT_SCRIPT, {csv_}, png, {speedup_of_, plot_against_}, out);
+    run_plot_script(context.self_path, "plot_sweep.py", MESHMP_SWEEP_PLOT_SCRIPT, {csv_}, png, {speedup_of_, plot_against_}, out);
   if (failed > 0) err << "meshmp: error: " << failed << " point(s) failed; see the exit_status, verified and error columns\n";
   return failed > 0 ? 1 : 0;
 }
