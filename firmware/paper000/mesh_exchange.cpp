@@ -42,6 +42,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <functional>
 #include <numeric>
 
 #include "firmware/api/algorithm_registry.h"
@@ -265,6 +266,39 @@ SubmeshPlan plan_submesh_phase(const Topology& topology, int me, std::uint32_t b
   return mine;
 }
 
+// Phase n + 1 (000 §3: the 2 x .. x 2 submeshes): the blocks rearranged from the ring arrays of the last
+// ring phase (`last`) into the plan's array at `submesh_base`, its n steps (each begun by `begin_step`, which
+// advances `step`), then every block for this node into the receive buffer by source.
+void submesh_phase(NodeApi& api, const DataArray& array, int last, std::uint32_t submesh_base,
+                   const std::function<std::uint32_t(int, int)>& ring_array, const std::function<void()>& begin_step,
+                   const int& step) {
+  const Topology& topology = api.topology();
+  const ExchangeLayout& l = api.layout();
+  const std::uint32_t m = l.block_bytes;
+  const int me = api.id();
+  const SubmeshPlan plan = plan_submesh_phase(topology, me, submesh_base, m);
+  for (const Placed& p : plan.array) {
+    const std::vector<int> v = array.slot_holding(topology, p.block);
+    api.local_copy(p.address,
+                   ring_array(last, v[static_cast<std::size_t>(last)] / 2) +
+                       static_cast<std::uint32_t>(array.index(v, last)) * m,
+                   m);
+  }
+  for (const SubmeshStep& s : plan.steps) {
+    begin_step();
+    if (s.gathered)
+      for (std::size_t k = 0; k < s.send.size(); ++k)
+        api.local_copy(s.send_address + static_cast<std::uint32_t>(k) * m, s.send[k].address, m);
+    const auto tag = static_cast<std::uint32_t>(step);
+    const std::uint32_t bytes = static_cast<std::uint32_t>(s.send.size()) * m;
+    const Handle r = api.receive(s.partner, s.receive_address, bytes, tag);
+    const Handle sent = api.send(s.partner, s.send_address, bytes, tag, mesh_route(topology, me, s.partner));
+    api.wait(sent);
+    api.wait(r);
+  }
+  for (const Placed& p : plan.held) api.local_copy(l.receive_block(p.block.source), p.address, m);
+}
+
 void suh_mesh(NodeApi& api) {
   const Topology& topology = api.topology();
   const ExchangeLayout& l = api.layout();
@@ -283,7 +317,6 @@ void suh_mesh(NodeApi& api) {
   auto ring_array = [&](int phase, int step) {
     return l.scratch_base() + static_cast<std::uint32_t>(2 * (phase % 2) + step % 2) * array_bytes;
   };
-  const std::uint32_t submesh_base = l.scratch_base() + 4 * array_bytes;
 
   // Load the data array from the send buffer, phase 1's coordinate slowest.
   for (int i = 0; i < N; ++i)
@@ -328,31 +361,7 @@ void suh_mesh(NodeApi& api) {
     }
   }
 
-  // Rearrange for phase n + 1 (behind the ring arrays), then its n steps.
-  const int last = n - 1;
-  const SubmeshPlan plan = plan_submesh_phase(topology, me, submesh_base, m);
-  for (const Placed& p : plan.array) {
-    const std::vector<int> v = array.slot_holding(topology, p.block);
-    api.local_copy(p.address,
-                   ring_array(last, v[static_cast<std::size_t>(last)] / 2) +
-                       static_cast<std::uint32_t>(array.index(v, last)) * m,
-                   m);
-  }
-  for (const SubmeshStep& s : plan.steps) {
-    begin_step();
-    if (s.gathered)
-      for (std::size_t k = 0; k < s.send.size(); ++k)
-        api.local_copy(s.send_address + static_cast<std::uint32_t>(k) * m, s.send[k].address, m);
-    const auto tag = static_cast<std::uint32_t>(step);
-    const std::uint32_t bytes = static_cast<std::uint32_t>(s.send.size()) * m;
-    const Handle r = api.receive(s.partner, s.receive_address, bytes, tag);
-    const Handle sent = api.send(s.partner, s.send_address, bytes, tag, mesh_route(topology, me, s.partner));
-    api.wait(sent);
-    api.wait(r);
-  }
-
-  // Every block for this node, with where it came from: into the receive buffer by source.
-  for (const Placed& p : plan.held) api.local_copy(l.receive_block(p.block.source), p.address, m);
+  submesh_phase(api, array, n - 1, l.scratch_base() + 4 * array_bytes, ring_array, begin_step, step);
 }
 
 std::optional<std::string> why_unsupported_mesh(const Topology& topology, const ExchangeParameters&) {
