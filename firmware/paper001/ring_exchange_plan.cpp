@@ -89,6 +89,35 @@ RingExchangePlan plan_ring_exchange(int n) {
   return best;
 }
 
+// One-port: on 2^d nodes the §2.4 overlap never has a node send or receive twice (checked). On other
+// lengths the parity it relies on breaks where the ring wraps: a message that would be a node's second goes
+// in a second part of the phase, right after (the phase's blocks were all chosen before it, so the order of
+// its messages does not matter). Delivers every message's blocks to its receiver in `pool`.
+std::vector<RingPhase> one_port_parts(std::vector<std::pair<int, RingMessage>>& arriving,
+                                      std::vector<std::vector<RingBlock>> (&pool)[2], int n, bool power_of_two,
+                                      const std::string& phase_name) {
+  std::vector<RingPhase> parts(1);
+  std::vector<std::vector<char>> sending(1, std::vector<char>(n, 0)), receiving(1, std::vector<char>(n, 0));
+  for (auto& [t, message] : arriving) {
+    std::size_t part = 0;
+    while (part < parts.size() && (sending[part][message.from] || receiving[part][message.to])) ++part;
+    if (part == parts.size()) {
+      if (power_of_two)
+        throw std::logic_error("ring of " + std::to_string(n) + ", phase " + phase_name + ": node " +
+                               std::to_string(message.from) + " or " + std::to_string(message.to) +
+                               " would take part in two messages (one-port allows one each way)");
+      parts.emplace_back();
+      sending.emplace_back(n, 0);
+      receiving.emplace_back(n, 0);
+    }
+    sending[part][message.from] = receiving[part][message.to] = 1;
+    auto& held = pool[t][message.to];
+    held.insert(held.end(), message.blocks.begin(), message.blocks.end());
+    parts[part].messages.push_back(std::move(message));
+  }
+  return parts;
+}
+
 RingExchangePlan plan_with_mirror(int n, int mirror) {
   if (n < 8)
     throw std::invalid_argument("a ring of " + std::to_string(n) + " nodes: the gather-scatter trees of 001 §2 need 8 or more nodes");
@@ -140,29 +169,7 @@ RingExchangePlan plan_with_mirror(int n, int mirror) {
         arriving.push_back({t, message});
       }
     }
-    // One-port: on 2^d nodes the §2.4 overlap never has a node send or receive twice (checked). On other
-    // lengths the parity it relies on breaks where the ring wraps: a message that would be a node's
-    // second goes in a second part of the phase, right after (the phase's blocks were all chosen before
-    // it, so the order of its messages does not matter).
-    std::vector<RingPhase> parts(1);
-    std::vector<std::vector<char>> sending(1, std::vector<char>(n, 0)), receiving(1, std::vector<char>(n, 0));
-    for (auto& [t, message] : arriving) {
-      std::size_t part = 0;
-      while (part < parts.size() && (sending[part][message.from] || receiving[part][message.to])) ++part;
-      if (part == parts.size()) {
-        if (power_of_two)
-          throw std::logic_error("ring of " + std::to_string(n) + ", phase " + phase.name + ": node " +
-                                 std::to_string(message.from) + " or " + std::to_string(message.to) +
-                                 " would take part in two messages (one-port allows one each way)");
-        parts.emplace_back();
-        sending.emplace_back(n, 0);
-        receiving.emplace_back(n, 0);
-      }
-      sending[part][message.from] = receiving[part][message.to] = 1;
-      auto& held = pool[t][message.to];
-      held.insert(held.end(), message.blocks.begin(), message.blocks.end());
-      parts[part].messages.push_back(std::move(message));
-    }
+    std::vector<RingPhase> parts = one_port_parts(arriving, pool, n, power_of_two, phase.name);
     for (std::size_t part = 0; part < parts.size(); ++part) {
       parts[part].name = phase.name + (part == 0 ? "" : std::string(part, '\''));
       plan.phases.push_back(std::move(parts[part]));
