@@ -22,6 +22,10 @@ package meshmp_flit_pkg;
   localparam int ROUTE_POSITION = 67, ROUTE_POSITION_BITS = 6;
   localparam int PACKET_FLITS = 73, PACKET_FLITS_BITS = 13;
   localparam int ROUTE = 86, ROUTE_ENTRY_BITS = 8;  // entry k at ROUTE + 8k, k = 0..31
+  // A source-route entry is an output port: the router passes port numbers at this width (all ones: none,
+  // eject here), as it passes VC numbers at VC_BITS.
+  localparam int PORT_BITS = ROUTE_ENTRY_BITS;
+  localparam logic [PORT_BITS-1:0] NO_PORT = '1;
   // Body flit.
   localparam int PAYLOAD_BYTES = 39, PAYLOAD_BYTES_BITS = 6;
   localparam int PAYLOAD = 45;

@@ -35,53 +35,62 @@ module meshmp_router #(
 ) (
   input  logic clk,
   input  logic rst,
-  // Straps (constant during a run).
-  input  logic [2:0] cfg_pipeline_depth,           // 1..5
-  input  logic [1:0] cfg_switching,                // WORMHOLE, CUT_THROUGH, STORE_AND_FORWARD
-  input  logic [7:0] cfg_buffer_flits,             // credits per VC (downstream buffer depth)
+  // Straps (constant during a run): the pipeline depth (1..5), the switching mode (WORMHOLE, CUT_THROUGH,
+  // STORE_AND_FORWARD), the credits per VC (the downstream buffer depth), ...
+  input  logic [meshmp_router_pkg::PIPELINE_DEPTH_BITS-1:0] cfg_pipeline_depth,
+  input  logic [meshmp_router_pkg::SWITCHING_BITS-1:0]      cfg_switching,
+  input  logic [meshmp_router_pkg::FLIT_COUNT_BITS-1:0]     cfg_buffer_flits,
   input  logic       cfg_dateline,
   input  logic       cfg_all_port,                 // eject through the channel of the arrival direction
   input  logic       cfg_exclusive_ejection,       // an ejection port takes one packet at a time
-  input  logic [NET_PORTS*5-1:0] cfg_port_dimension,
+  input  logic [NET_PORTS*meshmp_flit_pkg::RING_DIMENSION_BITS-1:0] cfg_port_dimension,
   input  logic [NET_PORTS-1:0]   cfg_port_ring,
   input  logic [NET_PORTS-1:0]   cfg_port_dateline,
   input  logic       cfg_trace_decisions,          // allocate in both halves of the cycle (waveforms)
-  // Test only (0 in a real router): 1 drops every credit of input port 0 VC 0, 2 lets the last requesting
-  // input win switch allocation at an output instead of the first from the pointer, 3 leaves the switch
-  // allocator's pointers out of the reset. The co-verification tests must catch all three.
-  input  logic [1:0] test_fault,
+`ifdef MESHMP_FAULT_INJECTION
+  // Only in the checked configuration (rtl/CMakeLists.txt), which the tests verilate: the bug to inject,
+  // one of meshmp_router_pkg's FAULT_* (NO_FAULT: none), a strap sampled during reset.
+  input  logic [meshmp_router_pkg::FAULT_BITS-1:0] test_fault,
+`endif
   // Routing table write port (used during reset).
-  input  logic                  table_write,
-  input  logic [TABLE_BITS-1:0] table_address,
-  input  logic [7:0]            table_port,
+  input  logic                                  table_write,
+  input  logic [TABLE_BITS-1:0]                 table_address,
+  input  logic [meshmp_flit_pkg::PORT_BITS-1:0] table_port,   // NO_PORT: eject
   // Links: the flit arriving on each input port this cycle (valid = its bit VALID), and the credits each
   // output VC gets back this cycle (a count: an ejection channel may return several at once).
   // (Flit k occupies bits [k*FLIT_STRIDE, k*FLIT_STRIDE + FLIT_BITS); the rest of its stride is padding.)
   /* verilator lint_off UNUSEDSIGNAL */
   input  logic [PORTS*meshmp_flit_pkg::FLIT_STRIDE-1:0] flit_in,
   /* verilator lint_on UNUSEDSIGNAL */
-  input  logic [PORTS*VCS*4-1:0]     credit_in,
+  input  logic [PORTS*VCS*meshmp_router_pkg::CREDIT_RETURN_BITS-1:0] credit_in,
   // What crossed the switch at the last edge: a flit per output port, a credit per input port.
   output logic [PORTS*meshmp_flit_pkg::FLIT_STRIDE-1:0] flit_out,
-  output logic [PORTS-1:0]           credit_out_valid,
-  output logic [PORTS*4-1:0]         credit_out_vc,
+  output logic [PORTS-1:0]                              credit_out_valid,
+  output logic [PORTS*meshmp_flit_pkg::VC_BITS-1:0]     credit_out_vc,
   // Performance counter and protocol errors (sticky): buffer overflow, credit beyond the buffer depth,
   // a body flit at the front of an idle VC.
-  output logic [63:0] body_stall_cycles,
-  output logic [2:0]  error
+  output logic [meshmp_router_pkg::STALL_COUNTER_BITS-1:0] body_stall_cycles,
+  output logic [meshmp_router_pkg::ERROR_BITS-1:0]         error
 );
   localparam int FLIT_BITS = meshmp_flit_pkg::FLIT_BITS;
   localparam int FLIT_STRIDE = meshmp_flit_pkg::FLIT_STRIDE;
+  localparam int VC_BITS = meshmp_flit_pkg::VC_BITS;
+  localparam int PORT_BITS = meshmp_flit_pkg::PORT_BITS;
+  localparam int DST_BITS = meshmp_flit_pkg::DST_BITS;
+  localparam int DIMENSION_BITS = meshmp_flit_pkg::RING_DIMENSION_BITS;
+  localparam int PACKET_FLITS_BITS = meshmp_flit_pkg::PACKET_FLITS_BITS;
+  localparam int FLIT_COUNT_BITS = meshmp_router_pkg::FLIT_COUNT_BITS;
+  localparam int CREDIT_RETURN_BITS = meshmp_router_pkg::CREDIT_RETURN_BITS;
+  localparam int STALL_COUNTER_BITS = meshmp_router_pkg::STALL_COUNTER_BITS;
   localparam int IVCS = PORTS * VCS;   // input VCs, and output VCs
 
   // The straps as sampled during reset: the stages decide from registers only.
-  logic [2:0] depth_q;
-  logic [1:0] switching_q;
-  logic [7:0] buffer_flits_q;
+  logic [meshmp_router_pkg::PIPELINE_DEPTH_BITS-1:0] depth_q;
+  logic [meshmp_router_pkg::SWITCHING_BITS-1:0]      switching_q;
+  logic [FLIT_COUNT_BITS-1:0]                        buffer_flits_q;
   logic       dateline_q, all_port_q, exclusive_ejection_q;
-  logic [NET_PORTS*5-1:0] port_dimension_q;
+  logic [NET_PORTS*DIMENSION_BITS-1:0] port_dimension_q;
   logic [NET_PORTS-1:0]   port_ring_q, port_dateline_q;
-  logic [1:0] test_fault_q;
   logic       trace_decisions_q;
   always_ff @(posedge clk)
     if (rst) begin
@@ -94,9 +103,12 @@ module meshmp_router #(
       port_dimension_q <= cfg_port_dimension;
       port_ring_q <= cfg_port_ring;
       port_dateline_q <= cfg_port_dateline;
-      test_fault_q <= test_fault;
       trace_decisions_q <= cfg_trace_decisions;
     end
+`ifdef MESHMP_FAULT_INJECTION
+  logic [meshmp_router_pkg::FAULT_BITS-1:0] test_fault_q;
+  always_ff @(posedge clk) if (rst) test_fault_q <= test_fault;
+`endif
 
   // The half of the cycle: the rising edge toggles a flag that the falling edge copies, so they differ
   // in the first half (from the rising edge) and agree in the second (from the falling edge, which brings
@@ -109,68 +121,68 @@ module meshmp_router #(
   assign allocate = half_rise_q == half_fall_q || trace_decisions_q;
 
   // Input units to route computation and the allocators (per input VC, index port*VCS + vc).
-  logic [IVCS-1:0]    front_vc_class, front_source_routed;
-  logic [IVCS*16-1:0] front_destination;
-  logic [IVCS*5-1:0]  front_ring_dimension;
-  logic [IVCS*8-1:0]  front_route_entry;
-  logic [IVCS*13-1:0] front_packet_flits;
-  logic [IVCS-1:0]    routing;         // an idle VC's ready head is routed this cycle
-  logic [IVCS*TABLE_BITS-1:0] lookup_address;  // route computation reads the table
-  logic [IVCS*8-1:0]  lookup_port;
-  logic [IVCS*8-1:0]  rc_port;
-  logic [IVCS*4-1:0]  rc_vc_begin, rc_vc_end;
-  logic [IVCS-1:0]    rc_class;
-  logic [IVCS*5-1:0]  rc_dimension;
-  logic [IVCS-1:0]    va_request, va_granted;
-  logic [IVCS*8-1:0]  route_port;
-  logic [IVCS*4-1:0]  route_vc_begin, route_vc_end, va_vc;
-  logic [IVCS-1:0]    sa_request;
-  logic [IVCS*4-1:0]  out_vc;
+  logic [IVCS-1:0]                   front_vc_class, front_source_routed;
+  logic [IVCS*DST_BITS-1:0]          front_destination;
+  logic [IVCS*DIMENSION_BITS-1:0]    front_ring_dimension;
+  logic [IVCS*PORT_BITS-1:0]         front_route_entry;
+  logic [IVCS*PACKET_FLITS_BITS-1:0] front_packet_flits;
+  logic [IVCS-1:0]                   routing;         // an idle VC's ready head is routed this cycle
+  logic [IVCS*TABLE_BITS-1:0]        lookup_address;  // route computation reads the table
+  logic [IVCS*PORT_BITS-1:0]         lookup_port;
+  logic [IVCS*PORT_BITS-1:0]         rc_port;
+  logic [IVCS*VC_BITS-1:0]           rc_vc_begin, rc_vc_end;
+  logic [IVCS-1:0]                   rc_class;
+  logic [IVCS*DIMENSION_BITS-1:0]    rc_dimension;
+  logic [IVCS-1:0]                   va_request, va_granted;
+  logic [IVCS*PORT_BITS-1:0]         route_port;
+  logic [IVCS*VC_BITS-1:0]           route_vc_begin, route_vc_end, va_vc;
+  logic [IVCS-1:0]                   sa_request;
+  logic [IVCS*VC_BITS-1:0]           out_vc;
   // Output units (per output VC).
-  logic [IVCS*8-1:0]  credits;
-  logic [IVCS-1:0]    has_credit, owned, claim;
+  logic [IVCS*FLIT_COUNT_BITS-1:0]   credits;
+  logic [IVCS-1:0]                   has_credit, owned, claim;
   // Switch allocation and traversal.
-  logic [PORTS-1:0]   pop_valid, grant, send, send_tail;
-  logic [PORTS*4-1:0] pop_vc, send_vc;
-  logic [PORTS*8-1:0] grant_input;
-  logic [PORTS*4-1:0] departing_vc;
-  logic [PORTS-1:0]   departing_tail;
-  logic [PORTS*FLIT_STRIDE-1:0] departed_flit;
+  logic [PORTS-1:0]                  pop_valid, grant, send, send_tail;
+  logic [PORTS*VC_BITS-1:0]          pop_vc, send_vc;
+  logic [PORTS*PORT_BITS-1:0]        grant_input;
+  logic [PORTS*VC_BITS-1:0]          departing_vc;
+  logic [PORTS-1:0]                  departing_tail;
+  logic [PORTS*FLIT_STRIDE-1:0]      departed_flit;
   // Statistics and errors.
-  logic [PORTS*8-1:0] stalled_bodies;
-  logic [PORTS-1:0]   buffer_overflow, body_at_idle_front, credit_overflow;
+  logic [PORTS*FLIT_COUNT_BITS-1:0]  stalled_bodies;
+  logic [PORTS-1:0]                  buffer_overflow, body_at_idle_front, credit_overflow;
 
   for (genvar p = 0; p < PORTS; p++) begin : g_port
     meshmp_input_unit #(.NET_PORTS(NET_PORTS), .VCS(VCS), .MAX_BUFFER(MAX_BUFFER)) input_unit (
       .clk, .rst, .cfg_pipeline_depth(depth_q), .cfg_switching(switching_q), .cfg_buffer_flits(buffer_flits_q),
       .allocate,
       .flit_in(flit_in[p*FLIT_STRIDE +: FLIT_BITS]),
-      .front_destination(front_destination[p*VCS*16 +: VCS*16]),
+      .front_destination(front_destination[p*VCS*DST_BITS +: VCS*DST_BITS]),
       .front_vc_class(front_vc_class[p*VCS +: VCS]),
-      .front_ring_dimension(front_ring_dimension[p*VCS*5 +: VCS*5]),
+      .front_ring_dimension(front_ring_dimension[p*VCS*DIMENSION_BITS +: VCS*DIMENSION_BITS]),
       .front_source_routed(front_source_routed[p*VCS +: VCS]),
-      .front_route_entry(front_route_entry[p*VCS*8 +: VCS*8]),
-      .front_packet_flits(front_packet_flits[p*VCS*13 +: VCS*13]),
+      .front_route_entry(front_route_entry[p*VCS*PORT_BITS +: VCS*PORT_BITS]),
+      .front_packet_flits(front_packet_flits[p*VCS*PACKET_FLITS_BITS +: VCS*PACKET_FLITS_BITS]),
       .routing(routing[p*VCS +: VCS]),
-      .rc_port(rc_port[p*VCS*8 +: VCS*8]),
-      .rc_vc_begin(rc_vc_begin[p*VCS*4 +: VCS*4]),
-      .rc_vc_end(rc_vc_end[p*VCS*4 +: VCS*4]),
+      .rc_port(rc_port[p*VCS*PORT_BITS +: VCS*PORT_BITS]),
+      .rc_vc_begin(rc_vc_begin[p*VCS*VC_BITS +: VCS*VC_BITS]),
+      .rc_vc_end(rc_vc_end[p*VCS*VC_BITS +: VCS*VC_BITS]),
       .rc_class(rc_class[p*VCS +: VCS]),
-      .rc_dimension(rc_dimension[p*VCS*5 +: VCS*5]),
+      .rc_dimension(rc_dimension[p*VCS*DIMENSION_BITS +: VCS*DIMENSION_BITS]),
       .va_request(va_request[p*VCS +: VCS]),
-      .route_port(route_port[p*VCS*8 +: VCS*8]),
-      .route_vc_begin(route_vc_begin[p*VCS*4 +: VCS*4]),
-      .route_vc_end(route_vc_end[p*VCS*4 +: VCS*4]),
+      .route_port(route_port[p*VCS*PORT_BITS +: VCS*PORT_BITS]),
+      .route_vc_begin(route_vc_begin[p*VCS*VC_BITS +: VCS*VC_BITS]),
+      .route_vc_end(route_vc_end[p*VCS*VC_BITS +: VCS*VC_BITS]),
       .va_granted(va_granted[p*VCS +: VCS]),
-      .va_vc(va_vc[p*VCS*4 +: VCS*4]),
+      .va_vc(va_vc[p*VCS*VC_BITS +: VCS*VC_BITS]),
       .sa_request(sa_request[p*VCS +: VCS]),
-      .out_vc(out_vc[p*VCS*4 +: VCS*4]),
+      .out_vc(out_vc[p*VCS*VC_BITS +: VCS*VC_BITS]),
       .pop_valid(pop_valid[p]),
-      .pop_vc(pop_vc[p*4 +: 4]),
-      .departing_vc(departing_vc[p*4 +: 4]),
+      .pop_vc(pop_vc[p*VC_BITS +: VC_BITS]),
+      .departing_vc(departing_vc[p*VC_BITS +: VC_BITS]),
       .departing_tail(departing_tail[p]),
       .departed_flit(departed_flit[p*FLIT_STRIDE +: FLIT_BITS]),
-      .stalled_bodies(stalled_bodies[p*8 +: 8]),
+      .stalled_bodies(stalled_bodies[p*FLIT_COUNT_BITS +: FLIT_COUNT_BITS]),
       .buffer_overflow(buffer_overflow[p]),
       .body_at_idle_front(body_at_idle_front[p]));
 
@@ -180,29 +192,29 @@ module meshmp_router #(
       .cfg_dateline(dateline_q), .cfg_all_port(all_port_q), .cfg_port_dimension(port_dimension_q),
       .cfg_port_ring(port_ring_q), .cfg_port_dateline(port_dateline_q),
       .routing(routing[p*VCS +: VCS]),
-      .front_destination(front_destination[p*VCS*16 +: VCS*16]),
+      .front_destination(front_destination[p*VCS*DST_BITS +: VCS*DST_BITS]),
       .front_vc_class(front_vc_class[p*VCS +: VCS]),
-      .front_ring_dimension(front_ring_dimension[p*VCS*5 +: VCS*5]),
+      .front_ring_dimension(front_ring_dimension[p*VCS*DIMENSION_BITS +: VCS*DIMENSION_BITS]),
       .front_source_routed(front_source_routed[p*VCS +: VCS]),
-      .front_route_entry(front_route_entry[p*VCS*8 +: VCS*8]),
+      .front_route_entry(front_route_entry[p*VCS*PORT_BITS +: VCS*PORT_BITS]),
       .table_address(lookup_address[p*VCS*TABLE_BITS +: VCS*TABLE_BITS]),
-      .table_port(lookup_port[p*VCS*8 +: VCS*8]),
-      .rc_port(rc_port[p*VCS*8 +: VCS*8]),
-      .rc_vc_begin(rc_vc_begin[p*VCS*4 +: VCS*4]),
-      .rc_vc_end(rc_vc_end[p*VCS*4 +: VCS*4]),
+      .table_port(lookup_port[p*VCS*PORT_BITS +: VCS*PORT_BITS]),
+      .rc_port(rc_port[p*VCS*PORT_BITS +: VCS*PORT_BITS]),
+      .rc_vc_begin(rc_vc_begin[p*VCS*VC_BITS +: VCS*VC_BITS]),
+      .rc_vc_end(rc_vc_end[p*VCS*VC_BITS +: VCS*VC_BITS]),
       .rc_class(rc_class[p*VCS +: VCS]),
-      .rc_dimension(rc_dimension[p*VCS*5 +: VCS*5]));
+      .rc_dimension(rc_dimension[p*VCS*DIMENSION_BITS +: VCS*DIMENSION_BITS]));
 
     meshmp_output_unit #(.VCS(VCS)) output_unit (
       .clk, .rst, .cfg_buffer_flits, .allocate,
-      .credit_in(credit_in[p*VCS*4 +: VCS*4]),
-      .credits(credits[p*VCS*8 +: VCS*8]),
+      .credit_in(credit_in[p*VCS*CREDIT_RETURN_BITS +: VCS*CREDIT_RETURN_BITS]),
+      .credits(credits[p*VCS*FLIT_COUNT_BITS +: VCS*FLIT_COUNT_BITS]),
       .has_credit(has_credit[p*VCS +: VCS]),
       .owned(owned[p*VCS +: VCS]),
       .credit_overflow(credit_overflow[p]),
       .claim(claim[p*VCS +: VCS]),
       .send(send[p]),
-      .send_vc(send_vc[p*4 +: 4]),
+      .send_vc(send_vc[p*VC_BITS +: VC_BITS]),
       .send_tail(send_tail[p]));
   end
 
@@ -217,12 +229,19 @@ module meshmp_router #(
     .granted(va_granted), .granted_vc(va_vc), .owned, .credits, .claim);
 
   meshmp_switch_allocator #(.PORTS(PORTS), .VCS(VCS)) switch_allocator (
-    .clk, .rst, .test_fault(test_fault_q), .keep_pointers_through_reset(test_fault == 2'd3), .request(sa_request), .request_port(route_port), .request_out_vc(out_vc),
+    .clk, .rst,
+`ifdef MESHMP_FAULT_INJECTION
+    .fault(test_fault_q), .keep_pointers_through_reset(test_fault == meshmp_router_pkg::FAULT_POINTERS_OUT_OF_RESET),
+`endif
+    .request(sa_request), .request_port(route_port), .request_out_vc(out_vc),
     .has_credit, .pop_valid, .pop_vc, .grant, .grant_input);
 
   meshmp_crossbar #(.PORTS(PORTS)) crossbar (
-    .clk, .rst, .test_fault(test_fault_q), .grant, .grant_input, .pop_valid, .pop_vc, .departing_vc, .departing_tail,
-    .departed_flit,
+    .clk, .rst,
+`ifdef MESHMP_FAULT_INJECTION
+    .fault(test_fault_q),
+`endif
+    .grant, .grant_input, .pop_valid, .pop_vc, .departing_vc, .departing_tail, .departed_flit,
     .send, .send_vc, .send_tail, .flit_out, .credit_out_valid, .credit_out_vc);
 
   // Statistics and sticky protocol errors (the input units keep their buffer overflows themselves).
@@ -233,9 +252,10 @@ module meshmp_router #(
       body_stall_cycles <= '0;
       error_q <= '0;
     end else begin
-      logic [63:0] stalls;
+      logic [STALL_COUNTER_BITS-1:0] stalls;
       stalls = '0;
-      for (int p = 0; p < PORTS; p++) stalls = stalls + 64'(stalled_bodies[p*8 +: 8]);
+      for (int p = 0; p < PORTS; p++)
+        stalls = stalls + STALL_COUNTER_BITS'(stalled_bodies[p*FLIT_COUNT_BITS +: FLIT_COUNT_BITS]);
       body_stall_cycles <= body_stall_cycles + stalls;
       error_q <= error_q | |body_at_idle_front;
     end

@@ -1,4 +1,5 @@
-// Router-wide definitions shared by the stage modules: the VC states and the age of a buffered flit
+// Router-wide definitions shared by the stage modules: the widths of the router's own numbers, the VC states,
+// the faults the checked configuration can inject, and the age of a buffered flit
 // from its VC's write history (docs/architecture.md, "Router microarchitecture").
 //
 // Ages: per input VC a write-history shift register (bit k set when a flit was written k cycles ago,
@@ -8,8 +9,42 @@ package meshmp_router_pkg;
   // Ages saturate here: no pipeline is deeper (hw/router/input_unit.h, kAgeSaturation).
   localparam int AGE_SATURATION = 5;
 
+  // Widths of the router's own numbers; those a flit carries (VC numbers, ports, destinations, dimensions,
+  // packet lengths) are meshmp_flit_pkg's. Ports and straps keep these widths: hw/router/rtl_router.cpp
+  // packs them.
+  localparam int FLIT_COUNT_BITS = 8;       // flits of one VC's buffer: held, credits, the depth strap
+                                            // cfg_buffer_flits; also a port's stalled body flits in a cycle
+  localparam int CREDIT_RETURN_BITS = 4;    // credits returned to one output VC in one cycle (credit_in)
+  localparam int PIPELINE_DEPTH_BITS = 3;   // the strap cfg_pipeline_depth, 1..5
+  localparam int SWITCHING_BITS = 2;        // the strap cfg_switching (meshmp_flit_pkg's switching modes)
+  localparam int STALL_COUNTER_BITS = 64;   // the performance counter body_stall_cycles
+  localparam int ERROR_BITS = 3;            // the sticky protocol errors (meshmp_router's error)
+
   // The state of an input VC: no packet, a routed head waiting for an output VC, a packet holding one.
-  localparam logic [1:0] IDLE = 2'd0, WAITING = 2'd1, ACTIVE = 2'd2;
+  localparam int STATE_BITS = 2;
+  localparam logic [STATE_BITS-1:0] IDLE = STATE_BITS'(0), WAITING = STATE_BITS'(1),
+                                    ACTIVE = STATE_BITS'(2);
+
+`ifdef MESHMP_FAULT_INJECTION
+  // The bugs a test injects into the checked configuration (rtl/CMakeLists.txt) through its strap
+  // test_fault, which a production router does not have (rtl/README.md, "Assertions and fault injection").
+  // The lockstep comparisons must catch the first three (hw/router/dual_router.h), the assertions the
+  // other two.
+  localparam int FAULT_BITS = 3;
+  /* verilator lint_off UNUSEDPARAM */
+  localparam logic [FAULT_BITS-1:0] NO_FAULT = FAULT_BITS'(0);
+  /* verilator lint_on UNUSEDPARAM */
+  // Input port 0 returns no credit for VC 0.
+  localparam logic [FAULT_BITS-1:0] FAULT_DROPPED_CREDIT = FAULT_BITS'(1);
+  // Switch allocation: at an output, the last requesting input from the pointer wins, not the first.
+  localparam logic [FAULT_BITS-1:0] FAULT_LAST_INPUT_WINS = FAULT_BITS'(2);
+  // The switch allocator's round-robin pointers keep their power-on values through the reset.
+  localparam logic [FAULT_BITS-1:0] FAULT_POINTERS_OUT_OF_RESET = FAULT_BITS'(3);
+  // Switch allocation ignores credits: a flit may leave on an output VC whose downstream buffer is full.
+  localparam logic [FAULT_BITS-1:0] FAULT_NO_CREDIT_CHECK = FAULT_BITS'(4);
+  // The output port after the one an input picked grants that input too: two grants for one input.
+  localparam logic [FAULT_BITS-1:0] FAULT_TWO_OUTPUTS = FAULT_BITS'(5);
+`endif
 
   function automatic int bits_set(input logic [AGE_SATURATION-1:0] history);
     int n;

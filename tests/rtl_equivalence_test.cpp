@@ -6,14 +6,18 @@
 // flits, or a flit or a credit arrives) must match the one evaluated every cycle: skipping is safe. Each
 // configuration runs three stimulus seeds, the verilated routers powering up at 0 for the first and at
 // random values (a different state for each of the two) for the others: the reset must be complete.
+// Bugs injected into the checked RTL configuration (tests/rtl_checked_model.h) must be caught: by the
+// lockstep comparison, or by the router's assertions, which stop the model (RtlAssertions).
 // MESHMP_LOCKSTEP_TRACE=1 prints every cycle's inputs, the SystemC router's VC states and both outputs.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
 #include <map>
+#include <optional>
 #include <random>
 #include <sstream>
 
@@ -21,6 +25,7 @@
 #include "hw/router/flit_wire.h"
 #include "hw/router/router.h"
 #include "hw/router/rtl_router.h"
+#include "rtl_checked_model.h"
 
 namespace meshmp {
 namespace {
@@ -50,10 +55,12 @@ struct Case {
   int vcs;
   PortModel port_model;
   std::uint64_t seed;
-  int test_fault = 0;  // a bug injected into the RTL (RtlRouter's test_fault)
+  RtlFault fault = RtlFault::None;  // a bug injected into the checked RTL configuration
   // The verilated routers' power-on state (RouterParams::rtl_power_on_seed): 0 all zero; otherwise the
   // router evaluated every cycle powers up from this seed and the one evaluated lazily from the next.
   std::uint32_t power_on_seed = 0;
+  // The verilated routers are the checked configuration (assertions on), also without a fault.
+  bool checked = false;
 };
 
 // Runs the stimulus through both routers; returns the first difference ("cycle N: ..."), or "" when they
@@ -72,9 +79,12 @@ std::string run_lockstep(const Case& c) {
   RouterParams rtl_params = params, lazy_params = params;
   rtl_params.rtl_power_on_seed = c.power_on_seed;
   lazy_params.rtl_power_on_seed = c.power_on_seed == 0 ? 0 : c.power_on_seed + 1;
-  RtlRouter rtl(c.node, topology, rtl_params, c.port_model, &dimension_order_port, &rtl_out, c.test_fault);
+  std::optional<RtlModelConfiguration> checked;
+  if (c.checked || c.fault != RtlFault::None) checked = checked_rtl_model(c.fault);
+  const RtlModelConfiguration* rtl_model = checked ? &*checked : nullptr;
+  RtlRouter rtl(c.node, topology, rtl_params, c.port_model, &dimension_order_port, &rtl_out, rtl_model);
   // Evaluated only in cycles where it holds flits or receives a flit or a credit, as the network steps it.
-  RtlRouter lazy(c.node, topology, lazy_params, c.port_model, &dimension_order_port, &lazy_out, c.test_fault);
+  RtlRouter lazy(c.node, topology, lazy_params, c.port_model, &dimension_order_port, &lazy_out, rtl_model);
   const int ports = cpp.num_ports();
   const int net_ports = topology.num_ports();
   std::mt19937_64 rng(c.seed);
@@ -234,27 +244,47 @@ TEST(RtlLockstep, Hypercube) { EXPECT_EQ(run_lockstep_seeds({"hypercube:6", 9, S
 TEST(RtlLockstep, TorusThreeDimensions) { EXPECT_EQ(run_lockstep_seeds({"torus:3x3x3", 13, SwitchingMode::Wormhole, 2, 4, PortModel::OnePort, 8}), ""); }
 TEST(RtlLockstep, AllPort) { EXPECT_EQ(run_lockstep_seeds({"torus:4x4", 5, SwitchingMode::Wormhole, 2, 4, PortModel::AllPort, 9}), ""); }
 
+// Death tests: each in a fresh process that runs the test up to its death statement (the "threadsafe"
+// style: this program has a second thread), there with the standard output on the standard error, which
+// the death test matches (Verilator prints a failed assertion on the standard output).
+void run_death_tests_in_fresh_processes() { GTEST_FLAG_SET(death_test_style, "threadsafe"); }
+void assertion_messages_to_stderr() {
+  std::fflush(stdout);
+  dup2(STDERR_FILENO, STDOUT_FILENO);
+}
+
 // The comparison can fail: a bug injected into the RTL is caught, naming the cycle.
 TEST(RtlLockstep, CatchesADroppedCredit) {
   const std::string difference =
-      run_lockstep({"mesh:4x4", 5, SwitchingMode::Wormhole, 2, 4, PortModel::OnePort, 1, /*test_fault=*/1});
+      run_lockstep({"mesh:4x4", 5, SwitchingMode::Wormhole, 2, 4, PortModel::OnePort, 1, RtlFault::DroppedCredit});
   EXPECT_EQ(difference.rfind("cycle ", 0), 0u) << difference;
   EXPECT_NE(difference.find("the credits sent upstream differ"), std::string::npos) << difference;
 }
 TEST(RtlLockstep, CatchesASwappedArbitrationPriority) {
   const std::string difference =
-      run_lockstep({"mesh:4x4", 5, SwitchingMode::Wormhole, 2, 4, PortModel::OnePort, 1, /*test_fault=*/2});
+      run_lockstep({"mesh:4x4", 5, SwitchingMode::Wormhole, 2, 4, PortModel::OnePort, 1, RtlFault::LastInputWins});
   EXPECT_EQ(difference.rfind("cycle ", 0), 0u) << difference;
   EXPECT_NE(difference.find(": SystemC port"), std::string::npos) << difference;
 }
 // Registers left out of the reset (here the switch allocator's round-robin pointers) hide behind a
-// power-on state of zeros, their reset value; from a random power-on state they are caught.
+// power-on state of zeros, their reset value; from a random power-on state they are caught, by the
+// comparison alone (the assertions off) and by the assertions: a pointer powered up beyond the last port
+// makes an output grant an input port that does not exist.
+std::string run_lockstep_with_assertions_off(const Case& c) {
+  set_rtl_assertions_enabled(false);
+  const std::string difference = run_lockstep(c);
+  set_rtl_assertions_enabled(true);
+  return difference;
+}
 TEST(RtlLockstep, CatchesRegistersLeftOutOfTheResetOnlyFromARandomPowerOnState) {
-  Case c{"mesh:4x4", 5, SwitchingMode::Wormhole, 2, 4, PortModel::OnePort, 1, /*test_fault=*/3};
+  run_death_tests_in_fresh_processes();
+  Case c{"mesh:4x4", 5, SwitchingMode::Wormhole, 2, 4, PortModel::OnePort, 1, RtlFault::PointersOutOfReset};
   EXPECT_EQ(run_lockstep(c), "") << "powered up at zero, the missing reset is invisible";
   c.power_on_seed = 77;
-  const std::string difference = run_lockstep(c);
+  const std::string difference = run_lockstep_with_assertions_off(c);
   EXPECT_EQ(difference.rfind("cycle ", 0), 0u) << difference;
+  EXPECT_DEATH((assertion_messages_to_stderr(), run_lockstep(c)),
+               "Assertion failed in .*switch_allocator\\.g_output_grant\\[[0-9]\\]\\.one_input_per_output");
 }
 
 // The RTL's sticky protocol-error flags reach the machine at the edge that sets them: a credit returned
@@ -290,9 +320,10 @@ TEST(RtlRouter, ReportsProtocolErrors) {
 TEST(DualRouter, ReportsTheFirstDifference) {
   const Topology topology = Topology::parse("mesh:3x3");
   RouterParams params;
-  for (int fault : {0, 2}) {
+  for (RtlFault fault : {RtlFault::None, RtlFault::LastInputWins}) {
     Recorder out;
-    DualRouter dual(4, topology, params, PortModel::OnePort, &dimension_order_port, &out, fault);
+    const RtlModelConfiguration checked = checked_rtl_model(fault);
+    DualRouter dual(4, topology, params, PortModel::OnePort, &dimension_order_port, &out, &checked);
     for (int in : {0, 1}) {
       Flit head;
       head.head = head.tail = true;
@@ -303,7 +334,7 @@ TEST(DualRouter, ReportsTheFirstDifference) {
     }
     for (std::uint64_t cycle = 1; cycle <= 6; ++cycle) dual.step(cycle);
     EXPECT_EQ(out.flits.size(), 2u) << "the SystemC router's flits drive the machine";
-    if (fault == 0) {
+    if (fault == RtlFault::None) {
       EXPECT_TRUE(out.errors.empty()) << out.errors.front();
     } else {
       ASSERT_EQ(out.errors.size(), 1u);
@@ -313,6 +344,76 @@ TEST(DualRouter, ReportsTheFirstDifference) {
                 "class 0 ring dimension 1 route position 0");
     }
   }
+}
+
+// The router's assertions (rtl/README.md) hold on the checked configuration under the lockstep stimulus,
+// whose outputs still match the SystemC router's: wormhole, store-and-forward and cut-through, three seeds
+// each, from zero and random power-on states.
+TEST(RtlAssertions, HoldUnderTheLockstepStimulus) {
+  for (Case c : {Case{"mesh:4x4", 5, SwitchingMode::Wormhole, 2, 4, PortModel::OnePort, 11},
+                 Case{"torus:4x4", 6, SwitchingMode::StoreAndForward, 2, 4, PortModel::OnePort, 12},
+                 Case{"mesh:3x3", 4, SwitchingMode::VirtualCutThrough, 3, 4, PortModel::OnePort, 13}}) {
+    c.checked = true;
+    EXPECT_EQ(run_lockstep_seeds(c), "") << c.topology;
+  }
+}
+
+// A directed run of the checked configuration alone: the centre of mesh:3x3 (4-flit buffers) gets one
+// packet of `flits` flits on input port 0 VC 0, sent as its upstream credits allow, for the +y output (port
+// 3); downstream returns no credit. Returns the flits that left, per output port.
+std::vector<int> run_directed(RtlFault fault, int flits) {
+  const Topology topology = Topology::parse("mesh:3x3");
+  RouterParams params;
+  params.buffer_flits = 4;
+  Recorder out;
+  const RtlModelConfiguration checked = checked_rtl_model(fault);
+  RtlRouter rtl(4, topology, params, PortModel::OnePort, &dimension_order_port, &out, &checked);
+  int sent = 0, upstream_credits = params.buffer_flits;
+  for (std::uint64_t cycle = 1; cycle <= 40; ++cycle) {
+    if (sent < flits && upstream_credits > 0) {
+      Flit flit;
+      flit.head = sent == 0;
+      flit.tail = sent == flits - 1;
+      flit.tag = 1;
+      if (flit.head) {
+        flit.dst = 7;  // (1,2): the +y port of the centre
+        flit.packet_flits = static_cast<std::uint16_t>(flits);
+      } else {
+        flit.payload_bytes = 1;
+      }
+      rtl.receive_flit(0, flit, cycle);
+      ++sent;
+      --upstream_credits;
+    }
+    rtl.step(cycle);
+    upstream_credits += static_cast<int>(out.credits.size());
+    out.credits.clear();
+  }
+  EXPECT_TRUE(out.errors.empty()) << out.errors.front();
+  std::vector<int> per_port(rtl.num_ports(), 0);
+  for (const auto& [port, flit] : out.flits) ++per_port[port];
+  return per_port;
+}
+
+// The assertions are live: a fault that breaks one invariant stops the model with Verilator's assertion
+// message naming it, and the same run without the fault passes. A switch allocator that ignores credits
+// sends the fifth flit of a packet to the output VC whose downstream buffer (4 flits) is full.
+TEST(RtlAssertions, AFlitSentToAFullVcStopsTheModel) {
+  run_death_tests_in_fresh_processes();
+  EXPECT_EQ(run_directed(RtlFault::None, 6), (std::vector<int>{0, 0, 0, 4, 0})) << "4 credits, 4 flits";
+  EXPECT_DEATH((assertion_messages_to_stderr(), run_directed(RtlFault::NoCreditCheck, 6)),
+               "Assertion failed in .*g_port\\[3\\]\\.output_unit\\.flit_only_with_credit: "
+               "a flit leaves on output VC 0, which has no credit");
+}
+
+// An input port granted by two output ports at once (the faulty switch allocator lets the local port,
+// after +y, grant it too) stops the model.
+TEST(RtlAssertions, TwoGrantsForOneInputStopTheModel) {
+  run_death_tests_in_fresh_processes();
+  EXPECT_EQ(run_directed(RtlFault::None, 1), (std::vector<int>{0, 0, 0, 1, 0}));
+  EXPECT_DEATH((assertion_messages_to_stderr(), run_directed(RtlFault::TwoOutputs, 1)),
+               "Assertion failed in .*switch_allocator\\.g_input_grant\\[0\\]\\.one_output_per_input: "
+               "switch allocation: input port 0 granted by output ports 11000");
 }
 
 }  // namespace

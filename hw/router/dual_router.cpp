@@ -21,12 +21,13 @@ std::string describe(const Flit& f) {
 }  // namespace
 
 DualRouter::DualRouter(int node, const Topology& topology, const RouterParams& params, PortModel port_model,
-                       RoutingFunction routing, RouterEnvironment* environment, int test_fault)
+                       RoutingFunction routing, RouterEnvironment* environment,
+                       const RtlModelConfiguration* rtl_model)
     : env_(environment),
       cpp_out_{},
       rtl_out_{},
       cpp_(node, topology, params, port_model, routing, &cpp_out_),
-      rtl_(node, topology, params, port_model, routing, &rtl_out_, test_fault) {
+      rtl_(node, topology, params, port_model, routing, &rtl_out_, rtl_model) {
   cpp_out_.machine = rtl_out_.machine = environment;
   cpp_out_.model = "cpp";
   rtl_out_.model = "rtl";

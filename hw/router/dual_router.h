@@ -17,9 +17,10 @@ namespace meshmp {
 
 class DualRouter final : public RouterModel {
  public:
-  // `test_fault` is passed to the RTL router (tests only: see RtlRouter).
+  // `rtl_model` is passed to the RTL router (tests only: see RtlRouter).
   DualRouter(int node, const Topology& topology, const RouterParams& params, PortModel port_model,
-             RoutingFunction routing, RouterEnvironment* environment, int test_fault = 0);
+             RoutingFunction routing, RouterEnvironment* environment,
+             const RtlModelConfiguration* rtl_model = nullptr);
 
   RtlRouter& rtl() { return rtl_; }
   int node() const override { return cpp_.node(); }

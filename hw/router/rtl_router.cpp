@@ -2,15 +2,12 @@
 #include "hw/router/rtl_router.h"
 
 #include <algorithm>
-#include <cstring>
-#include <type_traits>
 
 #include "hw/router/flit_wire.h"
+#include "hw/router/verilated_router.h"
 #include "topology/config_error.h"
 
-// Verilator's headers stay in this file (they pull systemc.h's names into the global namespace).
-#include "verilated.h"
-#include "verilated_fst_c.h"
+// The verilated models' headers stay in this file (and the tests' checked configuration).
 #include "Vmeshmp_router_p5v2.h"
 #include "Vmeshmp_router_p5v4.h"
 #include "Vmeshmp_router_p7v4.h"
@@ -18,223 +15,38 @@
 
 namespace meshmp {
 
-namespace {
-
-constexpr int kMaxBuffer = 8;       // MAX_BUFFER of the built configurations
-constexpr int kTableBits = 12;      // TABLE_BITS: up to 4096 destinations
-constexpr int kFlitBits = wire::kWireBits;
-constexpr int kFlitStride = 352;  // a flit's place on the model's port buses (rtl/meshmp_flit_pkg.sv, FLIT_STRIDE)
-static_assert(kFlitStride % 32 == 0 && kFlitStride >= kFlitBits);
-
-// Bit access to a verilated port of any width: scalars (CData..QData) and wide words (VlWide: 32-bit words,
-// bit i in word i / 32). Up to 64 bits at a time, touching at most three words.
-template <class T>
-void put_bits(T& field, int first, int width, std::uint64_t value) {
-  const std::uint64_t mask = width == 64 ? ~0ull : (1ull << width) - 1;
-  value &= mask;
-  if constexpr (std::is_integral_v<T>) {
-    field = static_cast<T>((static_cast<std::uint64_t>(field) & ~(mask << first)) | (value << first));
-  } else {
-    for (int done = 0; done < width;) {
-      const int word = (first + done) / 32, shift = (first + done) % 32;
-      const int take = std::min(32 - shift, width - done);
-      const std::uint32_t part_mask = static_cast<std::uint32_t>(((1ull << take) - 1) << shift);
-      field[word] = (field[word] & ~part_mask) | (static_cast<std::uint32_t>((value >> done) << shift) & part_mask);
-      done += take;
-    }
-  }
-}
-
-template <class T>
-std::uint64_t get_bits(const T& field, int first, int width) {
-  const std::uint64_t mask = width == 64 ? ~0ull : (1ull << width) - 1;
-  if constexpr (std::is_integral_v<T>) {
-    return (static_cast<std::uint64_t>(field) >> first) & mask;
-  } else {
-    std::uint64_t value = 0;
-    for (int done = 0; done < width;) {
-      const int word = (first + done) / 32, shift = (first + done) % 32;
-      const int take = std::min(32 - shift, width - done);
-      value |= static_cast<std::uint64_t>((field[word] >> shift) & static_cast<std::uint32_t>((1ull << take) - 1)) << done;
-      done += take;
-    }
-    return value & mask;
-  }
-}
-
-// Copies a flit's wire bits into / out of a wide port whose flit starts on a 32-bit word (`first` is a
-// multiple of kFlitStride): whole words, the last one masked to the flit's bits.
-constexpr int kFlitWords32 = (kFlitBits + 31) / 32;
-constexpr std::uint32_t kLastWordMask =
-    kFlitBits % 32 == 0 ? ~0u : static_cast<std::uint32_t>((1ull << (kFlitBits % 32)) - 1);
-
-template <class Wide>
-void put_flit(Wide& port, int first, const wire::WireFlit& bits) {
-  std::uint32_t* word = &port[first / 32];
-  for (int k = 0; k < kFlitWords32; ++k) word[k] = static_cast<std::uint32_t>(bits[k / 2] >> (32 * (k % 2)));
-  word[kFlitWords32 - 1] &= kLastWordMask;
-}
-
-template <class Wide>
-wire::WireFlit get_flit(const Wide& port, int first) {
-  wire::WireFlit bits{};
-  const std::uint32_t* word = &port[first / 32];
-  for (int k = 0; k < kFlitWords32; ++k) {
-    const std::uint32_t w = k == kFlitWords32 - 1 ? word[k] & kLastWordMask : word[k];
-    bits[k / 2] |= static_cast<std::uint64_t>(w) << (32 * (k % 2));
-  }
-  return bits;
-}
-
-VerilatedContext& verilator_context() {
+VerilatedContext& rtl_verilator_context() {
   static VerilatedContext context;
   return context;
 }
 
-}  // namespace
-
-// What the adapter needs of a verilated router, whatever its configuration.
-class RtlModelPort {
- public:
-  virtual ~RtlModelPort() = default;
-  struct Straps {
-    int pipeline_depth, switching, buffer_flits, test_fault;
-    bool dateline, all_port, exclusive_ejection, trace_decisions;
-    std::vector<int> port_dimension;
-    std::vector<bool> port_ring, port_dateline;
-  };
-  virtual void set_straps(const Straps& straps) = 0;
-  // One reset edge, writing one routing-table entry.
-  virtual void reset_edge(int table_address, int table_port) = 0;
-  virtual void put_flit(int port, const wire::WireFlit& bits) = 0;
-  virtual void add_credit(int port, int vc) = 0;
-  // One cycle (a falling edge, then a rising edge) with the inputs set since the last one; then the inputs
-  // are cleared.
-  virtual void edge() = 0;
-  virtual bool flit_out(int port, wire::WireFlit& bits) const = 0;
-  virtual bool credit_out(int port, int& vc) const = 0;
-  virtual std::uint64_t body_stall_cycles() const = 0;
-  virtual unsigned error() const = 0;
-  virtual void trace(VerilatedFstC* file) = 0;
-};
-
 namespace {
 
-template <class Model, int kPorts, int kVcs>
-class VerilatedRouter final : public RtlModelPort {
- public:
-  explicit VerilatedRouter(const std::string& name) : model_(&verilator_context(), name.c_str()) {
-    // The inputs are driven by the machine, not powered up: nothing arrives until it sends something.
-    clear(model_.flit_in);
-    clear(model_.credit_in);
-    model_.table_write = 0;
-    model_.test_fault = 0;
-    // The clock rests high between cycles: a cycle is a falling edge (returned credits are taken, the
-    // allocators decide) and a rising edge (everything else).
-    model_.clk = 1;
-    model_.rst = 1;
-    model_.eval();
-  }
-  ~VerilatedRouter() override { model_.final(); }
-
-  void set_straps(const Straps& s) override {
-    model_.cfg_pipeline_depth = static_cast<CData>(s.pipeline_depth);
-    model_.cfg_switching = static_cast<CData>(s.switching);
-    model_.cfg_buffer_flits = static_cast<CData>(s.buffer_flits);
-    model_.cfg_dateline = s.dateline;
-    model_.cfg_all_port = s.all_port;
-    model_.cfg_exclusive_ejection = s.exclusive_ejection;
-    model_.cfg_trace_decisions = s.trace_decisions;
-    model_.test_fault = static_cast<CData>(s.test_fault);
-    for (std::size_t p = 0; p < s.port_dimension.size(); ++p) {
-      put_bits(model_.cfg_port_dimension, static_cast<int>(p) * 5, 5, static_cast<std::uint64_t>(s.port_dimension[p]));
-      put_bits(model_.cfg_port_ring, static_cast<int>(p), 1, s.port_ring[p]);
-      put_bits(model_.cfg_port_dateline, static_cast<int>(p), 1, s.port_dateline[p]);
-    }
-  }
-  void reset_edge(int table_address, int table_port) override {
-    model_.rst = 1;
-    model_.table_write = 1;
-    model_.table_address = static_cast<SData>(table_address);
-    model_.table_port = static_cast<CData>(table_port);
-    model_.clk = 0;
-    model_.eval();
-    model_.clk = 1;
-    model_.eval();
-    model_.table_write = 0;
-    model_.rst = 0;
-  }
-  void put_flit(int port, const wire::WireFlit& bits) override {
-    ::meshmp::put_flit(model_.flit_in, port * kFlitStride, bits);
-    inputs_set_ = true;
-  }
-  void add_credit(int port, int vc) override {
-    const int first = (port * kVcs + vc) * 4;
-    put_bits(model_.credit_in, first, 4, get_bits(model_.credit_in, first, 4) + 1);
-    inputs_set_ = true;
-  }
-  void edge() override {
-    model_.clk = 0;
-    model_.eval();
-    model_.clk = 1;
-    model_.eval();
-    if (inputs_set_) {
-      std::memset(model_.flit_in.data(), 0, sizeof(model_.flit_in));
-      clear(model_.credit_in);
-      inputs_set_ = false;
-    }
-  }
-  bool flit_out(int port, wire::WireFlit& bits) const override {
-    if (!get_bits(model_.flit_out, port * kFlitStride + wire::kValid, 1)) return false;
-    bits = get_flit(model_.flit_out, port * kFlitStride);
-    return true;
-  }
-  bool credit_out(int port, int& vc) const override {
-    if (!get_bits(model_.credit_out_valid, port, 1)) return false;
-    vc = static_cast<int>(get_bits(model_.credit_out_vc, port * 4, 4));
-    return true;
-  }
-  std::uint64_t body_stall_cycles() const override { return model_.body_stall_cycles; }
-  unsigned error() const override { return model_.error; }
-  void trace(VerilatedFstC* file) override { model_.trace(file, 99); }
-
- private:
-  template <class T>
-  static void clear(T& field) {
-    if constexpr (std::is_integral_v<T>) field = 0;
-    else std::memset(field.data(), 0, sizeof(field));
-  }
-  mutable Model model_;
-  bool inputs_set_ = false;
-};
-
-struct BuiltConfiguration {
-  const char* name;
-  int ports;
-  int net_ports;
-  int vcs;
-  std::unique_ptr<RtlModelPort> (*make)(const std::string& name);
-};
-
-template <class Model, int kPorts, int kVcs>
-std::unique_ptr<RtlModelPort> make_model(const std::string& name) {
-  return std::make_unique<VerilatedRouter<Model, kPorts, kVcs>>(name);
-}
+constexpr int kMaxBuffer = 8;       // MAX_BUFFER of the built configurations (and the tests' checked one)
+constexpr int kTableBits = 12;      // TABLE_BITS: up to 4096 destinations
 
 // The matrix (rtl/CMakeLists.txt), smallest first.
-const BuiltConfiguration kBuilt[] = {
-    {"p5v2: 4 network + 1 local ports, 2 VCs", 5, 4, 2, &make_model<Vmeshmp_router_p5v2, 5, 2>},
-    {"p5v4: 4 network + 1 local ports, 4 VCs", 5, 4, 4, &make_model<Vmeshmp_router_p5v4, 5, 4>},
-    {"p7v4: 6 network + 1 local ports, 4 VCs", 7, 6, 4, &make_model<Vmeshmp_router_p7v4, 7, 4>},
-    {"p8v4: 4 network + 4 local ports, 4 VCs", 8, 4, 4, &make_model<Vmeshmp_router_p8v4, 8, 4>},
-};
+const std::vector<RtlModelConfiguration>& built_configurations() {
+  static const std::vector<RtlModelConfiguration> built{
+      verilated::configuration<Vmeshmp_router_p5v2, 5, 4, 2>("p5v2: 4 network + 1 local ports, 2 VCs"),
+      verilated::configuration<Vmeshmp_router_p5v4, 5, 4, 4>("p5v4: 4 network + 1 local ports, 4 VCs"),
+      verilated::configuration<Vmeshmp_router_p7v4, 7, 6, 4>("p7v4: 6 network + 1 local ports, 4 VCs"),
+      verilated::configuration<Vmeshmp_router_p8v4, 8, 4, 4>("p8v4: 4 network + 4 local ports, 4 VCs"),
+  };
+  return built;
+}
 
-const BuiltConfiguration* find_configuration(const Topology& topology, const RouterParams& params,
-                                             PortModel port_model) {
+bool covers(const RtlModelConfiguration& c, const Topology& topology, const RouterParams& params,
+            PortModel port_model) {
   const int net = topology.num_ports();
   const int local = port_model == PortModel::AllPort ? net : 1;
-  for (const auto& c : kBuilt)
-    if (c.vcs == params.vcs && c.net_ports >= net && c.ports - c.net_ports >= local) return &c;
+  return c.vcs == params.vcs && c.net_ports >= net && c.ports - c.net_ports >= local;
+}
+
+const RtlModelConfiguration* find_configuration(const Topology& topology, const RouterParams& params,
+                                                PortModel port_model) {
+  for (const auto& c : built_configurations())
+    if (covers(c, topology, params, port_model)) return &c;
   return nullptr;
 }
 
@@ -244,7 +56,7 @@ std::optional<std::string> RtlRouter::unsupported(const Topology& topology, cons
                                                   PortModel port_model) {
   auto refuse = [](const std::string& why) {
     std::string built;
-    for (const auto& c : kBuilt) built += std::string("; ") + c.name;
+    for (const auto& c : built_configurations()) built += "; " + c.name;
     return std::optional<std::string>(why + " (RTL configurations built, each with up to " +
                                       std::to_string(kMaxBuffer) + " flits per VC and " +
                                       std::to_string(1 << kTableBits) + " nodes" + built + ")");
@@ -261,7 +73,7 @@ std::optional<std::string> RtlRouter::unsupported(const Topology& topology, cons
 }
 
 RtlRouter::RtlRouter(int node, const Topology& topology, const RouterParams& params, PortModel port_model,
-                     RoutingFunction routing, RouterEnvironment* environment, int test_fault)
+                     RoutingFunction routing, RouterEnvironment* environment, const RtlModelConfiguration* model)
     : node_(node),
       topology_(topology),
       routing_(routing),
@@ -270,11 +82,13 @@ RtlRouter::RtlRouter(int node, const Topology& topology, const RouterParams& par
       local_ports_(port_model == PortModel::AllPort ? topology.num_ports() : 1),
       vcs_(params.vcs) {
   if (auto why = unsupported(topology, params, port_model)) throw ConfigError("router.model", "rtl", *why);
-  const BuiltConfiguration& c = *find_configuration(topology, params, port_model);
+  if (model != nullptr && !covers(*model, topology, params, port_model))
+    throw ConfigError("router.model", "rtl", "the RTL configuration " + model->name + " does not fit this machine");
+  const RtlModelConfiguration& c = model != nullptr ? *model : *find_configuration(topology, params, port_model);
   model_net_ports_ = c.net_ports;
   // The power-on state: Verilator draws every register and memory (--x-initial unique) when the model is
   // built, all 0 or at random from a seed of this router's own.
-  VerilatedContext& context = verilator_context();
+  VerilatedContext& context = rtl_verilator_context();
   Verilated::threadContextp(&context);
   context.randReset(params.rtl_power_on_seed == 0 ? 0 : 2);
   if (params.rtl_power_on_seed != 0)
@@ -285,7 +99,6 @@ RtlRouter::RtlRouter(int node, const Topology& topology, const RouterParams& par
   straps.pipeline_depth = params.pipeline_depth;
   straps.switching = static_cast<int>(params.switching);
   straps.buffer_flits = params.buffer_flits;
-  straps.test_fault = test_fault;
   straps.dateline = params.dateline;
   straps.all_port = port_model == PortModel::AllPort;
   straps.exclusive_ejection = params.exclusive_ejection;
@@ -397,7 +210,7 @@ bool RtlWaveform::enabled() { return waveform_enabled(); }
 void RtlWaveform::enable() {
   waveform_enabled() = true;
   Verilated::traceEverOn(true);
-  verilator_context().traceEverOn(true);
+  rtl_verilator_context().traceEverOn(true);
 }
 
 void RtlWaveform::open(const std::string& path, const std::vector<RtlRouter*>& routers) {

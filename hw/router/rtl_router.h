@@ -5,7 +5,8 @@
 // the routing table is loaded from the routing function during reset, one destination per edge.
 //
 // The RTL is built for a small matrix of (ports, VCs) configurations (rtl/CMakeLists.txt); a machine the
-// matrix does not cover is refused with a ConfigError that lists the built ones. The registers power up
+// matrix does not cover is refused with a ConfigError that lists the built ones. A test may hand it another
+// verilated configuration instead (the checked one: assertions, fault injection). The registers power up
 // at 0 or at random (RouterParams::rtl_power_on_seed). For deadlock reports the adapter keeps, from the
 // model's ports, which packets are in each input VC and which packet holds each output VC.
 #pragma once
@@ -22,16 +23,16 @@ class VerilatedFstC;
 
 namespace meshmp {
 
-class RtlModelPort;  // the verilated model behind a uniform interface (rtl_router.cpp)
+class RtlModelPort;             // the verilated model behind a uniform interface (hw/router/rtl_model_port.h)
+struct RtlModelConfiguration;  // a verilated configuration (the same header)
 
 class RtlRouter final : public RouterModel {
  public:
-  // `test_fault` (tests only): 0 none; 1 the RTL drops every credit of input port 0 VC 0; 2 the last
-  // requesting input wins switch allocation; 3 the switch allocator's pointers are left out of the reset
-  // (seen only from a random power-on state, params.rtl_power_on_seed). The co-verification tests must
-  // catch all three.
+  // `model` (tests only): the verilated configuration to build instead of the matrix's, one that fits
+  // this machine: the checked configuration (tests/rtl_checked_model.h: the router's assertions compiled
+  // in, a fault injected).
   RtlRouter(int node, const Topology& topology, const RouterParams& params, PortModel port_model,
-            RoutingFunction routing, RouterEnvironment* environment, int test_fault = 0);
+            RoutingFunction routing, RouterEnvironment* environment, const RtlModelConfiguration* model = nullptr);
   ~RtlRouter() override;
 
   // Empty when the RTL matrix has a configuration for this machine; otherwise why not, listing the built
