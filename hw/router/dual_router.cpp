@@ -99,12 +99,7 @@ namespace {
 
 // The SystemC and the RTL router in lockstep, stopping at the first difference.
 RouterModelDescription dual_router_description() {
-  return verilated_router_description(
-      "dual", "SystemC and RTL routers in lockstep",
-      [](int node, const Topology& topology, const RouterParams& params, PortModel port_model, RoutingFunction routing,
-         RouterEnvironment* environment) -> std::unique_ptr<RouterModel> {
-        return std::make_unique<DualRouter>(node, topology, params, port_model, routing, environment);
-      });
+  return verilated_router_description<DualRouter>("dual", "SystemC and RTL routers in lockstep");
 }
 
 const RouterModelRegistration kRegistration{30, dual_router_description};

@@ -302,12 +302,7 @@ namespace {
 
 // The RTL router of rtl/, verilated.
 RouterModelDescription rtl_router_description() {
-  return verilated_router_description(
-      "rtl", "verilated RTL routers",
-      [](int node, const Topology& topology, const RouterParams& params, PortModel port_model, RoutingFunction routing,
-         RouterEnvironment* environment) -> std::unique_ptr<RouterModel> {
-        return std::make_unique<RtlRouter>(node, topology, params, port_model, routing, environment);
-      });
+  return verilated_router_description<RtlRouter>("rtl", "verilated RTL routers");
 }
 
 const RouterModelRegistration kRegistration{20, rtl_router_description};

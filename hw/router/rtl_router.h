@@ -115,5 +115,16 @@ class RtlWaveform {
 // machines the RTL configurations built do not cover, naming `name`, and it traces the RTL.
 RouterModelDescription verilated_router_description(const std::string& name, const std::string& routers,
                                                     RouterModelFactory make);
+// The same for a model class built like the RTL router (node, topology, parameters, port model, routing,
+// environment).
+template <typename Model>
+RouterModelDescription verilated_router_description(const std::string& name, const std::string& routers) {
+  return verilated_router_description(
+      name, routers,
+      [](int node, const Topology& topology, const RouterParams& params, PortModel port_model, RoutingFunction routing,
+         RouterEnvironment* environment) -> std::unique_ptr<RouterModel> {
+        return std::make_unique<Model>(node, topology, params, port_model, routing, environment);
+      });
+}
 
 }  // namespace meshmp
