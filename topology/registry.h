@@ -24,10 +24,17 @@ class Registry {
   // `field` and `what` name the entries in errors: ConfigError(field, name, "unknown <what>; known: ...").
   Registry(std::string field, std::string what) : field_(std::move(field)), what_(std::move(what)) {}
 
-  // A family of meshmp's own, from a static initialiser of its file.
-  void add_family(int list_position, Family family) { families_.emplace_back(list_position, family); }
+  // A family of meshmp's own, from a static initialiser of its file (one added after the first use of
+  // entries() is appended there).
+  void add_family(int list_position, Family family) {
+    if (!built_) {
+      families_.emplace_back(list_position, std::move(family));
+      return;
+    }
+    for (auto& entry : family()) entries_.push_back(std::move(entry));
+  }
 
-  // Every entry: the families by list position, then those add() appended. Built at first use, after
+  // Every entry: the families by list position, then those append() added. Built at first use, after
   // every file's static registration.
   std::vector<Entry>& entries() {
     if (!built_) {
