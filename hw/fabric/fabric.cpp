@@ -37,8 +37,6 @@ void register_fabric(FabricKind kind) {
 
 const FabricKind& find_fabric(const std::string& name) { return registry().find(name); }
 
-std::vector<std::string> fabric_names() { return registry().names(); }
-
 std::string fabrics_offering(bool NodeOperations::*operation) {
   std::string list;
   for (const FabricKind& kind : registry().entries())

@@ -81,7 +81,6 @@ struct FabricRegistration {
 };
 // ConfigError("topology", name, "unknown fabric; known: ...") for an unknown one.
 const FabricKind& find_fabric(const std::string& name);
-std::vector<std::string> fabric_names();
 // Every fabric offering `operation` as error messages name them: "the broadcast bus, bus:K".
 std::string fabrics_offering(bool NodeOperations::*operation);
 
