@@ -79,7 +79,7 @@ void register_fabric(FabricKind kind);
 struct FabricRegistration {
   FabricRegistration(int list_position, FabricKind (*describe)());
 };
-// ConfigError("topology", name, "unknown fabric; known: ...") for an unknown one.
+// ConfigError("fabric", name, "unknown fabric; known: ...") for an unknown one.
 const FabricKind& find_fabric(const std::string& name);
 // Every fabric offering `operation` as error messages name them: "the broadcast bus, bus:K".
 std::string fabrics_offering(bool NodeOperations::*operation);
