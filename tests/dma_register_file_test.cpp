@@ -160,7 +160,7 @@ TEST(DmaRegisterFile, TableOfCases) {
 
   for (const DmaCase& c : cases) {
     SCOPED_TRACE(c.name);
-    DmaRegisterFile registers(3, "a shared-resource machine", c.global_address);
+    DmaRegisterFile registers(3, "a shared-resource machine", DmaRegisterSet{c.global_address, false});
     std::vector<CommandCall> commands;
     // The stand-in engine: SEND and RECEIVE create a descriptor, any other value is refused.
     const auto command = [&](std::uint32_t value) {

@@ -15,7 +15,7 @@ FabricInterface::FabricInterface(sc_core::sc_module_name name, int node, int nod
       node_(node),
       nodes_(nodes),
       memory_bytes_(memory_bytes),
-      registers_(node, "a shared-resource machine", false),
+      registers_(node, "a shared-resource machine", DmaRegisterSet{}),
       sequence_to_(static_cast<std::size_t>(nodes), 0) {
   registers.register_b_transport(this, &FabricInterface::register_access);
   fabric_in.register_b_transport(this, &FabricInterface::message_in);

@@ -12,7 +12,7 @@ SharedMemoryInterface::SharedMemoryInterface(sc_core::sc_module_name name, int n
       memory_port("memory_port"),
       global_port("global_port"),
       memory_bytes_(memory_bytes),
-      registers_(node, "a shared-memory machine", true) {
+      registers_(node, "a shared-memory machine", DmaRegisterSet{true, false}) {
   registers.register_b_transport(this, &SharedMemoryInterface::register_access);
   SC_THREAD(channel);
 }

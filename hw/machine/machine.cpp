@@ -165,9 +165,9 @@ Machine::Machine(sc_core::sc_module_name name, const MachineConfig& config, cons
 
 void Machine::enforce_port_rule(const Algorithm& algorithm) {
   if (!algorithm.port_rule) return;
-  port_rule_monitor_ = std::make_unique<PortRuleMonitor>(topology_, algorithm.port_rule(topology_, options_));
+  port_rule_check_ = std::make_unique<PortRuleCheck>(topology_, algorithm.port_rule(topology_, options_));
   for (auto& node : nodes_)
-    if (auto* engine = dynamic_cast<NetworkInterface*>(&node->dma())) engine->set_port_rule_monitor(port_rule_monitor_.get());
+    if (auto* engine = dynamic_cast<NetworkInterface*>(&node->dma())) engine->set_message_rule(port_rule_check_.get());
 }
 
 const ExchangeLayout& Machine::layout() const {

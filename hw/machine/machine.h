@@ -21,6 +21,7 @@
 #include "hw/node/node_register_bus.h"
 #include "hw/node/hardware_barrier.h"
 #include "hw/machine/machine_config.h"
+#include "hw/machine/port_rule_check.h"
 #include "hw/machine/run_spec.h"
 #include "hw/node/message_statistics.h"
 #include "hw/network/network.h"
@@ -158,7 +159,7 @@ class Machine : public sc_core::sc_module {
   std::unique_ptr<ZeroLoadObserver> zero_load_;  // the per-step zero-load prediction
   MessageStatistics messages_;
   std::vector<std::unique_ptr<Node>> nodes_;
-  std::unique_ptr<PortRuleMonitor> port_rule_monitor_;  // the algorithm's port rule (004 §2), if any
+  std::unique_ptr<PortRuleCheck> port_rule_check_;  // the algorithm's port rule (004 §2), if any
   int finished_nodes_ = 0;
   sc_core::sc_trace_file* waveform_ = nullptr;
   // Processors ask for the end of the run through this event: sc_stop() is called from a method

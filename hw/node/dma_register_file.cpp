@@ -1,21 +1,30 @@
-// The DMA register file of 004's shared-resource machines. See dma_register_file.h.
+// The DMA register file every DMA engine serves. See dma_register_file.h.
 #include "hw/node/dma_register_file.h"
 
 #include <cstring>
 #include <utility>
 
+#include "hw/router/flit.h"
 #include "tlm/dma_registers.h"
 
 namespace meshmp {
 
-DmaRegisterFile::DmaRegisterFile(int node, std::string machine, bool global_address)
-    : node_(node), machine_(std::move(machine)), has_global_address_(global_address) {}
+DmaRegisterFile::DmaRegisterFile(int node, std::string machine, DmaRegisterSet registers)
+    : node_(node), machine_(std::move(machine)), has_(registers) {
+  if (has_.source_route) route_.assign(kMaxRouteHops, 0);
+}
 
 void DmaRegisterFile::serve(tlm::tlm_generic_payload& trans, const std::function<bool(std::uint32_t)>& command) {
   const unsigned length = trans.get_data_length();
   bool ok = false;
+  const std::uint64_t address = trans.get_address();
   if (!refused_.empty()) {
     ok = reject(refused_);
+  } else if (has_.source_route && trans.is_write() && address >= dma::kRoute &&
+             address + length <= dma::kRoute + kMaxRouteHops) {
+    // ROUTE: one port per byte, written in any width.
+    std::memcpy(route_.data() + (address - dma::kRoute), trans.get_data_ptr(), length);
+    ok = true;
   } else if (length == 0 || length % 4 != 0 || (!trans.is_write() && length != 4)) {
     ok = reject("register " + std::to_string(trans.get_address()) + " is 32 bits wide (" +
                 (trans.is_write() ? "a write" : "a read") + " of " + std::to_string(length) + " bytes)");
@@ -41,15 +50,21 @@ bool DmaRegisterFile::write(std::uint64_t address, std::uint32_t value, const st
     case dma::kLocalAddress: local_address_ = value; return true;
     case dma::kLength: length_ = value; return true;
     case dma::kTag: tag_ = value; return true;
-    case dma::kChannel: return true;  // one channel: nothing to choose
+    case dma::kChannel:
+      if (has_.source_route) channel_ = value;
+      return true;  // without: one channel, nothing to choose
     case dma::kRouteLength:
+      if (has_.source_route) {
+        route_length_ = value;
+        return true;
+      }
       return value == 0 || reject("ROUTE_LENGTH = " + std::to_string(value) +
                                   ": source routes are the router network's; " + machine_ + " has none");
     case dma::kQuery: query_ = value; return true;
     case dma::kStepMark: step_mark_ = value; return true;
     case dma::kCommand: return command(value);
     case dma::kGlobalAddress:
-      if (!has_global_address_) break;
+      if (!has_.global_address) break;
       global_address_ = value;
       return true;
     default: break;
@@ -71,7 +86,7 @@ bool DmaRegisterFile::read(std::uint64_t address, std::uint32_t& value) {
     case dma::kTag: value = tag_; return true;
     case dma::kStepMark: value = step_mark_; return true;
     case dma::kGlobalAddress:
-      if (!has_global_address_) break;
+      if (!has_.global_address) break;
       value = global_address_;
       return true;
     default: break;

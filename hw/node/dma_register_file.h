@@ -1,9 +1,11 @@
-// The register file of tlm/dma_registers.h as the DMA engines of paper 004's shared-resource machines
-// serve it (hw/fabric/fabric_interface.h for the bus and the switch, hw/fabric/shared_memory_interface.h for the shared
-// memory): the descriptor fields, the descriptor table with QUERY / STATUS / COMPLETED, the step mark, the
-// completion interrupt, and the error an access answers (last_error()). An engine gives it what starts a
-// descriptor (COMMAND); a transfer its machine refuses later makes every register access answer that
-// refusal from then on, so that a processor waiting for the descriptor finds it at its next access.
+// The register file of tlm/dma_registers.h as every DMA engine serves it: the router network's interface
+// (hw/node/network_interface.h), which also has the injection channel and the source route, and the engines
+// of paper 004's shared-resource machines (hw/fabric/fabric_interface.h for the bus and the switch,
+// hw/fabric/shared_memory_interface.h for the shared memory, which also has the global address). It holds
+// the descriptor fields, the descriptor table with QUERY / STATUS / COMPLETED, the step mark, the completion
+// interrupt, and the error an access answers (last_error()). An engine gives it what starts a descriptor
+// (COMMAND); a transfer its machine refuses later makes every register access answer that refusal from then
+// on, so that a processor waiting for the descriptor finds it at its next access.
 #pragma once
 
 #include <systemc>
@@ -16,11 +18,16 @@
 
 namespace meshmp {
 
+// The registers an engine has beyond the descriptor's common fields.
+struct DmaRegisterSet {
+  bool global_address = false;  // GLOBAL_ADDRESS (the shared memory's)
+  bool source_route = false;    // CHANNEL, ROUTE_LENGTH and ROUTE (the router network's)
+};
+
 class DmaRegisterFile {
  public:
-  // `machine` names the machine in errors ("a shared-resource machine"); `global_address`: the engine has
-  // the GLOBAL_ADDRESS register (the shared memory's).
-  DmaRegisterFile(int node, std::string machine, bool global_address);
+  // `machine` names the machine in errors ("a shared-resource machine").
+  DmaRegisterFile(int node, std::string machine, DmaRegisterSet registers);
 
   // Serves one 32-bit register access (TLM-2.0 b_transport of the engine's register socket); a COMMAND
   // write calls `command` with the value, which starts the descriptor or rejects it.
@@ -33,12 +40,17 @@ class DmaRegisterFile {
   std::uint32_t tag() const { return tag_; }
   std::uint32_t step_mark() const { return step_mark_; }
   std::uint32_t global_address() const { return global_address_; }
+  std::uint32_t channel() const { return channel_; }
+  std::uint32_t route_length() const { return route_length_; }
+  // The source route's ports, kMaxRouteHops of them (ROUTE_LENGTH says how many are the route).
+  const std::vector<std::uint8_t>& route() const { return route_; }
 
   // A new descriptor (DESCRIPTOR_ID reads it), its completion (raises the interrupt), and whether it is done.
   std::uint32_t new_descriptor();
   void complete(std::uint32_t descriptor);
   bool done(std::uint32_t descriptor) const { return descriptor < done_.size() && done_[descriptor]; }
   bool exists(std::uint32_t descriptor) const { return descriptor < done_.size(); }
+  std::uint32_t completed() const { return completed_; }
   // Records why an access is refused ("node 3 DMA: ..."); returns false.
   bool reject(const std::string& why);
   // A transfer the machine refused: every access answers `why` from now on; the interrupt wakes the processor.
@@ -53,9 +65,11 @@ class DmaRegisterFile {
 
   int node_;
   std::string machine_;
-  bool has_global_address_;
+  DmaRegisterSet has_;
   std::uint32_t peer_ = 0, local_address_ = 0, length_ = 0, tag_ = 0, query_ = 0, descriptor_id_ = 0;
   std::uint32_t step_mark_ = 0, global_address_ = 0;
+  std::uint32_t channel_ = 0xffffffff, route_length_ = 0;  // CHANNEL's reset value: by first hop
+  std::vector<std::uint8_t> route_;
   std::vector<bool> done_;
   std::uint32_t completed_ = 0;
   std::string last_error_;
