@@ -24,10 +24,10 @@ struct Ring {
 
   // Node `src` sends `bytes` to its neighbour `dst` as the processor and its interface report it.
   std::uint64_t send(int src, int dst, Handle handle, std::uint32_t message_id, std::uint32_t bytes) {
-    const std::uint64_t injected = observer.send(src, dst, bytes, {});
+    observer.sending(src, dst, bytes, {});
     observer.message_sent(src, dst, message_id);
-    observer.issued(src, handle, injected);
-    return injected;
+    observer.issued(src, handle);
+    return observer.injected(src, handle).value();
   }
 };
 

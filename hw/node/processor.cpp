@@ -14,7 +14,7 @@ namespace meshmp {
 
 Processor::Processor(sc_core::sc_module_name name, int node, const Topology& topology, const Workload& workload,
                      const ProcessorParams& params, const TransferTiming& timing, sc_core::sc_time clock_period,
-                     HardwareBarrier& barrier, StepStatistics& step_statistics, ZeroLoadObserver& zero_load,
+                     HardwareBarrier& barrier, StepStatistics& step_statistics, ProcessorActivity& activity,
                      const sc_core::sc_event& completion_irq, std::function<std::string()> dma_error_text,
                      std::function<std::string(Handle)> describe_descriptor, Firmware firmware,
                      const AlgorithmOptions& options, std::function<void()> on_finish)
@@ -29,7 +29,7 @@ Processor::Processor(sc_core::sc_module_name name, int node, const Topology& top
       period_(clock_period),
       barrier_(barrier),
       step_statistics_(step_statistics),
-      zero_load_(zero_load),
+      activity_(activity),
       completion_irq_(completion_irq),
       firmware_(std::move(firmware)),
       options_(options),
@@ -124,9 +124,9 @@ Handle Processor::start_transfer(std::uint32_t command, std::uint32_t peer, int 
                                  std::uint32_t global_address) {
   stop_if_requested();
   if (!params_.startup_on_channel) wait_cycles(params_.startup_cycles);
-  const std::uint64_t injected = zero_load_.send(node_, model_peer, length, route);
+  activity_.sending(node_, model_peer, length, route);
   Handle h = issue(command, peer, address, length, tag, route, global_address);
-  zero_load_.issued(node_, h, injected);
+  activity_.issued(node_, h);
   ++startups_;
   step_count_.messages += 1;
   step_count_.bytes += length;
@@ -181,7 +181,7 @@ void Processor::wait(Handle handle) {
     stop_if_requested();
   }
   blocked_ = Blocked::No;
-  zero_load_.completed(node_, handle);
+  activity_.completed(node_, handle);
 }
 
 bool Processor::test(Handle handle) {
@@ -237,9 +237,8 @@ void Processor::wait_all() {
     }
     blocked_ = Blocked::No;
   }
-  for (Handle h = first_outstanding_; h < next_handle_; ++h) zero_load_.completed(node_, h);
+  activity_.completed_all(node_, first_outstanding_, next_handle_);
   first_outstanding_ = next_handle_;
-  zero_load_.completed_all(node_);
 }
 
 void Processor::local_copies(const std::vector<LocalCopy>& copies) {
@@ -266,7 +265,7 @@ void Processor::local_copies(const std::vector<LocalCopy>& copies) {
       std::memmove(memory + c.to + i * c.to_stride, memory + c.from + i * c.from_stride, c.length);
   copied_bytes_ += total;
   const auto copy_cycles = static_cast<std::uint64_t>(std::ceil(params_.copy_cycles_per_byte * static_cast<double>(total)));
-  zero_load_.local_work(node_, copy_cycles);
+  activity_.local_work(node_, copy_cycles);
   wait_cycles(copy_cycles);
 }
 
@@ -284,19 +283,19 @@ unsigned char* Processor::direct_memory() {
 }
 
 void Processor::compute(std::uint64_t cycles) {
-  zero_load_.local_work(node_, cycles);
+  activity_.local_work(node_, cycles);
   wait_cycles(cycles);
 }
 
 void Processor::end_step() {
-  step_statistics_.record(node_, current_step_, step_count_, step_begin_cycle_, zero_load_.close_step(node_));
+  step_statistics_.record(node_, current_step_, step_count_, step_begin_cycle_, activity_.close_step(node_));
   step_count_ = StepCount{};
 }
 
 void Processor::hardware_barrier() {
   // Zero-load model: every node arrives as its step's slowest would, and all leave `latency` later.
   const auto latency = static_cast<std::uint64_t>(barrier_.latency() / period_);
-  zero_load_.local_work(node_, latency);
+  activity_.local_work(node_, latency);
   step_count_.barrier_cycles += latency;
   blocked_ = Blocked::OnBarrier;
   barrier_.arrive_and_wait();
@@ -324,7 +323,7 @@ void Processor::begin_step(int step) {
   end_step();
   current_step_ = step;
   step_begin_cycle_ = now_cycles();
-  zero_load_.begin_step(node_, step);
+  activity_.begin_step(node_, step);
   write_register(dma::kStepMark, static_cast<std::uint32_t>(step));
 }
 

@@ -22,7 +22,7 @@
 #include "hw/router/router_params.h"
 #include "hw/router/routing.h"
 #include "hw/node/step_statistics.h"
-#include "hw/node/zero_load_observer.h"
+#include "hw/node/processor_activity.h"
 #include "tlm/message_transfer.h"
 
 namespace meshmp {
@@ -37,7 +37,7 @@ class Processor : public sc_core::sc_module, public NodeApi {
   SC_HAS_PROCESS(Processor);
   Processor(sc_core::sc_module_name name, int node, const Topology& topology, const Workload& workload,
             const ProcessorParams& params, const TransferTiming& timing, sc_core::sc_time clock_period,
-            HardwareBarrier& barrier, StepStatistics& step_statistics, ZeroLoadObserver& zero_load,
+            HardwareBarrier& barrier, StepStatistics& step_statistics, ProcessorActivity& activity,
             const sc_core::sc_event& completion_irq,
             std::function<std::string()> dma_error_text, std::function<std::string(Handle)> describe_descriptor,
             Firmware firmware, const AlgorithmOptions& options, std::function<void()> on_finish);
@@ -105,7 +105,7 @@ class Processor : public sc_core::sc_module, public NodeApi {
   sc_core::sc_time period_;
   HardwareBarrier& barrier_;
   StepStatistics& step_statistics_;
-  ZeroLoadObserver& zero_load_;  // told what the firmware does (hw/node/zero_load_observer.h)
+  ProcessorActivity& activity_;  // told what the firmware does (hw/node/processor_activity.h)
   const sc_core::sc_event& completion_irq_;
   Firmware firmware_;
   const AlgorithmOptions& options_;

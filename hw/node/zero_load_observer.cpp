@@ -28,7 +28,7 @@ std::uint64_t ZeroLoadObserver::close_step(int node) {
   return cost;
 }
 
-std::uint64_t ZeroLoadObserver::send(int node, int peer, std::uint32_t length, const std::vector<int>& route) {
+void ZeroLoadObserver::sending(int node, int peer, std::uint32_t length, const std::vector<int>& route) {
   NodeModel& model = nodes_[static_cast<std::size_t>(node)];
   if (!params_.startup_on_channel) model.cursor += params_.startup_cycles;
   if (timing_.fabric) {
@@ -39,7 +39,8 @@ std::uint64_t ZeroLoadObserver::send(int node, int peer, std::uint32_t length, c
     const std::uint64_t arrival = model.channel_free[0] = start + timing_.fabric->transfer_cycles(length);
     model.last_arrival = std::max(model.last_arrival, arrival);
     model.sending.reset();  // the fabrics' receives are costed by the fallback
-    return arrival;
+    model.issuing_injected = arrival;
+    return;
   }
   const int hops = route.empty() ? topology_.distance(node, peer) : static_cast<int>(route.size());
   std::size_t channel = 0;
@@ -52,14 +53,14 @@ std::uint64_t ZeroLoadObserver::send(int node, int peer, std::uint32_t length, c
   const std::uint64_t arrival = start + zero_load_transfer_cycles(timing_.router, hops, length);
   model.last_arrival = std::max(model.last_arrival, arrival);
   model.sending = Sent{arrival, model.step};
-  return model.channel_free[channel];
+  model.issuing_injected = model.channel_free[channel];
 }
 
-void ZeroLoadObserver::issued(int node, Handle handle, std::uint64_t injected) {
+void ZeroLoadObserver::issued(int node, Handle handle) {
   NodeModel& model = nodes_[static_cast<std::size_t>(node)];
   model.sending.reset();
   model.send_handles.push_back(handle);
-  model.send_injected.push_back(injected);
+  model.send_injected.push_back(model.issuing_injected);
   model.send_step.push_back(model.step);
 }
 
@@ -81,11 +82,19 @@ void ZeroLoadObserver::completed(int node, Handle handle) {
   model.receive_arrivals.erase(received);
 }
 
-void ZeroLoadObserver::completed_all(int node) {
+void ZeroLoadObserver::completed_all(int node, Handle first, Handle end) {
+  for (Handle h = first; h < end; ++h) completed(node, h);
   NodeModel& model = nodes_[static_cast<std::size_t>(node)];
   model.send_handles.clear();
   model.send_injected.clear();
   model.send_step.clear();
+}
+
+std::optional<std::uint64_t> ZeroLoadObserver::injected(int node, Handle handle) const {
+  const NodeModel& model = nodes_[static_cast<std::size_t>(node)];
+  const auto send = std::lower_bound(model.send_handles.begin(), model.send_handles.end(), handle);
+  if (send == model.send_handles.end() || *send != handle) return std::nullopt;
+  return model.send_injected[static_cast<std::size_t>(send - model.send_handles.begin())];
 }
 
 void ZeroLoadObserver::local_work(int node, std::uint64_t cycles) { nodes_[static_cast<std::size_t>(node)].cursor += cycles; }

@@ -16,33 +16,33 @@
 #include <vector>
 
 #include "firmware/api/node_api.h"
+#include "hw/node/processor_activity.h"
 #include "hw/node/processor_params.h"
 #include "topology/topology.h"
 
 namespace meshmp {
 
-class ZeroLoadObserver {
+class ZeroLoadObserver : public ProcessorActivity {
  public:
   ZeroLoadObserver(const Topology& topology, const TransferTiming& timing, const ProcessorParams& params);
 
-  // From the processors, in the order the firmware acts.
+  // From the processors, in the order the firmware acts (hw/node/processor_activity.h).
   // A new step mark: the node's receives of earlier steps are no longer costed by their messages.
-  void begin_step(int node, int step);
+  void begin_step(int node, int step) override;
   // The node's cost of the step it ends (cycles from the step's start); the node's model starts afresh.
-  std::uint64_t close_step(int node);
-  // A send (or fabric transfer) about to be issued to `peer` (the node itself for a broadcast or a shared
-  // access): t_s, the channel, the arrival. Returns when it has been injected (cycles from the step start).
-  std::uint64_t send(int node, int peer, std::uint32_t length, const std::vector<int>& route);
-  // The descriptor that send was issued as.
-  void issued(int node, Handle handle, std::uint64_t injected);
-  // A wait on `handle` returned: a send of this step completes when injected; a receive when its message
-  // arrives by its sender's model (a message of this step), else when this node's own messages so far
-  // have arrived (right for the symmetric exchanges, where a partner sends what it is sent).
-  void completed(int node, Handle handle);
-  // wait_all(): every descriptor so far is done with.
-  void completed_all(int node);
-  // Copies, computation and a barrier's latency: cycles on the node's processor.
-  void local_work(int node, std::uint64_t cycles);
+  std::uint64_t close_step(int node) override;
+  // A send about to be issued: t_s, the channel, the arrival, when it will have been injected.
+  void sending(int node, int peer, std::uint32_t length, const std::vector<int>& route) override;
+  void issued(int node, Handle handle) override;
+  // A send of this step completes when injected; a receive when its message arrives by its sender's
+  // model (a message of this step), else when this node's own messages so far have arrived (right for
+  // the symmetric exchanges, where a partner sends what it is sent).
+  void completed(int node, Handle handle) override;
+  void completed_all(int node, Handle first, Handle end) override;
+  void local_work(int node, std::uint64_t cycles) override;
+  // When the send issued as `handle` (since the last completed_all) is injected by the model, in cycles
+  // from its step's start; none when `handle` is not such a send.
+  std::optional<std::uint64_t> injected(int node, Handle handle) const;
 
   // From the network interfaces (router networks; the fabrics' receives take the fallback above).
   // The message `message_id` (the source's sequence number to `dst`) was just created by the send the
@@ -66,6 +66,7 @@ class ZeroLoadObserver {
     std::vector<std::uint64_t> send_injected;
     std::vector<int> send_step;
     std::optional<Sent> sending;  // the send being issued, until its interface names its message
+    std::uint64_t issuing_injected = 0;  // when the send being issued is injected
     std::unordered_map<std::uint32_t, std::uint64_t> receive_arrivals;  // receive descriptor -> arrival
   };
 
