@@ -35,11 +35,15 @@ namespace {
 std::optional<RunRefusal> plan_run(const MachineConfig& config, std::optional<RunSpec>& spec) {
   auto invalid = [](const std::string& message) { return std::optional<RunRefusal>(RunRefusal{false, message}); };
   if (auto error = beyond_node_limit(config)) return invalid(*error);
-  if (auto error = config.validate()) return invalid(*error);
   std::optional<Topology> topology;
-  const Algorithm* found = nullptr;
   try {
     topology = Topology::parse(config.topology);
+  } catch (const ConfigError& e) {
+    return invalid(e.what());
+  }
+  if (auto error = config.validate(*topology)) return invalid(*error);
+  const Algorithm* found = nullptr;
+  try {
     found = &find_algorithm(config.algorithm);
   } catch (const ConfigError& e) {
     return invalid(e.what());

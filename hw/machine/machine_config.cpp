@@ -91,23 +91,29 @@ std::optional<std::string> output_rules(const MachineConfig& c, const Topology& 
 }  // namespace
 
 std::optional<std::string> MachineConfig::validate() const {
-  std::optional<Topology> topo;
   try {
-    topo = Topology::parse(topology);
+    return validate(Topology::parse(topology));
+  } catch (const ConfigError& e) {
+    return std::string(e.what());
+  }
+}
+
+std::optional<std::string> MachineConfig::validate(const Topology& topo) const {
+  try {
     find_routing_function(routing);
   } catch (const ConfigError& e) {
     return std::string(e.what());
   }
-  if (auto error = network_rules(*this, *topo)) return error;
+  if (auto error = network_rules(*this, topo)) return error;
   if (block_bytes == 0) return bad("block_bytes", "0", "a block must hold at least one byte");
   // The send and receive buffers (the algorithm's scratch comes on top: see run_machine).
-  const std::uint64_t memory = 2ull * topo->num_nodes() * block_bytes;
+  const std::uint64_t memory = 2ull * topo.num_nodes() * block_bytes;
   if (memory > 0xffffffffull)
     return bad("block_bytes", std::to_string(block_bytes),
                "a node's memory (2 x nodes x block_bytes = " + std::to_string(memory) + " bytes) must fit 32-bit addresses");
-  if (memory * topo->num_nodes() > (8ull << 30))
+  if (memory * topo.num_nodes() > (8ull << 30))
     return bad("block_bytes", std::to_string(block_bytes),
-               "the machine's memories (2 x nodes^2 x block_bytes = " + std::to_string(memory * topo->num_nodes()) +
+               "the machine's memories (2 x nodes^2 x block_bytes = " + std::to_string(memory * topo.num_nodes()) +
                    " bytes) exceed 8 GiB");
   // Every value against its own rule (a configuration built in code has not been parsed).
   try {
@@ -116,7 +122,7 @@ std::optional<std::string> MachineConfig::validate() const {
   } catch (const ConfigError& e) {
     return std::string(e.what());
   }
-  return output_rules(*this, *topo);
+  return output_rules(*this, topo);
 }
 
 void check_config_keys(const nlohmann::json& json, const std::string& section, const std::set<std::string>& known) {

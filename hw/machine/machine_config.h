@@ -51,6 +51,8 @@ struct MachineConfig {
   // Empty when valid; otherwise the first broken rule (field, value, rule). Checks the topology, router
   // and node parameters; the algorithm checks its own requirements.
   std::optional<std::string> validate() const;
+  // The same for a topology already parsed from `topology`.
+  std::optional<std::string> validate(const Topology& topo) const;
 
   // Overlays the keys present in `json` (a parsed config file). Throws ConfigError naming the key.
   void apply_json(const nlohmann::json& json);
