@@ -172,44 +172,41 @@ void OmegaSwitch::refuse(tlm::tlm_generic_payload& trans, tlm::tlm_response_stat
   ++statistics_.refused;
 }
 
-void OmegaSwitch::b_transport(int index, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
-  if (delay > sc_core::SC_ZERO_TIME) wait(delay);
-  delay = sc_core::SC_ZERO_TIME;
-
+MessageTransfer* OmegaSwitch::checked_transfer(int index, tlm::tlm_generic_payload& trans) {
   MessageTransfer* transfer = nullptr;
   trans.get_extension(transfer);
   const std::string node = "node " + std::to_string(index);
   if (!transfer) {
     refuse(trans, tlm::TLM_GENERIC_ERROR_RESPONSE, nullptr, "");
-    return;
+    return nullptr;
   }
   transfer->error.clear();
   if (!trans.is_write()) {
     refuse(trans, tlm::TLM_COMMAND_ERROR_RESPONSE, transfer,
            "a transfer from " + node + " is not a write command (a message is written to its receiver)");
-    return;
+    return nullptr;
   }
   if (trans.get_byte_enable_ptr() || trans.get_byte_enable_length() != 0) {
     refuse(trans, tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE, transfer,
            "a transfer from " + node + " has byte enables (a message moves whole)");
-    return;
+    return nullptr;
   }
   if (trans.get_streaming_width() != trans.get_data_length()) {
     refuse(trans, tlm::TLM_BURST_ERROR_RESPONSE, transfer,
            "a transfer from " + node + " has streaming width " + std::to_string(trans.get_streaming_width()) +
                ", not its length " + std::to_string(trans.get_data_length()));
-    return;
+    return nullptr;
   }
   if (trans.get_address() != 0) {
     refuse(trans, tlm::TLM_ADDRESS_ERROR_RESPONSE, transfer,
            "a transfer from " + node + " has address " + std::to_string(trans.get_address()) +
                ", not 0 (the receiver decides where the bytes land)");
-    return;
+    return nullptr;
   }
   if (transfer->source != index) {
     refuse(trans, tlm::TLM_GENERIC_ERROR_RESPONSE, transfer,
            "a transfer arriving on " + node + "'s binding names source " + std::to_string(transfer->source));
-    return;
+    return nullptr;
   }
   if (transfer->destinations.size() != 1) {
     std::string listed;
@@ -218,15 +215,24 @@ void OmegaSwitch::b_transport(int index, tlm::tlm_generic_payload& trans, sc_cor
            "a transfer from " + node + " names " + std::to_string(transfer->destinations.size()) +
                " destinations (" + listed +
                "): the omega switch has no hardware broadcast, a transfer names exactly one destination");
-    return;
+    return nullptr;
   }
   const int destination = transfer->destinations[0];
   if (destination < 0 || destination >= nodes_) {
     refuse(trans, tlm::TLM_ADDRESS_ERROR_RESPONSE, transfer,
            "a transfer from " + node + " names destination " + std::to_string(destination) +
                ", not a node 0.." + std::to_string(nodes_ - 1));
-    return;
+    return nullptr;
   }
+  return transfer;
+}
+
+void OmegaSwitch::b_transport(int index, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+  if (delay > sc_core::SC_ZERO_TIME) wait(delay);
+  delay = sc_core::SC_ZERO_TIME;
+  MessageTransfer* transfer = checked_transfer(index, trans);
+  if (!transfer) return;
+  const int destination = transfer->destinations[0];
 
   Request request;
   request.source = index;

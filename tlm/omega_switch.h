@@ -125,6 +125,9 @@ class OmegaSwitch : public sc_core::sc_module {
   struct Request;
 
   void b_transport(int index, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  // The transfer arriving on binding `index`, checked against the protocol (tlm/message_transfer.h):
+  // null, the payload refused with the rule it breaks, when it does not keep it.
+  MessageTransfer* checked_transfer(int index, tlm::tlm_generic_payload& trans);
   bool get_direct_mem_ptr(int index, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi);
   void end_of_elaboration() override;
   void arbiter();

@@ -180,6 +180,32 @@ void SharedMemory::consider_arrivals(std::uint64_t edge) {
   arriving_.resize(kept);
 }
 
+bool SharedMemory::collides(const Request& r) const {
+  for (const auto& slot : r.schedule)
+    if (reserved_.count(slot)) return true;
+  return false;
+}
+
+void SharedMemory::grant(int p, Request& r, std::uint64_t edge, std::uint64_t& in_flight) {
+  r.granted = true;
+  r.grant_edge = edge;
+  r.end_edge = edge + timing_.transfer_cycles(r.length);
+  r.grant_sequence = grant_sequence_++;
+  for (const auto& slot : r.schedule) reserved_.insert(slot);
+  in_flight_.push_back(&r);
+  busy_until_processor_[static_cast<std::size_t>(p)] = r.end_edge;
+  if (r.end_edge > edge) {
+    ++in_flight;
+    const std::uint64_t from = std::max(edge, busy_until_);
+    if (r.end_edge > from) stats_.busy_cycles += r.end_edge - from;
+    busy_until_ = std::max(busy_until_, r.end_edge);
+  }
+  pending_[static_cast<std::size_t>(p)].pop_front();
+  --pending_count_;
+  --considered_count_;
+  fresh_ready_.erase(p);
+}
+
 bool SharedMemory::arbitrate(std::uint64_t edge) {
   // The edges skipped since the last visit: every request then waiting for a port or its channel waited
   // at each of them for the same reason.
@@ -205,18 +231,11 @@ bool SharedMemory::arbitrate(std::uint64_t edge) {
   for (; visited < ready && in_flight < static_cast<std::uint64_t>(ports_); ++visited) {
     if (it == ready_.end()) it = ready_.begin();
     const int p = *it;
-    auto& queue = pending_[static_cast<std::size_t>(p)];
-    Request& r = *queue.front();
+    Request& r = *pending_[static_cast<std::size_t>(p)].front();
     // With one port (k* = 1) no two accesses are ever in flight together: no bank schedule can collide,
     // and none is built (a read of N one-byte words would reserve N (cycle, bank) pairs).
     if (ports_ > 1) bank_schedule(r, edge);
-    bool collides = false;
-    for (const auto& slot : r.schedule)
-      if (reserved_.count(slot)) {
-        collides = true;
-        break;
-      }
-    if (collides) {
+    if (collides(r)) {
       if (!r.waited_bank) ++stats_.bank_conflicts;
       r.waited_bank = true;
       ++stats_.bank_conflict_cycles;
@@ -225,25 +244,8 @@ bool SharedMemory::arbitrate(std::uint64_t edge) {
       ++it;
       continue;
     }
-    // Granted.
-    r.granted = true;
-    r.grant_edge = edge;
-    r.end_edge = edge + timing_.transfer_cycles(r.length);
-    r.grant_sequence = grant_sequence_++;
-    for (const auto& slot : r.schedule) reserved_.insert(slot);
-    in_flight_.push_back(&r);
-    busy_until_processor_[static_cast<std::size_t>(p)] = r.end_edge;
-    if (r.end_edge > edge) {
-      ++in_flight;
-      const std::uint64_t from = std::max(edge, busy_until_);
-      if (r.end_edge > from) stats_.busy_cycles += r.end_edge - from;
-      busy_until_ = std::max(busy_until_, r.end_edge);
-    }
+    grant(p, r, edge, in_flight);
     last = p;
-    queue.pop_front();
-    --pending_count_;
-    --considered_count_;
-    fresh_ready_.erase(p);
     it = ready_.erase(it);  // its channel is now busy: its later requests wait
   }
   // The ports are taken: the ready processors not visited wait for one (each request counted once).

@@ -157,6 +157,11 @@ class SharedMemory : public sc_core::sc_module {
   // considered request that is not its processor's first, or whose processor's channel is busy, waits
   // for its channel; once the k* ports are taken, every ready processor not yet visited waits for a port).
   bool arbitrate(std::uint64_t edge);
+  // Whether `r`'s bank schedule meets a (cycle, bank) pair an access in flight holds.
+  bool collides(const Request& r) const;
+  // Grants processor `p`'s first request `r` at `edge`: its bank slots reserved, its channel busy until it
+  // ends (`in_flight` counts it), its queue moves on.
+  void grant(int p, Request& r, std::uint64_t edge, std::uint64_t& in_flight);
   void bank_schedule(Request& request, std::uint64_t grant_edge) const;
   std::uint64_t in_flight_at(std::uint64_t edge) const;
 

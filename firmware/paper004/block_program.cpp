@@ -3,9 +3,43 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <stdexcept>
 
 namespace meshmp {
+
+namespace {
+
+// The final place of block b on node v, if it must end there.
+const SaadSpot* final_place(const SaadBlockSchedule& schedule, int b, int v) {
+  for (const SaadSpot& s : schedule.finish[b])
+    if (s.node == v) return &s;
+  return nullptr;
+}
+
+// Where `move`'s blocks land on its receiver without an in-buffer: their final places, or else their
+// homes, when they are consecutive there; none otherwise.
+std::optional<std::uint32_t> landing_in_place(const SaadBlockSchedule& schedule, const SaadBlockMove& move,
+                                              std::uint32_t m) {
+  const SaadSpot* first = final_place(schedule, move.blocks.front(), move.to);
+  bool direct = first != nullptr;
+  for (std::size_t i = 1; direct && i < move.blocks.size(); ++i) {
+    const SaadSpot* spot = final_place(schedule, move.blocks[i], move.to);
+    direct = spot != nullptr && spot->address == first->address + i * m;
+  }
+  if (direct) return first->address;
+  if (!schedule.home) return std::nullopt;
+  const auto home = schedule.home(move.to, move.blocks.front());
+  bool consecutive_home = home.has_value();
+  for (std::size_t i = 1; consecutive_home && i < move.blocks.size(); ++i) {
+    const auto next = schedule.home(move.to, move.blocks[i]);
+    consecutive_home = next && *next == *home + i * m;
+  }
+  if (consecutive_home) return *home;
+  return std::nullopt;
+}
+
+}  // namespace
 
 SaadProgram compile_block_schedule(const SaadBlockSchedule& schedule, int nodes, std::uint32_t scratch_base) {
   const std::uint32_t m = schedule.block_bytes;
@@ -18,12 +52,6 @@ SaadProgram compile_block_schedule(const SaadBlockSchedule& schedule, int nodes,
     const std::uint64_t at = next_free[node];
     next_free[node] += count * m;
     return static_cast<std::uint32_t>(at);
-  };
-  // The final place of block b on node v, if it must end there.
-  auto final_place = [&](int b, int v) -> const SaadSpot* {
-    for (const SaadSpot& s : schedule.finish[b])
-      if (s.node == v) return &s;
-    return nullptr;
   };
   SaadProgram program;
   program.step_copies.resize(schedule.steps.size());
@@ -48,27 +76,9 @@ SaadProgram compile_block_schedule(const SaadBlockSchedule& schedule, int nodes,
           program.step_copies[s].push_back({move.from, LocalCopy{static_cast<std::uint32_t>(from_address + i * m),
                                                                  at[move.blocks[i]], m}});
       }
-      // Received in the final places when they are consecutive on the receiver; otherwise in an in-buffer.
-      const SaadSpot* first = final_place(move.blocks.front(), move.to);
-      bool direct = first != nullptr;
-      for (std::size_t i = 1; direct && i < move.blocks.size(); ++i) {
-        const SaadSpot* spot = final_place(move.blocks[i], move.to);
-        direct = spot != nullptr && spot->address == first->address + i * m;
-      }
-      std::uint32_t to_address = direct ? first->address : 0;
-      if (!direct && schedule.home) {
-        const auto home = schedule.home(move.to, move.blocks.front());
-        bool consecutive_home = home.has_value();
-        for (std::size_t i = 1; consecutive_home && i < move.blocks.size(); ++i) {
-          const auto next = schedule.home(move.to, move.blocks[i]);
-          consecutive_home = next && *next == *home + i * m;
-        }
-        if (consecutive_home) {
-          direct = true;
-          to_address = *home;
-        }
-      }
-      if (!direct) to_address = allocate(move.to, move.blocks.size());
+      // Received in place when the blocks are consecutive there on the receiver; otherwise in an in-buffer.
+      const std::optional<std::uint32_t> landing = landing_in_place(schedule, move, m);
+      const std::uint32_t to_address = landing ? *landing : allocate(move.to, move.blocks.size());
       program.steps[s].push_back({move.from, move.to, from_address, to_address,
                                   static_cast<std::uint32_t>(move.blocks.size() * m)});
       for (std::size_t i = 0; i < move.blocks.size(); ++i)
