@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "hw/node/dma_register_file.h"
+#include "hw/router/flit.h"
 #include "tlm/dma_registers.h"
 
 namespace meshmp {
@@ -210,6 +211,38 @@ TEST(DmaRegisterFile, TableOfCases) {
     }
     EXPECT_EQ(commands, c.commands) << "engine saw " << describe(commands) << ", expected " << describe(c.commands);
   }
+}
+
+// The router network's register set: CHANNEL and ROUTE_LENGTH are kept as written (the engine checks them
+// when COMMAND starts the send), ROUTE takes one port per byte in any width, and neither is readable.
+TEST(DmaRegisterFile, TheRouterNetworksSetKeepsTheChannelAndTheSourceRoute) {
+  DmaRegisterFile registers(3, "the router network", DmaRegisterSet{false, true});
+  EXPECT_EQ(registers.channel(), dma::kAutoChannel) << "CHANNEL resets to the first hop's";
+  const auto access = [&](tlm::tlm_command command, std::uint64_t address, std::vector<unsigned char> bytes) {
+    tlm::tlm_generic_payload trans;
+    trans.set_command(command);
+    trans.set_address(address);
+    trans.set_data_ptr(bytes.data());
+    trans.set_data_length(static_cast<unsigned>(bytes.size()));
+    trans.set_streaming_width(static_cast<unsigned>(bytes.size()));
+    registers.serve(trans, [](std::uint32_t) { return true; });
+    return trans.get_response_status() == tlm::TLM_OK_RESPONSE;
+  };
+  EXPECT_TRUE(access(tlm::TLM_WRITE_COMMAND, dma::kChannel, {2, 0, 0, 0}));
+  EXPECT_TRUE(access(tlm::TLM_WRITE_COMMAND, dma::kRouteLength, {3, 0, 0, 0}));
+  EXPECT_TRUE(access(tlm::TLM_WRITE_COMMAND, dma::kRoute, {1, 1, 2}));
+  EXPECT_EQ(registers.channel(), 2u);
+  EXPECT_EQ(registers.route_length(), 3u);
+  ASSERT_EQ(registers.route().size(), static_cast<std::size_t>(kMaxRouteHops));
+  EXPECT_EQ((std::vector<std::uint8_t>(registers.route().begin(), registers.route().begin() + 3)),
+            (std::vector<std::uint8_t>{1, 1, 2}));
+  EXPECT_TRUE(access(tlm::TLM_WRITE_COMMAND, dma::kRoute + kMaxRouteHops - 1, {7}));
+  EXPECT_EQ(registers.route().back(), 7u);
+  EXPECT_FALSE(access(tlm::TLM_WRITE_COMMAND, dma::kRoute + kMaxRouteHops - 1, {7, 7}))
+      << "a write past the route's last byte";
+  EXPECT_NE(registers.last_error().find("is 32 bits wide"), std::string::npos) << registers.last_error();
+  EXPECT_FALSE(access(tlm::TLM_READ_COMMAND, dma::kChannel, {0, 0, 0, 0}));
+  EXPECT_NE(registers.last_error().find("no readable register at offset 16"), std::string::npos) << registers.last_error();
 }
 
 }  // namespace
