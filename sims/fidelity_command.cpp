@@ -233,12 +233,23 @@ int FidelityCommand::compare_traffic(const CommandContext& context, nlohmann::js
 }
 
 int FidelityCommand::run(const CommandContext& context) {
+  check_distinct_outputs({{"--markdown", markdown_}, {"--json", json_}});
   std::optional<OutputFile> markdown_file, json_file;
   if (!markdown_.empty()) markdown_file.emplace("--markdown", markdown_);
   if (!json_.empty()) json_file.emplace("--json", json_);
   for (const std::string& spec : topologies_)
     if (!Topology::fabric_of(spec).empty())
       throw ConfigError("--topologies", spec, "has no router network to model at two levels");
+  // Every name is known and given once: a misspelt one would leave its rows out of the table unsaid.
+  for (const auto& [field, names] : {std::pair{"--topologies", &topologies_}, std::pair{"--algorithms", &algorithms_},
+                                     std::pair{"--patterns", &patterns_}})
+    for (auto name = names->begin(); name != names->end(); ++name)
+      if (std::find(names->begin(), name, *name) != name)
+        throw ConfigError(field, *name, "is listed twice; give each once");
+  for (const std::string& name : algorithms_)
+    if (name != "none") find_algorithm(name);
+  for (const std::string& pattern : patterns_)
+    if (pattern != "none") parse_traffic_pattern(pattern);
   nlohmann::json results = {{"algorithms", nlohmann::json::array()}, {"traffic", nlohmann::json::array()}};
   std::ostringstream table;
   table << "| machine | algorithm (sync=none) | cycle level, cycles | tlm, cycles | error | cycle level, s | tlm, s | "

@@ -3,9 +3,13 @@
 // (host_seconds aside: each point's own run time). A point in two files is an error naming both (a shard
 // given twice, or shards of different sweeps); a point missing below the highest one is an error naming it
 // (a shard not run or not finished: `meshmp sweep --shard I/N --resume` completes it). Points missing above
-// the highest are not visible in the files: give every shard.
+// the highest are not visible in the files: give every shard. A point is a whole number; one point's
+// parameters (topology, algorithm, m, t_s, link width, run options) at two numbers are shards of
+// different sweeps, an error naming both files.
 #include "sims/merge_command.h"
 
+#include <charconv>
+#include <cstdint>
 #include <map>
 
 #include "sims/output_file.h"
@@ -19,20 +23,24 @@ int run_merge(const std::string& output, const std::vector<std::string>& shards,
     std::vector<std::string> row;
     std::string file;
   };
-  std::map<unsigned long, Found> rows;
+  std::map<std::uint64_t, Found> rows;
+  std::map<std::string, std::pair<std::uint64_t, std::string>> points_of;  // a point's parameters -> (number, file)
   std::size_t failed = 0;
   for (const std::string& shard : shards) {
     for (auto& row : read_sweep_csv("shard", shard, false)) {
       const std::string& point = row[kPointField];
-      std::size_t used = 0;
-      unsigned long index = 0;
-      try {
-        index = std::stoul(point, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (point.empty() || used != point.size())
-        throw ConfigError("shard", shard, "point '" + point + "': expected the whole number of a point in the grid");
+      std::uint64_t index = 0;
+      const auto [end, error] = std::from_chars(point.data(), point.data() + point.size(), index);
+      if (point.empty() || error != std::errc() || end != point.data() + point.size())
+        throw ConfigError("shard", shard,
+                          "point '" + point + "': expected the whole number (0, 1, ...) of a point in the grid");
+      const auto [same, first] = points_of.try_emplace(sweep_point_key(row), index, shard);
+      if (!first && same->second.first != index)
+        throw ConfigError("shard", shard,
+                          "point " + point + " is point " + std::to_string(same->second.first) + " in " +
+                              same->second.second + " (topology " + row[kTopologyField] + ", algorithm " +
+                              row[kTopologyField + 1] + ", m " + row[kTopologyField + 2] +
+                              "): shards of different sweeps");
       if (row[kVerifiedField] == "failed") ++failed;
       const auto [at, inserted] = rows.try_emplace(index, Found{row, shard});
       if (!inserted)
@@ -41,12 +49,14 @@ int run_merge(const std::string& output, const std::vector<std::string>& shards,
                               " too: a shard given twice, or shards of different sweeps");
     }
   }
+  // The points missing below the last, counted (a row's number may be huge) and the first ten named.
   std::string missing;
-  int listed = 0;
-  unsigned long expected = 0;
+  std::uint64_t listed = 0;
+  std::uint64_t expected = 0;
   for (const auto& [index, found] : rows) {
-    for (; expected < index; ++expected)
-      if (listed++ < 10) missing += (missing.empty() ? "" : ", ") + std::to_string(expected);
+    for (std::uint64_t gap = expected; gap < index && listed + (gap - expected) < 10; ++gap)
+      missing += (missing.empty() ? "" : ", ") + std::to_string(gap);
+    listed += index - expected;
     expected = index + 1;
   }
   if (listed > 0)

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "sims/stop_signals.h"
 #include "topology/config_error.h"
 
 namespace meshmp {
@@ -36,6 +37,31 @@ bool CheckedFileBuffer::open(const std::string& path) {
   setp(buffer_.data(), buffer_.data() + buffer_.size());
   return fd_ >= 0;
 }
+
+void CheckedFileBuffer::adopt(int fd) {
+  fd_ = fd;
+  setp(buffer_.data(), buffer_.data() + buffer_.size());
+}
+
+namespace {
+
+// Opens a FIFO for writing once a process reads it. open() would block until then, deaf to Ctrl-C (the
+// call restarts after the handler); opening without blocking and trying again every 20 ms keeps the
+// command stoppable. Returns the descriptor (blocking again), or -1 with errno for another failure.
+int open_fifo_when_read(const std::string& path) {
+  for (;;) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd >= 0) {
+      fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+      return fd;
+    }
+    if (errno != ENXIO) return -1;  // ENXIO: no reader yet
+    throw_if_stop_requested();
+    usleep(20000);
+  }
+}
+
+}  // namespace
 
 bool CheckedFileBuffer::write_out() {
   for (const char* p = pbase(); p < pptr() && error_ == 0;) {
@@ -99,6 +125,8 @@ void check_distinct_outputs(const std::vector<std::pair<std::string, std::string
 
 OutputFile::OutputFile(std::string field, std::string path) : field_(std::move(field)), path_(std::move(path)) {
   if (path_.empty()) throw ConfigError(field_, path_, "an output needs a file name");
+  if (path_ == kStandardOutput)
+    throw ConfigError(field_, path_, "standard output is not offered for this output; give a file name (./- for a file named -)");
   const std::string target = resolved_path(path_);
   struct stat existing {};
   if (stat(target.c_str(), &existing) == 0 && !S_ISREG(existing.st_mode)) {
@@ -107,6 +135,14 @@ OutputFile::OutputFile(std::string field, std::string path) : field_(std::move(f
     writing_path_ = target;
     if (access(target.c_str(), W_OK) != 0)
       throw ConfigError(field_, path_, std::string("the file cannot be written: ") + std::strerror(errno));
+    if (S_ISFIFO(existing.st_mode)) {
+      // Opened now, before any work, and held until the contents are written: the reader waits for them.
+      const int fd = open_fifo_when_read(target);
+      if (fd < 0) throw ConfigError(field_, path_, std::string("the FIFO cannot be opened: ") + std::strerror(errno));
+      buffer_ = std::make_unique<CheckedFileBuffer>();
+      buffer_->adopt(fd);
+      stream_ = std::make_unique<std::ostream>(buffer_.get());
+    }
     return;
   }
   const std::filesystem::path target_path(target);

@@ -3,7 +3,8 @@
 // replace the target by a rename only once complete and on disk; a file never committed is removed, so an
 // interrupted or failed run leaves the previous file as it was and no temporary file behind. A symbolic
 // link is followed (the file it names is replaced, the link stays); a special file (/dev/null, /dev/full,
-// a FIFO) is written in place. Every write is checked: a failed one is an OutputError naming the file and
+// a FIFO) is written in place (a FIFO opened as the output is, waiting for its reader while Ctrl-C still
+// stops the command). Every write is checked: a failed one is an OutputError naming the file and
 // the system's reason.
 #pragma once
 
@@ -19,6 +20,10 @@
 
 namespace meshmp {
 
+// The name that means standard output for the JSON outputs that offer it (`run -o -`, `traffic -o -`);
+// any other output refuses it rather than write a file named "-".
+inline constexpr const char* kStandardOutput = "-";
+
 class OutputError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -30,6 +35,7 @@ class CheckedFileBuffer : public std::streambuf {
  public:
   CheckedFileBuffer() : buffer_(1 << 16) {}
   bool open(const std::string& path);  // truncates; false with error() set when it cannot
+  void adopt(int fd);                  // writes to a descriptor opened elsewhere (a FIFO), closing it at close()
   bool close();                        // writes what is buffered and closes; false on a failed write
   bool is_open() const { return fd_ >= 0; }
   int error() const { return error_; }  // the first errno, 0 while every write succeeded

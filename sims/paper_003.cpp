@@ -39,7 +39,7 @@ int paths_table(const std::string& self_path, const std::string& png, std::ostre
   OutputFile png_file, csv;
   if (!png.empty()) {
     png_file = OutputFile("--plot", png);
-    csv = OutputFile("--plot", png.substr(0, png.rfind('.')) + ".csv");
+    csv = table_beside_plot(png);
     csv.stream() << "algorithm,startup_cycles,packet_elements,cycles,paper_model_cycles,bound_cycles\n";
   }
   int status = 0;

@@ -168,7 +168,7 @@ int run_paper_004(const std::string& self_path, const std::string& table, const 
   OutputFile png_file, csv;
   if (!png.empty()) {
     png_file = OutputFile("--plot", png);
-    csv = OutputFile("--plot", png.substr(0, png.rfind('.')) + ".csv");
+    csv = table_beside_plot(png);
   }
   out << "meshmp paper " << table << ": 004's model (all-port, t_s = tau = 100 on every channel, a barrier per step, "
          "8-byte words on 8-byte flits: b = 1 word/cycle, rho = 0)\n";

@@ -1,6 +1,8 @@
 // Running the plot scripts. See plot_script.h.
 #include "sims/plot_script.h"
 
+#include <filesystem>
+
 #include <unistd.h>
 
 #include "sims/child_process.h"
@@ -26,6 +28,12 @@ void run_plot_script(const std::string& self_path, const std::string& script_nam
   const std::string path = png.path();
   png.commit();
   out << plot.out << "  plot: " << path << "\n";
+}
+
+OutputFile table_beside_plot(const std::string& png) {
+  const std::string csv = std::filesystem::path(png).replace_extension(".csv").string();
+  check_distinct_outputs({{"--plot", png}, {"--plot's CSV", csv}});
+  return OutputFile("--plot", csv);
 }
 
 }  // namespace meshmp

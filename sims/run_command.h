@@ -9,11 +9,9 @@
 #include "hw/machine/machine_config.h"
 #include "sims/cli_options.h"
 #include "sims/command.h"
+#include "sims/output_file.h"
 
 namespace meshmp {
-
-// output.stats_json that means standard output (`-o -`).
-inline constexpr const char* kStandardOutput = "-";
 
 // Exit codes: 0 completed and verified; 1 the run failed (deadlock, stall, firmware error, wrong data);
 // 2 bad input (the message names the field, the value and the rule). The summary goes to `out`, or to

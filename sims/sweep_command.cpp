@@ -42,13 +42,16 @@
 namespace meshmp {
 namespace {
 
-// A comma-separated list; an empty item (`a,,b`, a trailing comma) is an error naming `field`.
+// A comma-separated list; an empty item (`a,,b`, a trailing comma) or one given twice (its points would
+// run twice) is an error naming `field`.
 std::vector<std::string> split_list(const std::string& field, const std::string& text) {
   std::vector<std::string> items;
   std::stringstream stream(text);
   std::string item;
   while (std::getline(stream, item, ',')) {
     if (item.empty()) throw ConfigError(field, text, "an empty item in the comma-separated list");
+    if (std::find(items.begin(), items.end(), item) != items.end())
+      throw ConfigError(field, text, "lists " + item + " twice; give each once");
     items.push_back(item);
   }
   if (!text.empty() && text.back() == ',') throw ConfigError(field, text, "an empty item in the comma-separated list");
@@ -68,6 +71,8 @@ std::vector<long> whole_numbers(const std::string& field, const std::string& tex
     }
     if (used != item.size() || value < minimum)
       throw ConfigError(field, item, "expected a comma-separated list of whole numbers >= " + std::to_string(minimum));
+    if (std::find(values.begin(), values.end(), value) != values.end())
+      throw ConfigError(field, text, "lists " + std::to_string(value) + " twice; give each once");
     values.push_back(value);
   }
   if (values.empty()) throw ConfigError(field, text, "expected at least one value");
@@ -139,22 +144,29 @@ std::string point_key(const SweepPoint& p, const std::string& run_options) {
 }
 
 // What --resume keeps of an earlier CSV: per point of this sweep its row, when the CSV holds one that did
-// not fail (a failed point runs again); the rows of points not in this sweep, kept before this sweep's.
+// not fail (a failed point runs again). A row of a point not in this sweep is an error: the CSV is another
+// sweep's, and keeping it would put two sweeps' points (and their numbers) in one file.
 struct SweptRows {
   std::vector<std::string> rows;  // per point, empty when it is to run
-  std::vector<std::string> other_rows;
   std::vector<bool> finished;
   std::size_t resumed = 0;
 };
 
 SweptRows rows_to_resume(const std::string& csv, const std::vector<SweepPoint>& points, const std::string& run_options) {
-  SweptRows kept{std::vector<std::string>(points.size()), {}, std::vector<bool>(points.size(), false), 0};
+  SweptRows kept{std::vector<std::string>(points.size()), std::vector<bool>(points.size(), false), 0};
   std::map<std::string, std::size_t> index;
   for (std::size_t k = 0; k < points.size(); ++k) index[point_key(points[k], run_options)] = k;
+  std::size_t line = 1;
   for (auto& row : read_sweep_csv("--resume", csv, true)) {
+    ++line;
     const auto found = index.find(sweep_point_key(row));
     if (found == index.end()) {
-      kept.other_rows.push_back(csv_line(row));
+      throw ConfigError("--resume", csv,
+                        "row " + std::to_string(line) + " (topology " + row[kTopologyField] + ", algorithm " +
+                            row[kTopologyField + 1] + ", m " + row[kTopologyField + 2] + ", t_s " +
+                            row[kTopologyField + 3] + ", flit bytes " + row[kTopologyField + 4] +
+                            ", run options '" + row[row.size() - 2] +
+                            "') is not a point of this sweep: the CSV is another sweep's; give this sweep its own --csv");
     } else if (row[kVerifiedField] != "failed" && !kept.finished[found->second]) {
       row[kPointField] = std::to_string(points[found->second].index);  // its place in this sweep's grid
       kept.rows[found->second] = csv_line(row);
@@ -286,8 +298,9 @@ void SweepCommand::add_to(CLI::App& app) {
   app.add_option("-j,--jobs", jobs_, "runs at once, 1.." + std::to_string(kMaxChildren) + " (default: the host's cores)")
       ->check(CLI::Range(1, kMaxChildren));
   app.add_option("--plot", png_, "also plot the speedup over --speedup-of (PNG): see --plot-against");
-  app.add_option("--speedup-of", speedup_of_, "the algorithm the plot divides by")->capture_default_str();
-  app.add_option("--plot-against", plot_against_,
+  speedup_of_option_ =
+      app.add_option("--speedup-of", speedup_of_, "the algorithm the plot divides by")->capture_default_str();
+  plot_against_option_ = app.add_option("--plot-against", plot_against_,
                  "nodes: one panel per t_s / (b t_c), speedup against the nodes (001 Fig. 9); block-bytes: one "
                  "panel per topology, a line per algorithm and t_s / t_c, against the block size (001 Fig. 10); "
                  "bound: per topology, each algorithm's time over 002's lower bound (steps x (t_s + m t_c)); machines: "
@@ -309,20 +322,32 @@ int SweepCommand::run(const CommandContext& context) {
   const std::vector<std::string> run_options = split_arguments("--run-options", run_options_);
   for (const std::string& topology : split_list("--topologies", topologies_)) Topology::parse(topology, "--topologies");
   for (const std::string& algorithm : split_list("--algorithms", algorithms_)) find_algorithm(algorithm);
+  // The plot's options: given only with --plot, and --speedup-of one of the sweep's algorithms (found
+  // before the points run, not by the plot after them).
+  for (const CLI::Option* option : {speedup_of_option_, plot_against_option_})
+    if (png_.empty() && option->count() > 0)
+      throw ConfigError(option->get_name(), option->as<std::string>(), "chooses what --plot draws; no --plot is given");
+  if (!png_.empty() && (plot_against_ == "nodes" || plot_against_ == "block-bytes")) {
+    const std::vector<std::string> listed = split_list("--algorithms", algorithms_);
+    if (std::find(listed.begin(), listed.end(), speedup_of_) == listed.end())
+      throw ConfigError("--speedup-of", speedup_of_,
+                        "the plot divides by it: it must be one of --algorithms (" + algorithms_ + ")");
+  }
   const std::vector<long> block_bytes = whole_numbers("--block-bytes", block_bytes_, 1);
   const std::vector<long> startup_cycles = whole_numbers("--startup-cycles", startup_cycles_, 0);
   const std::vector<long> flit_bytes = whole_numbers("--flit-bytes", flit_bytes_, 1);
   std::vector<SweepPoint> points = grid_points(split_list("--topologies", topologies_), split_list("--algorithms", algorithms_),
                                                block_bytes, startup_cycles, flit_bytes, run_options, shard_, out);
+  // The rows to keep are read before the outputs are opened (a FIFO named as --csv is refused as an input,
+  // not waited on as an output).
+  SweptRows swept{std::vector<std::string>(points.size()), std::vector<bool>(points.size(), false), 0};
+  if (resume_) swept = rows_to_resume(csv_, points, run_options_);
   check_distinct_outputs({{"--csv", csv_}, {"--plot", png_}});
   OutputFile csv("--csv", csv_), png;  // opened now: the check that both can be written
   if (!png_.empty()) png = OutputFile("--plot", png_);
   const unsigned jobs = jobs_ > 0 ? static_cast<unsigned>(jobs_) : std::max(1u, std::thread::hardware_concurrency());
 
-  SweptRows swept{std::vector<std::string>(points.size()), {}, std::vector<bool>(points.size(), false), 0};
-  if (resume_) swept = rows_to_resume(csv_, points, run_options_);
   std::vector<std::string>& rows = swept.rows;
-  const std::vector<std::string>& other_rows = swept.other_rows;
   const std::vector<bool>& finished = swept.finished;
   const std::size_t resumed = swept.resumed;
   // The CSV as it stands: written whole (beside it, then renamed) after every finished point, so that a
@@ -330,7 +355,6 @@ int SweepCommand::run(const CommandContext& context) {
   auto write_csv = [&](OutputFile& file) {
     std::ostream& table = file.stream();
     table << kSweepCsvHeader << '\n';
-    for (const std::string& row : other_rows) table << row << '\n';
     for (const std::string& row : rows)
       if (!row.empty()) table << row << '\n';
     file.commit();

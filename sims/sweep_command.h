@@ -34,6 +34,8 @@ class SweepCommand : public Command {
   std::string shard_;  // I/N, empty: the whole grid
   std::string speedup_of_ = "tseng-t4";
   std::string plot_against_ = "nodes";  // or block-bytes
+  CLI::Option* speedup_of_option_ = nullptr;
+  CLI::Option* plot_against_option_ = nullptr;
   int jobs_ = 0;
   bool resume_ = false;
 };

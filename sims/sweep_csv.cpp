@@ -1,12 +1,17 @@
 // The CSV of `meshmp sweep`. See sweep_csv.h.
 #include "sims/sweep_csv.h"
 
-#include <fstream>
-#include <iterator>
-
 #include "topology/config_error.h"
+#include "topology/input_file.h"
 
 namespace meshmp {
+
+namespace {
+
+// A sweep's CSV is a few hundred bytes a point; 1 GiB holds millions of points.
+const InputFileRule kSweepCsvRule{"a sweep CSV", std::uint64_t{1} << 30, "a sweep CSV must be at most 1 GiB"};
+
+}  // namespace
 
 const char* const kSweepCsvHeader =
     "point,topology,algorithm,block_bytes,startup_cycles,flit_bytes,exit_status,verified,completion_cycles,"
@@ -55,12 +60,8 @@ std::string csv_line(const std::vector<std::string>& record) {
 
 std::vector<std::vector<std::string>> read_sweep_csv(const std::string& field, const std::string& path,
                                                      bool missing_is_empty) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    if (missing_is_empty) return {};
-    throw ConfigError(field, path, "cannot be read");
-  }
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (missing_is_empty && input_file_missing(path)) return {};
+  const std::string text = read_input_file(field, path, kSweepCsvRule);
   auto records = read_csv(text);
   if (records.empty()) return {};
   if (csv_line(records.front()) != kSweepCsvHeader)

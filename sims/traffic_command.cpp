@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "topology/config_error.h"
+#include "topology/input_file.h"
 #include "hw/machine/model_size.h"
 #include "hw/network/network.h"
 #include "hw/network/transaction_network.h"
@@ -104,7 +105,7 @@ void TrafficCommand::add_to(CLI::App& c) {
   rate_option_ = given_.at("rate");
   hotspot_node_option_ = given_.at("hotspot_node");
   hotspot_fraction_option_ = given_.at("hotspot_fraction");
-  c.add_option("-o,--stats-json", stats_json_, "write the result(s) as JSON to this file");
+  c.add_option("-o,--stats-json", stats_json_, "write the result(s) as JSON to this file; - for standard output (the summary then goes to standard error)");
   csv_option_ = c.add_option("--csv", csv_, "sweep: latency-vs-load CSV  [default meshmp-traffic.csv]");
   png_option_ = c.add_option("--png", png_, "sweep: latency-vs-load plot (needs python3-matplotlib)  [default meshmp-traffic.png]");
   c.add_option("--compare-reference", reference_,
@@ -178,6 +179,11 @@ TrafficCommand::Setup TrafficCommand::prepare(double rate) const {
   params.flits_per_node_per_cycle = rate;
 
   MachineConfig config = network_.resolve_over(file_network_);
+  if (!Topology::fabric_of(config.topology).empty())
+    throw InputError(ConfigError("topology", config.topology,
+                                 "is joined by a fabric, not a router network: meshmp traffic drives router networks "
+                                 "(mesh, torus, ring, hypercube, ghc, product)")
+                         .what());
   // Traffic has no node memories: the smallest block keeps the exchange's memory rules out of the way.
   config.block_bytes = 1;
   config.router.max_packet_payload_flits = std::max(1, params.packet_flits - 1);
@@ -243,8 +249,11 @@ int TrafficCommand::run_point(double rate, std::ostream& out, std::ostream& err)
   const MachineConfig& config = setup->config;
   const Topology& topology = setup->topology;
   const TrafficParams& params = setup->params;
+  // -o -: the JSON goes to standard output, the summary to standard error.
+  const bool stats_to_stdout = stats_json_ == kStandardOutput;
+  std::ostream& summary = stats_to_stdout ? err : out;
   OutputFile stats_file;
-  if (!stats_json_.empty()) stats_file = OutputFile("--stats-json", stats_json_);
+  if (!stats_json_.empty() && !stats_to_stdout) stats_file = OutputFile("--stats-json", stats_json_);
   const sc_core::sc_time period(1, sc_core::SC_NS);
   const std::unique_ptr<Interconnect> built = build_network(config, topology, period);
   Interconnect& network = *built;
@@ -288,10 +297,11 @@ int TrafficCommand::run_point(double rate, std::ostream& out, std::ostream& err)
       return 1;
     }
   }
+  if (stats_to_stdout) out << result.dump(1) << "\n";
   if (json_line_) {
     out << result.dump() << "\n";
   } else {
-    print_point(out, config, topology, params, rate, generator, network);
+    print_point(summary, config, topology, params, rate, generator, network);
   }
   return s.errors.empty() && !network.failed() ? 0 : 1;
 }
@@ -351,8 +361,9 @@ struct ReferencePoint {
 // A reference curve: a header line, then load,accepted,latency[,routers] rows of numbers (accepted and routers
 // may be empty). Anything else is an error naming the line.
 std::vector<ReferencePoint> read_reference(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError("--compare-reference", path, "the file cannot be opened");
+  std::istringstream in(read_input_file(
+      "--compare-reference", path,
+      InputFileRule{"a reference CSV", std::uint64_t{16} << 20, "a reference curve must be at most 16 MiB"}));
   auto number = [&](const std::string& text, int line, bool may_be_empty) {
     if (may_be_empty && text.empty()) return static_cast<double>(NAN);
     const double value = whole_number_text(text);
@@ -403,9 +414,12 @@ int TrafficCommand::run_sweep(const std::string& self_path, const std::vector<st
     err << "meshmp: error: " << e.what() << "\n";
     return 2;
   }
-  check_distinct_outputs({{"--csv", csv_}, {"--png", png_}, {"--stats-json", stats_json_}});
+  // -o -: the JSON goes to standard output, the progress and the summary to standard error.
+  const bool stats_to_stdout = stats_json_ == kStandardOutput;
+  std::ostream& summary = stats_to_stdout ? err : out;
+  check_distinct_outputs({{"--csv", csv_}, {"--png", png_}, {"--stats-json", stats_to_stdout ? "" : stats_json_}});
   OutputFile csv("--csv", csv_), png("--png", png_), stats_file;
-  if (!stats_json_.empty()) stats_file = OutputFile("--stats-json", stats_json_);
+  if (!stats_json_.empty() && !stats_to_stdout) stats_file = OutputFile("--stats-json", stats_json_);
   // A point's command line: this one without the sweep's own options, plus its rate.
   const std::vector<std::string> sweep_only{"--rates", "-o", "--stats-json", "--csv", "--png", "--compare-reference"};
   std::vector<std::string> base{self_path};
@@ -421,7 +435,7 @@ int TrafficCommand::run_sweep(const std::string& self_path, const std::vector<st
   }
   nlohmann::json results = nlohmann::json::array();
   std::vector<double> loads, latencies;
-  out << std::fixed;
+  summary << std::fixed;
   for (std::size_t k = 0; k < rates.size() && stop_signal() == 0; ++k) {
     std::ostringstream rate;
     rate << std::setprecision(6) << rates[k];
@@ -439,7 +453,7 @@ int TrafficCommand::run_sweep(const std::string& self_path, const std::vector<st
     results.push_back(point);
     loads.push_back(rates[k]);
     latencies.push_back(point["average_packet_latency_cycles"].get<double>());
-    out << "  [" << k + 1 << "/" << rates.size() << "] offered " << std::setprecision(3) << rates[k] << ": accepted "
+    summary << "  [" << k + 1 << "/" << rates.size() << "] offered " << std::setprecision(3) << rates[k] << ": accepted "
         << std::setprecision(4) << point["accepted_flits_per_node_per_cycle"].get<double>() << ", latency "
         << std::setprecision(2) << latencies.back() << " (p99 " << std::setprecision(0)
         << point["p99_packet_latency_cycles"].get<double>() << ")"
@@ -458,7 +472,7 @@ int TrafficCommand::run_sweep(const std::string& self_path, const std::vector<st
           << '\n';
     csv.commit();
   }
-  out << "  curve: " << csv_ << "\n";
+  summary << "  curve: " << csv_ << "\n";
   if (stop_signal() != 0) {  // the finished points are kept; no comparison or plot of a cut curve
     err << "meshmp: stopped by " << signal_name(stop_signal()) << " after " << results.size() << " of " << rates.size()
         << " loads; " << csv_ << " holds them\n";
@@ -475,7 +489,7 @@ int TrafficCommand::run_sweep(const std::string& self_path, const std::vector<st
     const double ref_saturation = saturation_load(ref_loads, ref_latencies);
     // Latencies are compared below the reference's saturation, less the 0.025 the saturation may differ by.
     const double compared_below = ref_saturation > 0 ? ref_saturation - 0.025 : 2.0;
-    out << "  against " << reference_ << ":\n";
+    summary << "  against " << reference_ << ":\n";
     double worst = 0, worst_to_80 = 0;  // the second up to 80% of the reference's saturation
     const double eighty_percent = ref_saturation > 0 ? 0.8 * ref_saturation : 2.0;
     comparison["points"] = nlohmann::json::array();
@@ -483,7 +497,7 @@ int TrafficCommand::run_sweep(const std::string& self_path, const std::vector<st
       for (std::size_t k = 0; k < loads.size(); ++k)
         if (std::abs(loads[k] - r.load) < 1e-9) {
           const double ratio = latencies[k] / r.latency;
-          out << "    load " << std::setprecision(2) << r.load << ": latency " << std::setprecision(2) << latencies[k]
+          summary << "    load " << std::setprecision(2) << r.load << ": latency " << std::setprecision(2) << latencies[k]
               << " vs " << r.latency << " (ratio " << std::setprecision(3) << ratio << ")\n";
           comparison["points"].push_back({{"load_flits_per_node_per_cycle", r.load},
                                           {"average_packet_latency_cycles", latencies[k]},
@@ -492,7 +506,7 @@ int TrafficCommand::run_sweep(const std::string& self_path, const std::vector<st
           if (r.load < compared_below) worst = std::max(worst, std::abs(ratio - 1));
           if (r.load <= eighty_percent + 1e-9) worst_to_80 = std::max(worst_to_80, std::abs(ratio - 1));
         }
-    out << "    saturation (latency 3x its low-load value): " << saturation_text(saturation) << " vs "
+    summary << "    saturation (latency 3x its low-load value): " << saturation_text(saturation) << " vs "
         << saturation_text(ref_saturation) << " flits/node/cycle\n"
         << "    largest latency difference at loads below " << std::setprecision(3) << compared_below << ": "
         << std::setprecision(1) << 100 * worst << "%\n"
@@ -504,20 +518,21 @@ int TrafficCommand::run_sweep(const std::string& self_path, const std::vector<st
     comparison["largest_latency_difference_fraction"] = worst;
     comparison["reference_saturation_flits_per_node_per_cycle"] = saturation_json(ref_saturation);
   } else {
-    out << "  saturation (latency 3x its low-load value): " << saturation_text(saturation) << "\n";
+    summary << "  saturation (latency 3x its low-load value): " << saturation_text(saturation) << "\n";
   }
+  const nlohmann::json curve{{"meshmp", build_identity()},
+                             {"config", config_json(prepare(rates.front()), std::nullopt)},
+                             {"points", results},
+                             {"saturation_flits_per_node_per_cycle", saturation_json(saturation)},
+                             {"comparison", comparison}};
   if (stats_file.is_open()) {
-    stats_file.stream() << nlohmann::json{{"meshmp", build_identity()},
-                                          {"config", config_json(prepare(rates.front()), std::nullopt)},
-                                          {"points", results},
-                                          {"saturation_flits_per_node_per_cycle", saturation_json(saturation)},
-                                          {"comparison", comparison}}.dump(1)
-                        << "\n";
+    stats_file.stream() << curve.dump(1) << "\n";
     stats_file.commit();
   }
+  if (stats_to_stdout) out << curve.dump(1) << "\n";
   std::vector<std::string> trailing;
   if (!reference_.empty()) trailing.push_back(reference_file);
-  run_plot_script(self_path, "plot_latency.py", MESHMP_PLOT_SCRIPT, {csv_}, png, trailing, out);
+  run_plot_script(self_path, "plot_latency.py", MESHMP_PLOT_SCRIPT, {csv_}, png, trailing, summary);
   return 0;
 }
 

@@ -130,7 +130,7 @@ TEST(MachineSettings, EveryOptionGivenOnTheCommandLineReachesItsKey) {
   // One non-default value per kind; --print-config shows where each landed.
   const auto outcome = meshmp(
       "run --print-config --vcs 3 --startup-on channel --no-dateline --copy-cycles-per-byte 0.5 "
-      "--workload-option words=8 --memory-banks 4 -m 16");
+      "--workload-option words=8 -m 16");
   ASSERT_EQ(outcome.status, 0) << outcome.output;
   const nlohmann::json json = nlohmann::json::parse(outcome.output);
   EXPECT_EQ(json["router"]["vcs"], 3);
@@ -138,8 +138,11 @@ TEST(MachineSettings, EveryOptionGivenOnTheCommandLineReachesItsKey) {
   EXPECT_EQ(json["router"]["dateline"], false);
   EXPECT_EQ(json["node"]["copy_cycles_per_byte"], 0.5);
   EXPECT_EQ(json["workload_options"]["words"], "8");
-  EXPECT_EQ(json["fabric"]["memory_banks"], 4);
   EXPECT_EQ(json["block_bytes"], 16);
+  // A fabric's setting on a machine joined by one (on a router network it would change nothing: refused).
+  const auto fabric = meshmp("run --print-config -t shared-memory:4 --memory-banks 4");
+  ASSERT_EQ(fabric.status, 0) << fabric.output;
+  EXPECT_EQ(nlohmann::json::parse(fabric.output)["fabric"]["memory_banks"], 4);
 }
 
 }  // namespace

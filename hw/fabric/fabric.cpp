@@ -44,6 +44,12 @@ std::string fabrics_offering(bool NodeOperations::*operation) {
   return list;
 }
 
+std::string fabric_topologies() {
+  std::string list;
+  for (const FabricKind& kind : registry().entries()) list += (list.empty() ? "" : ", ") + kind.name + ":K";
+  return list;
+}
+
 std::string describe_fabric_timing(const std::string& name, const FabricParams& params) {
   return name + ": tau = " + std::to_string(params.startup_cycles) + " cycles, b = " +
          std::to_string(params.bytes_per_cycle) + " bytes/cycle per node";

@@ -84,6 +84,9 @@ const FabricKind& find_fabric(const std::string& name);
 // Every fabric offering `operation` as error messages name them: "the broadcast bus, bus:K".
 std::string fabrics_offering(bool NodeOperations::*operation);
 
+// Every fabric's topology spelling, for messages: "bus:K, shared-memory:K, omega:K".
+std::string fabric_topologies();
+
 // The common start of a fabric's description: "bus: tau = 100 cycles, b = 8 bytes/cycle per node".
 std::string describe_fabric_timing(const std::string& name, const FabricParams& params);
 

@@ -11,6 +11,7 @@
 #include <tuple>
 
 #include "topology/config_error.h"
+#include "topology/input_file.h"
 #include "topology/topology.h"
 #include "hw/machine/machine_settings.h"
 #include "hw/router/router_model.h"
@@ -90,6 +91,58 @@ std::optional<std::string> output_rules(const MachineConfig& c, const Topology& 
 
 }  // namespace
 
+namespace {
+
+// A setting's value as its config key shows it.
+std::string setting_text(const MachineConfig& c, const std::string& key) {
+  const nlohmann::json value = find_machine_setting(key)->get(c);
+  if (value.is_string()) return value.get<std::string>();
+  if (!value.is_array()) return value.dump();
+  std::string list;  // a node list as it is typed: 0,9
+  for (const auto& item : value) list += (list.empty() ? "" : ",") + item.dump();
+  return list;
+}
+
+// One rule for every setting: a value that changes nothing in this run is refused, naming why, rather than
+// accepted and ignored. Set means set away from its default (a config file or a program may repeat a
+// default).
+std::optional<std::string> inert_settings(const MachineConfig& c, const Topology& topo) {
+  static const MachineConfig defaults;
+  const bool on_fabric = !topo.fabric().empty();
+  for (const MachineSetting& setting : machine_settings()) {
+    if (setting.get(c) == setting.get(defaults)) continue;
+    const std::string text = setting_text(c, setting.key);
+    const std::string section = setting.section();
+    // Under --cost-model 004 a fabric's b is the link width (fabric.bytes_per_cycle = router.flit_bytes).
+    const bool fabric_b = setting.key == "router.flit_bytes" && c.router.flit_bytes == static_cast<int>(c.fabric.bytes_per_cycle);
+    if (on_fabric && section == "router" && !fabric_b)
+      return bad(setting.key, text, c.topology + " has no router network: a router setting changes nothing there");
+    if (!on_fabric && section == "fabric")
+      return bad(setting.key, text,
+                 c.topology + " is a router network: fabric settings apply to 004's bus, shared memory and switch (" +
+                     fabric_topologies() + ")");
+    // The transaction-level network reserves links along the routers' route; it has no allocators,
+    // credits or router pipelines whose order these settings choose.
+    if (c.fidelity == NetworkFidelity::Transaction &&
+        (setting.key == "router.vc_allocator" || setting.key == "router.head_pipeline" ||
+         setting.key == "router.credit_latency_cycles" || setting.key == "router.credit_processing_cycles"))
+      return bad(setting.key, text,
+                 "network.fidelity tlm models the network without routers' allocators, credits and pipelines: it "
+                 "changes nothing there (use network.fidelity cycle or both)");
+  }
+  // (On a topology without rings the classes are inert too, but BookSim2's router rules give them on
+  // every topology; they stay accepted there until those rules have a preset name.)
+  if (c.router.dateline_whole_segment && !on_fabric && !c.router.dateline)
+    return bad("router.dateline_classes", "whole-segment",
+               "chooses the dateline class on a ring; with router.dateline off there are none");
+  if (c.trace_nodes != defaults.trace_nodes && c.vcd.empty() && c.trace_rtl.empty())
+    return bad("output.trace_nodes", setting_text(c, "output.trace_nodes"),
+               "names the nodes a waveform shows; no waveform is written (give output.vcd or output.trace_rtl)");
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<std::string> MachineConfig::validate() const {
   try {
     return validate(Topology::parse(topology));
@@ -122,7 +175,8 @@ std::optional<std::string> MachineConfig::validate(const Topology& topo) const {
   } catch (const ConfigError& e) {
     return std::string(e.what());
   }
-  return output_rules(*this, topo);
+  if (auto error = output_rules(*this, topo)) return error;
+  return inert_settings(*this, topo);
 }
 
 void check_config_keys(const nlohmann::json& json, const std::string& section, const std::set<std::string>& known) {
@@ -219,20 +273,11 @@ ExchangeParameters exchange_parameters(const MachineConfig& config) {
 nlohmann::json read_config_file(const std::string& path) {
   // Only a regular file of at most kMaxConfigFileBytes is read: a device or a FIFO could give bytes
   // without end, and a config is a few hundred bytes.
-  std::error_code error;
-  const auto status = std::filesystem::status(path, error);
-  if (std::filesystem::is_directory(status)) throw ConfigError("--config", path, "is a directory, not a JSON file");
-  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
-    throw ConfigError("--config", path, "is not a regular file (a device, FIFO or socket); a config must be a JSON file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError("--config", path, "the file cannot be opened");
-  const std::string size_rule = "a config file must be at most " + std::to_string(kMaxConfigFileBytes) + " bytes (" +
-                                std::to_string(kMaxConfigFileBytes >> 20) + " MiB)";
-  std::string text(kMaxConfigFileBytes + 1, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<std::size_t>(in.gcount()));
-  if (text.size() > kMaxConfigFileBytes) throw ConfigError("--config", path, size_rule);
-  if (in.bad()) throw ConfigError("--config", path, "the file cannot be read");
+  const std::string text =
+      read_input_file("--config", path,
+                      InputFileRule{"a JSON file", kMaxConfigFileBytes,
+                                    "a config file must be at most " + std::to_string(kMaxConfigFileBytes) + " bytes (" +
+                                        std::to_string(kMaxConfigFileBytes >> 20) + " MiB)"});
   // Duplicate keys are refused (the parser would keep only the last): track the keys of every open object.
   // Nesting deeper than kMaxConfigDepth is refused as it opens (a config is three levels deep; a deeper
   // value would only cost stack in every later walk over it).
