@@ -1,6 +1,8 @@
 // A child `meshmp run`. See child_run.h.
 #include "sims/child_run.h"
 
+#include <algorithm>
+
 #include <unistd.h>
 
 #include <cstdio>
@@ -35,11 +37,17 @@ ChildRun run_meshmp_child(const std::string& self_path, const std::vector<std::s
   return run;
 }
 
-std::optional<nlohmann::json> run_child(const std::string& self_path, const std::string& arguments, std::string& failure) {
+int status_after_failed_child(int status, int child_exit_status) {
+  return std::max(status, child_exit_status == 2 ? 2 : 1);
+}
+
+std::optional<nlohmann::json> run_child(const std::string& self_path, const std::string& arguments, std::string& failure,
+                                        int& exit_status) {
   throw_if_stop_requested();
   const std::vector<std::string> words = split_arguments("arguments", arguments);
   ChildRun run = run_meshmp_child(self_path, words);
   if (stopped_with_this_process(run.outcome)) throw StopRequested{};
+  exit_status = run.outcome.exit_status;
   if (run.outcome.exit_status != 0 || !run.stats.contains("statistics")) {
     std::vector<std::string> argv{self_path, "run"};
     argv.insert(argv.end(), words.begin(), words.end());
@@ -52,11 +60,12 @@ std::optional<nlohmann::json> run_child(const std::string& self_path, const std:
 MeasuredRun measure_verified_run(const std::string& self_path, const std::string& arguments, std::ostream& err,
                                  int& status) {
   std::string command;
-  const auto stats = run_child(self_path, arguments, command);
+  int exit_status = 0;
+  const auto stats = run_child(self_path, arguments, command, exit_status);
   MeasuredRun m;
   if (!stats || !(*stats)["verification"]["ok"].get<bool>()) {
     err << "meshmp: error: " << (stats ? "the run was not verified" : "the run failed") << " (" << command << ")\n";
-    status = 1;
+    status = status_after_failed_child(status, stats ? 1 : exit_status);
     return m;
   }
   const auto& s = (*stats)["statistics"];

@@ -24,13 +24,19 @@ ChildRun run_meshmp_child(const std::string& self_path, const std::vector<std::s
                           const std::string& command = "run");
 
 // The same with ARGUMENTS split into words as a shell would (run without one), for the paper tables: the
-// statistics document, or none when the run failed (then `failure` says what was run and how it ended).
+// statistics document, or none when the run failed (then `failure` says what was run and how it ended,
+// and `exit_status` is the child's: 2 when it refused its input).
 // Throws StopRequested (sims/stop_signals.h) when the program is being stopped.
-std::optional<nlohmann::json> run_child(const std::string& self_path, const std::string& arguments, std::string& failure);
+std::optional<nlohmann::json> run_child(const std::string& self_path, const std::string& arguments, std::string& failure,
+                                        int& exit_status);
+// The status a table command ends with after a child that failed with `child_exit_status`: a refusal (2)
+// stays one, any other failure is 1; the worse of that and `status`.
+int status_after_failed_child(int status, int child_exit_status);
 
 // What a paper table reads of a verified child run: completion, statistics.schedule's synchronized steps,
 // the sum of each step's largest message and the busiest node's start-ups. A run that failed or was not
-// verified prints an error naming what was run to `err`, sets `status` to 1 and gives ok = false.
+// verified prints an error naming what was run to `err`, sets `status` (status_after_failed_child) and
+// gives ok = false.
 struct MeasuredRun {
   double cycles = 0, steps = 0, units = 0, startups = 0;
   bool ok = false;

@@ -64,7 +64,11 @@ const RunOptions::GivenSetting& RunOptions::given(const std::string& key) const 
 
 MachineConfig RunOptions::resolve() const {
   MachineConfig config;
-  if (!config_file_.empty()) load_config_file(config, data_file(config_file_));
+  if (config_file_) {
+    if (config_file_->empty())
+      throw ConfigError("--config", "", "names no file; give a JSON config file, or leave --config out for the defaults");
+    load_config_file(config, data_file(*config_file_));
+  }
   return resolve_over(std::move(config));
 }
 

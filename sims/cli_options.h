@@ -41,7 +41,7 @@ class RunOptions {
   // --cost-model 004: the settings that make tau and b the same on all six of 004's machines.
   void apply_cost_model(MachineConfig& config) const;
 
-  std::string config_file_;
+  std::optional<std::string> config_file_;  // -c: given, even as '' (refused)
   std::vector<GivenSetting> given_;  // one per setting, in machine_settings()'s order
   std::optional<std::string> cost_model_;  // machine (as given) or 004
   bool quiet_ = false;

@@ -146,8 +146,12 @@ OutputFile::OutputFile(std::string field, std::string path) : field_(std::move(f
     return;
   }
   const std::filesystem::path target_path(target);
-  const std::string name = target_path.filename().string();
+  // The temporary name is the target's with a prefix and a suffix, cut to a file name's 255 bytes (a
+  // legal name of 250 bytes would otherwise be refused for its temporary's length).
+  std::string name = target_path.filename().string();
   const std::string extension = target_path.extension().string();
+  const std::size_t affixes = std::string(".").size() + std::string(".meshmp-XXXXXX").size() + extension.size();
+  if (name.size() + affixes > 255) name.resize(affixes < 255 ? 255 - affixes : 0);
   std::string pattern = (target_path.parent_path() / ("." + name + ".meshmp-XXXXXX" + extension)).string();
   const int fd = mkstemps(pattern.data(), static_cast<int>(extension.size()));
   if (fd < 0)

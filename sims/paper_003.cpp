@@ -38,7 +38,7 @@ int paths_table(const std::string& self_path, const std::string& png, std::ostre
   // The table beside the plot, both checked before the first run and written whole at the end.
   OutputFile png_file, csv;
   if (!png.empty()) {
-    png_file = OutputFile("--plot", png);
+    png_file = plot_output("--plot", png);
     csv = table_beside_plot(png);
     csv.stream() << "algorithm,startup_cycles,packet_elements,cycles,paper_model_cycles,bound_cycles\n";
   }

@@ -167,7 +167,7 @@ int run_paper_004(const std::string& self_path, const std::string& table, const 
   const std::vector<Row> rows = rows_of(table);
   OutputFile png_file, csv;
   if (!png.empty()) {
-    png_file = OutputFile("--plot", png);
+    png_file = plot_output("--plot", png);
     csv = table_beside_plot(png);
   }
   out << "meshmp paper " << table << ": 004's model (all-port, t_s = tau = 100 on every channel, a barrier per step, "

@@ -155,14 +155,15 @@ int run_paper_table(const std::string& self_path, const std::string& table, std:
   int status = 0;
   for (const PaperRow& row : rows) {
     std::string command;
+    int exit_status = 0;
     const auto run = run_child(self_path,
                                "--topology " + row.topology + " --algorithm " + row.algorithm + " -m " +
                                    std::to_string(row.block_bytes) + row.run_options +
                                    (row.sync.empty() ? "" : " --algorithm-option sync=" + row.sync),
-                               command);
+                               command, exit_status);
     if (!run) {
       err << "meshmp: error: " << row.algorithm << " on " << row.topology << " failed (" << command << ")\n";
-      status = 1;
+      status = status_after_failed_child(status, exit_status);
       continue;
     }
     const nlohmann::json& stats = *run;

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Latency-vs-load plot of a `meshmp traffic --rates` sweep, with an optional reference curve.
 
 Usage: plot_latency.py CURVE.csv OUT.png [REFERENCE.csv]

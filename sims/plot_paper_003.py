@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """The figure of `meshmp paper 003-paths`: for SPT, DPT and MPT (003 §6.1) the measured transpose time
 over Theorem 3's lower bound max(n tau, PQ/(2N) t_c), against the packet size B, one panel per start-up
 cost; dashed, the paper's model (routing cycles x (tau + B t_c)) over the same bound.

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """The figure of `meshmp paper 004-ring | 004-grid | 004-hypercube --plot`: one pipelined operation of
 paper 004 §3 timed on the machine against the number of packets nu, beside the paper's t(nu) =
 (nu - 1 + i)(tau + N / (nu b)) and its optimum (3.5) at (3.4)'s nu_opt, marked.

@@ -20,6 +20,11 @@ void run_plot_script(const std::string& self_path, const std::string& script_nam
                      const std::vector<std::string>& arguments, OutputFile& png,
                      const std::vector<std::string>& trailing, std::ostream& out);
 
+// The output a plot is drawn into, opened before any work: `path`'s extension must be one matplotlib
+// writes (png, pdf, svg, ...), else a ConfigError naming `field`; a special file without one (/dev/null,
+// /dev/full) takes a PNG.
+OutputFile plot_output(const std::string& field, const std::string& path);
+
 // The CSV of the numbers a plot shows, written beside the PNG `png` (its name with .csv for the
 // extension): checked to be another file than the PNG, whatever the links, and opened as an OutputFile.
 OutputFile table_beside_plot(const std::string& png);

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Speedup plots of a `meshmp sweep` CSV: the completion time of every other algorithm divided by that
 of REFERENCE (default tseng-t4).
   nodes (default), like 001's Fig. 9: one panel per t_s, m and link width (titled with t_s / (b t_c)), a

@@ -49,7 +49,7 @@ std::optional<RunRefusal> plan_run(const MachineConfig& config, std::optional<Ru
     return invalid(e.what());
   }
   const Algorithm& algorithm = *found;
-  if (auto error = algorithm.why_unsupported(*topology, exchange_parameters(config))) return RunRefusal{true, *error};
+  if (auto error = why_unsupported(algorithm, config, *topology)) return RunRefusal{true, *error};
   std::unique_ptr<Workload> workload;
   try {
     spec = make_run_spec(config, algorithm, std::move(*topology));
@@ -220,10 +220,10 @@ void print_comparison(const nlohmann::json& comparison, std::ostream& summary) {
           << std::setprecision(2) << 100 * comparison["tlm_over_cycle_minus_one"].get<double>() << std::noshowpos
           << "%; link flits " << (comparison["link_flits_equal"].get<bool>() ? "equal" : "differ") << ", schedule "
           << (comparison["schedule_equal"].get<bool>() ? "equal" : "differs") << ", transaction level "
-          << (comparison["tlm_verification_passed"].get<bool>() ? "verified" : "NOT verified") << "; host time "
-          << std::setprecision(3) << comparison["cycle_host_seconds"].get<double>() << " s against "
-          << comparison["tlm_host_seconds"].get<double>() << " s (" << std::setprecision(1)
-          << comparison["cycle_over_tlm_host_time"].get<double>() << "x)\n";
+          << (comparison["tlm_verification_passed"].get<bool>() ? "verified" : "NOT verified") << "; host time: cycle level "
+          << std::setprecision(3) << comparison["cycle_host_seconds"].get<double>() << " s, transaction level "
+          << comparison["tlm_host_seconds"].get<double>() << " s (the transaction level " << std::setprecision(1)
+          << comparison["cycle_over_tlm_host_time"].get<double>() << "x as fast)\n";
 }
 
 }  // namespace

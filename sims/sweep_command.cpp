@@ -344,7 +344,7 @@ int SweepCommand::run(const CommandContext& context) {
   if (resume_) swept = rows_to_resume(csv_, points, run_options_);
   check_distinct_outputs({{"--csv", csv_}, {"--plot", png_}});
   OutputFile csv("--csv", csv_), png;  // opened now: the check that both can be written
-  if (!png_.empty()) png = OutputFile("--plot", png_);
+  if (!png_.empty()) png = plot_output("--plot", png_);
   const unsigned jobs = jobs_ > 0 ? static_cast<unsigned>(jobs_) : std::max(1u, std::thread::hardware_concurrency());
 
   std::vector<std::string>& rows = swept.rows;

@@ -20,6 +20,7 @@
 
 #include "topology/config_error.h"
 #include "topology/input_file.h"
+#include "hw/machine/machine_settings.h"
 #include "hw/machine/model_size.h"
 #include "hw/network/network.h"
 #include "hw/network/transaction_network.h"
@@ -418,7 +419,7 @@ int TrafficCommand::run_sweep(const std::string& self_path, const std::vector<st
   const bool stats_to_stdout = stats_json_ == kStandardOutput;
   std::ostream& summary = stats_to_stdout ? err : out;
   check_distinct_outputs({{"--csv", csv_}, {"--png", png_}, {"--stats-json", stats_to_stdout ? "" : stats_json_}});
-  OutputFile csv("--csv", csv_), png("--png", png_), stats_file;
+  OutputFile csv("--csv", csv_), png = plot_output("--png", png_), stats_file;
   if (!stats_json_.empty() && !stats_to_stdout) stats_file = OutputFile("--stats-json", stats_json_);
   // A point's command line: this one without the sweep's own options, plus its rate.
   const std::vector<std::string> sweep_only{"--rates", "-o", "--stats-json", "--csv", "--png", "--compare-reference"};
@@ -537,10 +538,12 @@ int TrafficCommand::run_sweep(const std::string& self_path, const std::vector<st
 }
 
 void TrafficCommand::apply_config_file() {
-  if (config_file_.empty()) return;
-  const std::string path = data_file(config_file_);
+  if (!config_file_) return;
+  if (config_file_->empty())
+    throw ConfigError("--config", "", "names no file; give a JSON config file, or leave --config out for the defaults");
+  const std::string path = data_file(*config_file_);
   nlohmann::json json = read_config_file(path);
-  if (!json.is_object()) throw ConfigError("--config", config_file_, "must hold a JSON object");
+  if (!json.is_object()) throw ConfigError("--config", *config_file_, "must hold a JSON object");
   nlohmann::json traffic = nlohmann::json::object();
   if (json.contains("traffic")) {
     traffic = json["traffic"];
@@ -607,7 +610,15 @@ nlohmann::json TrafficCommand::config_json(const Setup& setup, const std::option
     traffic["rate"] = *rate;
   else
     traffic["rates"] = rates_;
-  nlohmann::json config = setup.config.to_json();
+  // The network's settings only (those `meshmp traffic` takes): a run's keys (algorithm, block_bytes, the
+  // node's and the fabric's) describe nothing of a traffic run. The packet limit is traffic.packet_flits's.
+  const nlohmann::json all = setup.config.to_json();
+  nlohmann::json config = nlohmann::json::object();
+  for (const MachineSetting& setting : machine_settings()) {
+    if (!setting.network || !setting.recorded || setting.key == "router.max_packet_payload_flits") continue;
+    if (setting.section().empty()) config[setting.key] = all.at(setting.key);
+    else config[setting.section()][setting.name()] = all.at(setting.section()).at(setting.name());
+  }
   config["traffic"] = traffic;
   return config;
 }

@@ -66,7 +66,7 @@ class TrafficCommand : public Command {
   };
   static const std::vector<TrafficSetting>& traffic_settings();
 
-  std::string config_file_;
+  std::optional<std::string> config_file_;  // -c: given, even as '' (refused)
   MachineConfig file_network_;                // the config file's network keys over the defaults
   std::map<std::string, std::string> from_file_;  // traffic keys the file set, as written
   std::map<std::string, const CLI::Option*> given_;  // each traffic key's command-line option

@@ -7,7 +7,13 @@
 //  - an output is a file of its own: standard output only where offered (`traffic -o -` mixed the summary
 //    into the JSON, `--detail-csv -` wrote a file named "-"), two outputs naming one file refused, and a
 //    FIFO output waits for its reader without going deaf to Ctrl-C;
-//  - one rule for every option: one that changes nothing in this run is refused, naming why.
+//  - one rule for every option: one that changes nothing in this run is refused, naming why;
+//  - messages whole and clear: control bytes in a value written out (a NUL cut the message, an escape
+//    sequence reached the terminal), `-c ''` refused (it ran the defaults), a 250-byte output name taken
+//    (its temporary file's name was too long);
+//  - exit codes: a refusal is 2 before any work (an algorithm the machine cannot run, a plot format
+//    matplotlib cannot write), also when a table's child run refused; a failed write of a plot to a
+//    special file is 1 (matplotlib reports none: /dev/full passed as written).
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -19,6 +25,8 @@
 #include <nlohmann/json.hpp>
 
 #include "meshmp_process.h"
+#include "sims/child_run.h"
+#include "topology/config_error.h"
 
 namespace meshmp {
 namespace {
@@ -193,6 +201,52 @@ TEST(HostileInputs, AnOptionThatChangesNothingIsRefusedNamingWhy) {
   // Under --cost-model 004 a fabric's b is the link width: --flit-bytes is not inert there.
   const Outcome b = meshmp_within(20, "run -t bus:4 --cost-model 004 --flit-bytes 4 --print-config");
   EXPECT_EQ(b.status, 0) << b.output;
+}
+
+TEST(HostileInputs, ARefusalIsExitTwoBeforeAnyWorkAndAFailedPlotWriteIsAnError) {
+  const Outcome direct = meshmp_within(20, "run -t shared-memory:4 -a direct -o ''");
+  EXPECT_EQ(direct.status, 2) << direct.output;
+  EXPECT_TRUE(contains(direct.output, "algorithm = 'direct': it sends messages between nodes; the shared-memory machine, "
+                                      "shared-memory:4, has none"))
+      << direct.output;
+  const std::string dir = scratch("plots");
+  const std::string traffic = "traffic -t mesh:4x4 --rates 0.1 --measure-cycles 1000 --csv " + dir + "/c.csv --png ";
+  for (const std::string& png : {dir + "/p.xyz", dir + "/p"}) {
+    const Outcome o = meshmp_within(60, traffic + png);
+    EXPECT_EQ(o.status, 2) << o.output;
+    EXPECT_TRUE(contains(o.output, "the plot's format is chosen by its extension")) << o.output;
+    EXPECT_FALSE(contains(o.output, "[1/1]")) << "refused before the first point: " << o.output;
+  }
+  const Outcome full = meshmp_within(60, traffic + "/dev/full");
+  EXPECT_EQ(full.status, 1) << full.output;
+  EXPECT_TRUE(contains(full.output, "--png = '/dev/full': writing the file failed: No space left on device")) << full.output;
+  std::filesystem::remove_all(dir);
+  // A table whose child run was refused ends as refused; any other failure is 1.
+  EXPECT_EQ(status_after_failed_child(0, 2), 2);
+  EXPECT_EQ(status_after_failed_child(0, 1), 1);
+  EXPECT_EQ(status_after_failed_child(2, 1), 2);
+  EXPECT_EQ(status_after_failed_child(1, 134), 1);
+}
+
+TEST(HostileInputs, MessagesAreWholeAndAnOutputNameMayBeAsLongAsTheFileSystemTakes) {
+  EXPECT_EQ(echo(std::string("ring:4\0x\x1b[31m\n", 14)), "ring:4\\x00x\\x1b[31m\\n");
+  EXPECT_EQ(std::string(ConfigError("topology", std::string("a\0b", 3), "rule").what()), "topology = 'a\\x00b': rule");
+  const std::string dir = scratch("names");
+  std::ofstream(dir + "/control.json") << "{\"topology\": \"ring:4\\u0000x\\u001b[31m\"}";
+  const Outcome control = meshmp_within(20, "run -o '' -c " + dir + "/control.json");
+  EXPECT_EQ(control.status, 2) << control.output;
+  EXPECT_TRUE(contains(control.output, "topology = 'ring:4\\x00x\\x1b[31m': ")) << control.output;
+  EXPECT_FALSE(contains(control.output, "\x1b")) << "no escape sequence reaches the terminal";
+  for (const char* command : {"run -o '' -c ''", "traffic -c ''"}) {
+    const Outcome o = meshmp_within(20, command);
+    EXPECT_EQ(o.status, 2) << command << "\n" << o.output;
+    EXPECT_TRUE(contains(o.output, "--config = '': names no file")) << o.output;
+  }
+  const std::string long_name = dir + "/" + std::string(245, 'a') + ".json";  // 250 bytes
+  const Outcome written = meshmp_within(60, "run -q -t ring:4 -m 8 -o " + long_name);
+  EXPECT_EQ(written.status, 0) << written.output;
+  EXPECT_TRUE(std::filesystem::exists(long_name));
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

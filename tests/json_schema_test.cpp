@@ -102,6 +102,33 @@ TEST(JsonSchema, AFileThatDiffersFromItsSchemaIsReportedWithThePlace) {
             std::string::npos);
 }
 
+// The installed validator says so when a file matches, and finds meshmp's schemas by name from any directory
+// (beside the installed script in share/meshmp/schema, or in the source tree's sims/schema).
+TEST(JsonSchema, TheValidatorFindsASchemaByNameAndSaysAFileIsValid) {
+  const std::string json = temp_path("valid.json");
+  ASSERT_EQ(meshmp("run -q -t ring:4 -m 8 -o " + json).status, 0);
+  const Outcome o = meshmp_test::run_command("cd / && /usr/bin/python3 " + std::string(MESHMP_SOURCE_DIR) +
+                                             "/sims/validate_json.py run.schema.json " + json);
+  EXPECT_EQ(o.status, 0) << o.output;
+  EXPECT_NE(o.output.find(json + ": valid (run.schema.json)"), std::string::npos) << o.output;
+}
+
+// A traffic result's config holds the network's keys and its traffic section, not a run's (algorithm,
+// block_bytes, the node's and the fabric's settings), and `meshmp traffic --config` of it runs it again.
+TEST(JsonSchema, ATrafficResultsConfigHoldsTheNetworksKeysOnly) {
+  const std::string json = temp_path("traffic_config.json");
+  ASSERT_EQ(meshmp("traffic -t mesh:4x4 --measure-cycles 1000 -o " + json).status, 0);
+  const nlohmann::json config = nlohmann::json::parse(std::ifstream(json))["config"];
+  for (const char* run_only : {"algorithm", "algorithm_options", "workload_options", "block_bytes", "fabric"})
+    EXPECT_FALSE(config.contains(run_only)) << run_only << " in " << config.dump();
+  EXPECT_FALSE(config["router"].contains("max_packet_payload_flits")) << "traffic.packet_flits sets it";
+  EXPECT_EQ(config["topology"], "mesh:4x4");
+  EXPECT_TRUE(config.contains("traffic"));
+  std::ofstream(temp_path("traffic_config_only.json")) << config.dump();
+  const Outcome again = meshmp("traffic --config " + temp_path("traffic_config_only.json"));
+  EXPECT_EQ(again.status, 0) << again.output;
+}
+
 // The config schema describes exactly the settings of hw/machine/machine_settings.cpp, section by section.
 TEST(JsonSchema, TheConfigSchemaHoldsEverySettingAndNoOther) {
   const nlohmann::json schema = nlohmann::json::parse(std::ifstream(MESHMP_SOURCE_DIR "/sims/schema/config.schema.json"));

@@ -74,7 +74,7 @@ TEST(SweepShards, ThroughASlurmJobArrayMergedAreTheUnshardedSweep) {
   conf = conf.substr(conf.find_last_of('\n') + 1);
   const std::string whole = unsharded(dir);
   const Outcome array = run_command("cd " + dir + " && SLURM_CONF=" + conf + " MESHMP=" + MESHMP_BINARY +
-                                    " timeout 240 sbatch --wait --array=1-3 " + MESHMP_SOURCE_DIR "/scripts/slurm-sweep.sh " + dir +
+                                    " timeout 240 sbatch --wait --array=0-2 " + MESHMP_SOURCE_DIR "/scripts/slurm-sweep.sh " + dir +
                                     "/out " + kGrid);
   run_command(cluster + " stop " + dir + "/cluster");
   ASSERT_EQ(array.status, 0) << "the job array did not finish in 4 minutes, or a task failed: " << array.output;
@@ -84,6 +84,35 @@ TEST(SweepShards, ThroughASlurmJobArrayMergedAreTheUnshardedSweep) {
   EXPECT_EQ(rows_without_host_time(dir + "/merged.csv"), rows_without_host_time(whole));
   std::error_code ignored;  // a daemon's last write may race the removal: the scratch directory may stay
   std::filesystem::remove_all(dir, ignored);
+}
+
+// The task's shard is its place along the array's range, whatever the range's first number and step
+// (--array=0-3, the common 0-based form, used to give --shard 0/4; a stepped array miscounted).
+TEST(SweepShards, TheSlurmScriptCountsATaskAlongItsRange) {
+  struct Array {
+    int id, min, max, step, count;
+    std::string shard;
+  };
+  const std::string script = MESHMP_SOURCE_DIR "/scripts/slurm-sweep.sh";
+  for (const Array& a : {Array{0, 0, 3, 1, 4, "1/4"}, Array{3, 0, 3, 1, 4, "4/4"}, Array{2, 1, 3, 1, 3, "2/3"},
+                         Array{4, 0, 6, 2, 4, "3/4"}, Array{10, 4, 10, 3, 3, "3/3"}}) {
+    const std::string env = "SLURM_ARRAY_TASK_ID=" + std::to_string(a.id) + " SLURM_ARRAY_TASK_MIN=" +
+                            std::to_string(a.min) + " SLURM_ARRAY_TASK_MAX=" + std::to_string(a.max) +
+                            " SLURM_ARRAY_TASK_STEP=" + std::to_string(a.step) + " SLURM_ARRAY_TASK_COUNT=" +
+                            std::to_string(a.count) + " MESHMP=echo ";
+    const Outcome o = run_command(env + script + " /tmp/meshmp-slurm-out -m 8");
+    EXPECT_EQ(o.status, 0) << o.output;
+    const std::string index = a.shard.substr(0, a.shard.find('/'));
+    EXPECT_NE(o.output.find("--shard " + a.shard + " --csv /tmp/meshmp-slurm-out/shard-" + index + ".csv"),
+              std::string::npos)
+        << env << "\n" << o.output;
+  }
+  // A list (1,5,7) is no range: refused rather than miscounted.
+  const Outcome list = run_command("SLURM_ARRAY_TASK_ID=5 SLURM_ARRAY_TASK_MIN=1 SLURM_ARRAY_TASK_MAX=7 "
+                                   "SLURM_ARRAY_TASK_COUNT=3 MESHMP=echo " + script + " /tmp/meshmp-slurm-out -m 8");
+  EXPECT_EQ(list.status, 2) << list.output;
+  EXPECT_NE(list.output.find("is not one range"), std::string::npos) << list.output;
+  std::filesystem::remove_all("/tmp/meshmp-slurm-out");
 }
 
 TEST(SweepShards, MergeRefusesAPointTwiceAndAPointMissing) {

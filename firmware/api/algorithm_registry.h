@@ -46,6 +46,9 @@ struct Algorithm {
   // True when it sizes its data by the workload's `words` option (004's N; the saad-* algorithms); the
   // others move blocks of block_bytes and refuse the option.
   bool sized_in_words = false;
+  // Whether its firmware sends messages (NodeApi::send, receive) on `topology`; null: always. A machine
+  // whose nodes have no messages (004's shared memory) refuses an algorithm that sends them.
+  std::function<bool(const Topology&)> sends_messages;
   // The paper's estimate for the options given, when it depends on them (004's methods and nu), with
   // what the run chose ("method=pipeline packets=6 ..."); empty: estimate_cycles and estimate_formula.
   struct OptionEstimate {

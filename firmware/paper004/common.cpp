@@ -187,6 +187,7 @@ Algorithm saad_algorithm(const SaadAlgorithmSpec& spec) {
   a.workload = spec.workload;
   a.options = options_of(spec);
   a.sized_in_words = true;
+  a.sends_messages = [](const Topology& topology) { return saad_machine(topology) != SaadMachine::SharedMemory; };
   a.why_unsupported = [name = spec.name](const Topology& topology, const ExchangeParameters&) -> std::optional<std::string> {
     if (saad_machine(topology)) return std::nullopt;
     return "topology = '" + topology.spec() + "': " + name +

@@ -54,6 +54,7 @@ FabricKind shared_memory_fabric() {
   kind.name = "shared-memory";
   kind.summary = "the shared-memory machine";
   kind.operations.global_memory = true;
+  kind.operations.messages = false;  // data moves through the global memory only (004 §2 B)
   kind.shared_slots = true;
   kind.handover_at_release = true;
   kind.make = [](const FabricBuild& build) { return std::make_unique<SharedMemoryFabric>(build); };

@@ -3,6 +3,7 @@
 
 #include <utility>
 
+#include "hw/fabric/fabric.h"
 #include "topology/config_error.h"
 
 namespace meshmp {
@@ -21,6 +22,17 @@ RunSpec make_run_spec(const MachineConfig& config, const Algorithm& algorithm, T
   const ExchangeParameters parameters = exchange_parameters(config);
   const std::uint64_t scratch_bytes = algorithm.scratch_bytes(topology, parameters, options);
   return RunSpec{config, std::move(topology), &algorithm, std::move(options), parameters, scratch_bytes};
+}
+
+std::optional<std::string> why_unsupported(const Algorithm& algorithm, const MachineConfig& config,
+                                           const Topology& topology) {
+  if (auto error = algorithm.why_unsupported(topology, exchange_parameters(config))) return error;
+  if (topology.fabric().empty()) return std::nullopt;
+  const FabricKind& fabric = find_fabric(topology.fabric());
+  if (!fabric.operations.messages && (!algorithm.sends_messages || algorithm.sends_messages(topology)))
+    return "algorithm = '" + algorithm.name + "': it sends messages between nodes; " + fabric.summary + ", " +
+           topology.spec() + ", has none";
+  return std::nullopt;
 }
 
 RunSpec make_run_spec(const MachineConfig& config, const Algorithm& algorithm) {

@@ -6,6 +6,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
 
 #include "firmware/api/algorithm_options.h"
 #include "firmware/api/algorithm_registry.h"
@@ -27,6 +29,12 @@ struct RunSpec {
 // ConfigError when the workload option `words` (004's N) is given to an algorithm that sizes its blocks by
 // block_bytes (and its estimates and scratch with them): only the saad-* algorithms read it.
 void check_words_option(const Algorithm& algorithm, const MachineConfig& config);
+
+// Why `algorithm` cannot run on the machine of `config` on `topology`: its own rule (why_unsupported),
+// then what the machine's nodes can do (an algorithm that sends messages on a machine without them);
+// none when it runs.
+std::optional<std::string> why_unsupported(const Algorithm& algorithm, const MachineConfig& config,
+                                           const Topology& topology);
 
 // The run of `algorithm` on the machine of `config` (valid: MachineConfig::validate()), on `topology`,
 // config.topology parsed. Throws ConfigError naming the field for options or a `words` option that do not

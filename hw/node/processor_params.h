@@ -25,6 +25,7 @@ struct ProcessorParams {
 // What a node's firmware may ask of the machine beyond send and receive: set from the machine's fabric
 // (hw/fabric/fabric.h); a router network offers neither.
 struct NodeOperations {
+  bool messages = true;        // messages between nodes (NodeApi::send, receive)
   bool broadcast = false;      // one message to every other node at once (NodeApi::broadcast)
   bool global_memory = false;  // a memory every node reads and writes (NodeApi::shared_read, shared_write)
 };
