@@ -318,8 +318,9 @@ EXIT STATUS
 int RunCommand::run(const CommandContext& context) {
   const MachineConfig config = options_.resolve();
   if (options_.print_config()) {
-    if (auto error = config.validate()) {
-      context.err << "meshmp: error: " << *error << "\n";
+    // Printed only when the run would start: every check it makes (the algorithm on the machine included).
+    if (auto refusal = check_run(config)) {
+      context.err << "meshmp: error: " << refusal->message << "\n";
       return 2;
     }
     context.out << config.to_json().dump(1) << "\n";

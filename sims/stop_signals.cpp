@@ -1,4 +1,5 @@
-// Stopping on SIGINT / SIGTERM / SIGHUP, children included. See stop_signals.h.
+// Stopping on SIGINT / SIGTERM / SIGHUP (and the other signals that would end the program), children
+// included. See stop_signals.h.
 #include "sims/stop_signals.h"
 
 #include <signal.h>
@@ -26,7 +27,10 @@ void install_stop_handlers() {
   action.sa_handler = on_stop_signal;
   sigemptyset(&action.sa_mask);
   action.sa_flags = SA_RESTART;
-  for (int signal_number : {SIGINT, SIGTERM, SIGHUP}) sigaction(signal_number, &action, nullptr);
+  // SIGQUIT, SIGUSR1, SIGUSR2 and SIGALRM would end the program at once by default, leaving its temporary
+  // files behind; they stop it as SIGINT does, keeping what finished.
+  for (int signal_number : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM})
+    sigaction(signal_number, &action, nullptr);
   signal(SIGPIPE, SIG_IGN);
   signal(SIGXFSZ, SIG_IGN);
 }

@@ -1,5 +1,6 @@
-// How meshmp stops on SIGINT, SIGTERM or SIGHUP. The handler records the signal, for the simulation to
-// stop at its next clock edge (hw/base/stop_request.h), and forwards it to every child process running, so a
+// How meshmp stops on SIGINT, SIGTERM or SIGHUP (and SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, which would
+// otherwise end it at once and leave its temporary files behind). The handler records the signal, for
+// the simulation to stop at its next clock edge (hw/base/stop_request.h), and forwards it to every child process running, so a
 // sweep, a traffic sweep or a paper table stops its children at once and keeps what finished. A command
 // that was stopped exits with 128 + the signal's number (130 for SIGINT, 143 for SIGTERM).
 #pragma once

@@ -249,5 +249,28 @@ TEST(HostileInputs, MessagesAreWholeAndAnOutputNameMayBeAsLongAsTheFileSystemTak
   std::filesystem::remove_all(dir);
 }
 
+// --print-config printed configurations the run then refused; a rate past 1 was shown rounded to 1.000000;
+// SIGQUIT / SIGUSR1 / SIGUSR2 / SIGALRM ended the program at once, leaving its temporary files.
+TEST(HostileInputs, WhatIsPrintedIsWhatRunsAndEverySignalThatWouldEndItStopsItCleanly) {
+  for (const char* args : {"-t shared-memory:4 -a direct", "-t ring:5 -a tseng-t1"}) {
+    const Outcome o = meshmp_within(20, std::string("run --print-config ") + args);
+    EXPECT_EQ(o.status, 2) << args << "\n" << o.output;
+    EXPECT_FALSE(contains(o.output, "\"topology\"")) << "no configuration printed: " << o.output;
+  }
+  const Outcome rate = meshmp_within(20, "traffic -t mesh:4x4 --rate 1.0000001");
+  EXPECT_EQ(rate.status, 2) << rate.output;
+  EXPECT_TRUE(contains(rate.output, "traffic.rate = '1.0000001': must be in (0, 1]")) << rate.output;
+  const std::string dir = scratch("signals");
+  for (const char* signal : {"QUIT", "USR1", "ALRM"}) {
+    const Outcome o = run_command("(timeout --preserve-status -s " + std::string(signal) + " 1 " + MESHMP_BINARY +
+                                  " run -t torus:16x16 -m 64 -o " + dir + "/stats.json 2>&1; echo \"exit $?\")");
+    EXPECT_TRUE(contains(o.output, "meshmp: stopped by SIG" + std::string(signal))) << o.output;
+    EXPECT_FALSE(contains(o.output, "exit 0")) << o.output;
+    for (const auto& entry : std::filesystem::directory_iterator(dir))
+      ADD_FAILURE() << signal << " left " << entry.path();
+  }
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace meshmp

@@ -129,8 +129,8 @@ TEST(MachineSettings, ValidateChecksAFieldSetInCode) {
 TEST(MachineSettings, EveryOptionGivenOnTheCommandLineReachesItsKey) {
   // One non-default value per kind; --print-config shows where each landed.
   const auto outcome = meshmp(
-      "run --print-config --vcs 3 --startup-on channel --no-dateline --copy-cycles-per-byte 0.5 "
-      "--workload-option words=8 -m 16");
+      "run --print-config -a saad-broadcast -t hypercube:3 --vcs 3 --startup-on channel --no-dateline "
+      "--copy-cycles-per-byte 0.5 --workload-option words=8 -m 16");
   ASSERT_EQ(outcome.status, 0) << outcome.output;
   const nlohmann::json json = nlohmann::json::parse(outcome.output);
   EXPECT_EQ(json["router"]["vcs"], 3);
@@ -140,7 +140,7 @@ TEST(MachineSettings, EveryOptionGivenOnTheCommandLineReachesItsKey) {
   EXPECT_EQ(json["workload_options"]["words"], "8");
   EXPECT_EQ(json["block_bytes"], 16);
   // A fabric's setting on a machine joined by one (on a router network it would change nothing: refused).
-  const auto fabric = meshmp("run --print-config -t shared-memory:4 --memory-banks 4");
+  const auto fabric = meshmp("run --print-config -t shared-memory:4 -a saad-broadcast --memory-banks 4");
   ASSERT_EQ(fabric.status, 0) << fabric.output;
   EXPECT_EQ(nlohmann::json::parse(fabric.output)["fabric"]["memory_banks"], 4);
 }

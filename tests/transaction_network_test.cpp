@@ -308,7 +308,10 @@ TEST(PastTheNodeLimit, A64x64x64MachineIsRefusedWithWhatItsRunWouldNeed) {
     EXPECT_NE(outcome.output.find(part), std::string::npos) << part << "\n" << outcome.output;
   // A machine just past the limit says the same at its own size; the limit itself is not past it.
   EXPECT_NE(meshmp("run -t mesh:512x512").output.find("has 262144 nodes"), std::string::npos);
-  EXPECT_EQ(meshmp("run -t mesh:256x256 -m 1 --print-config").status, 0) << "65536 nodes are within the limit";
+  // (--print-config makes every check of the run: the host may refuse the machine for its memory maps.)
+  EXPECT_EQ(meshmp("run -t mesh:256x256 -m 1 --print-config").output.find("at most 65536 nodes are supported"),
+            std::string::npos)
+      << "65536 nodes are within the limit";
 }
 
 }  // namespace

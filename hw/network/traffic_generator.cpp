@@ -1,6 +1,9 @@
 // Synthetic traffic patterns. See traffic_generator.h.
 #include "hw/network/traffic_generator.h"
 
+#include <cstdio>
+#include <cstdlib>
+
 #include <algorithm>
 #include <cmath>
 
@@ -30,13 +33,27 @@ std::string to_string(TrafficPattern pattern) {
   return "?";
 }
 
+namespace {
+
+// A number as it was typed, to the last digit that tells it apart (1.0000001, not to_string's 1.000000).
+std::string shortest_text(double value) {
+  char text[32];
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(text, sizeof text, "%.*g", digits, value);
+    if (std::strtod(text, nullptr) == value) break;
+  }
+  return text;
+}
+
+}  // namespace
+
 std::optional<std::string> TrafficParams::validate(const Topology& topology) const {
   auto bad = [](const std::string& field, const std::string& value, const std::string& rule) {
     return std::optional<std::string>(ConfigError(field, value, rule).what());
   };
   const int n = topology.num_nodes();
   if (!(flits_per_node_per_cycle > 0 && flits_per_node_per_cycle <= 1))
-    return bad("traffic.rate", std::to_string(flits_per_node_per_cycle), "must be in (0, 1] flits/node/cycle");
+    return bad("traffic.rate", shortest_text(flits_per_node_per_cycle), "must be in (0, 1] flits/node/cycle");
   if (packet_flits < 1 || packet_flits > 4097)
     return bad("traffic.packet_flits", std::to_string(packet_flits), "must be 1..4097 (head included)");
   if (measure_cycles < 1) return bad("traffic.measure_cycles", "0", "must be at least 1");
