@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
-#include <fstream>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -88,10 +87,6 @@ std::optional<std::string> output_rules(const MachineConfig& c, const Topology& 
     return bad("run.host_threads", std::to_string(c.host_threads), "a run that writes waveforms steps its routers on one thread (1)");
   return std::nullopt;
 }
-
-}  // namespace
-
-namespace {
 
 // A setting's value as its config key shows it.
 std::string setting_text(const MachineConfig& c, const std::string& key) {

@@ -194,7 +194,7 @@ std::size_t Processor::wait_any(const std::vector<Handle>& handles) {
   for (;;) {
     for (std::size_t i = 0; i < handles.size(); ++i)
       if (test(handles[i])) {
-        wait(handles[i]);  // bookkeeping and the zero-load model, without waiting
+        wait(handles[i]);  // bookkeeping and the activity hook, without waiting
         return i;
       }
     blocked_ = Blocked::OnDescriptor;

@@ -84,8 +84,8 @@ class Processor : public sc_core::sc_module, public NodeApi {
   void register_access(tlm::tlm_command command, std::uint64_t address, unsigned char* data, unsigned length);
   Handle issue(std::uint32_t command, std::uint32_t peer, std::uint32_t address, std::uint32_t length, std::uint32_t tag,
                const std::vector<int>& route, std::uint32_t global_address = 0);
-  // A message or shared-memory access leaving through the DMA engine: t_s, the zero-load model, the
-  // descriptor, the step's counts.
+  // A message or shared-memory access leaving through the DMA engine: t_s, the activity hook (the
+  // zero-load model), the descriptor, the step's counts.
   Handle start_transfer(std::uint32_t command, std::uint32_t peer, int model_peer, std::uint32_t address,
                         std::uint32_t length, std::uint32_t tag, const std::vector<int>& route,
                         std::uint32_t global_address = 0);
@@ -94,7 +94,8 @@ class Processor : public sc_core::sc_module, public NodeApi {
   void wait_cycles(std::uint64_t cycles);
   // The local memory's bytes by direct memory interface (asked for once); FirmwareError if refused.
   unsigned char* direct_memory();
-  // Hands the current step's counts and zero-load cost to the step statistics.
+  // Hands the current step's counts and the activity hook's cost of it (the zero-load model's) to the
+  // step statistics.
   void end_step();
 
   int node_;
