@@ -320,24 +320,25 @@ int SweepCommand::run(const CommandContext& context) {
   // Every point is checked before anything runs: a misspelt name or a bad option is bad input (exit 2),
   // not a row.
   const std::vector<std::string> run_options = split_arguments("--run-options", run_options_);
-  for (const std::string& topology : split_list("--topologies", topologies_)) Topology::parse(topology, "--topologies");
-  for (const std::string& algorithm : split_list("--algorithms", algorithms_)) find_algorithm(algorithm);
+  const std::vector<std::string> topologies = split_list("--topologies", topologies_);
+  const std::vector<std::string> algorithms = split_list("--algorithms", algorithms_);
+  for (const std::string& topology : topologies) Topology::parse(topology, "--topologies");
+  for (const std::string& algorithm : algorithms) find_algorithm(algorithm);
   // The plot's options: given only with --plot, and --speedup-of one of the sweep's algorithms (found
   // before the points run, not by the plot after them).
   for (const CLI::Option* option : {speedup_of_option_, plot_against_option_})
     if (png_.empty() && option->count() > 0)
       throw ConfigError(option->get_name(), option->as<std::string>(), "chooses what --plot draws; no --plot is given");
   if (!png_.empty() && (plot_against_ == "nodes" || plot_against_ == "block-bytes")) {
-    const std::vector<std::string> listed = split_list("--algorithms", algorithms_);
-    if (std::find(listed.begin(), listed.end(), speedup_of_) == listed.end())
+    if (std::find(algorithms.begin(), algorithms.end(), speedup_of_) == algorithms.end())
       throw ConfigError("--speedup-of", speedup_of_,
                         "the plot divides by it: it must be one of --algorithms (" + algorithms_ + ")");
   }
   const std::vector<long> block_bytes = whole_numbers("--block-bytes", block_bytes_, 1);
   const std::vector<long> startup_cycles = whole_numbers("--startup-cycles", startup_cycles_, 0);
   const std::vector<long> flit_bytes = whole_numbers("--flit-bytes", flit_bytes_, 1);
-  std::vector<SweepPoint> points = grid_points(split_list("--topologies", topologies_), split_list("--algorithms", algorithms_),
-                                               block_bytes, startup_cycles, flit_bytes, run_options, shard_, out);
+  std::vector<SweepPoint> points =
+      grid_points(topologies, algorithms, block_bytes, startup_cycles, flit_bytes, run_options, shard_, out);
   // The rows to keep are read before the outputs are opened (a FIFO named as --csv is refused as an input,
   // not waited on as an output).
   SweptRows swept{std::vector<std::string>(points.size()), std::vector<bool>(points.size(), false), 0};

@@ -31,15 +31,10 @@
 namespace meshmp {
 namespace {
 
+using meshmp_test::contains;
+using meshmp_test::meshmp_within;
 using meshmp_test::Outcome;
 using meshmp_test::run_command;
-
-// `meshmp ARGS`, killed after `seconds` (exit -1 or 137: the test then fails on the status).
-Outcome meshmp_within(int seconds, const std::string& args) {
-  return run_command("timeout -s KILL " + std::to_string(seconds) + " " + MESHMP_BINARY + " " + args);
-}
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 std::string scratch(const std::string& name) {
   const std::string dir = ::testing::TempDir() + "meshmp_hostile_" + name + "_" + std::to_string(getpid());

@@ -27,12 +27,9 @@
 namespace meshmp {
 namespace {
 
+using meshmp_test::contains;
+using meshmp_test::meshmp_within;
 using meshmp_test::Outcome;
-
-// `meshmp ARGS`, ended after `seconds` (status 124) if it has not finished by then.
-Outcome meshmp_within(int seconds, const std::string& args) {
-  return meshmp_test::run_command("timeout " + std::to_string(seconds) + " " + MESHMP_BINARY + " " + args);
-}
 
 std::string temp_path(const std::string& name) {
   return ::testing::TempDir() + "meshmp_bounds_" + std::to_string(getpid()) + "_" + name;
@@ -43,8 +40,6 @@ std::string write_file(const std::string& name, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
   return path;
 }
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 std::string config_error_of(const std::function<void()>& action) {
   try {

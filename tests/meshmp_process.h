@@ -31,6 +31,14 @@ inline Outcome run_command(const std::string& command_line) {
 // `meshmp ARGS`.
 inline Outcome meshmp(const std::string& args) { return run_command(std::string(MESHMP_BINARY) + " " + args); }
 
+// `meshmp ARGS`, killed after `seconds` if it has not finished (status 137: an input that would hang fails
+// the test instead of stalling it; SIGKILL, since a hang may be deaf to the signals meshmp handles).
+inline Outcome meshmp_within(int seconds, const std::string& args) {
+  return run_command("timeout -s KILL " + std::to_string(seconds) + " " + MESHMP_BINARY + " " + args);
+}
+
+inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
 // The violations of `file` against sims/schema/SCHEMA (sims/validate_json.py with Debian's
 // python3-jsonschema), one per line; empty when the file matches its schema.
 inline std::string schema_violations(const std::string& schema, const std::string& file) {
