@@ -21,6 +21,9 @@
 //  - multiscatter (§3.5): bus T_{5,B}: every node broadcasts its N/k words in turn and each keeps its
 //    block; shared memory (3.42): every node writes its row, then reads its k - 1 blocks from the others'
 //    rows; the switch runs the hypercube's recursive exchange (multiscatter.cpp).
+// On the shared memory every phase runs in 004's rounds of at most k* accesses, each round a step of its own
+// (in_rounds), so the schedule the machine measures counts rounds as (3.15) - (3.42) do; a barrier (sync =
+// barrier) ends each phase, not each round: the k* ports pace the rounds.
 // Data placement in the global memory: node i's region starts at i times the node's memory size (the
 // machine's global memory holds one such region per node); a vector every node shares lies in node 0's.
 #include "firmware/paper004/common.h"
@@ -58,6 +61,17 @@ double k_star(const SaadContext& c) { return std::max(1, c.parameters.concurrent
 // 004's max(1, k / k*), and the rounds k* ports need for `accesses` at once.
 double paper_rounds(const SaadContext& c, double accesses) { return std::max(1.0, accesses / k_star(c)); }
 double rounds(const SaadContext& c, double accesses) { return std::ceil(accesses / k_star(c)); }
+
+// 004's k*-limited rounds: the accesses of one phase, k* at a time in the order given, each round a step
+// of its own from `first` with no barrier before the phase's last; returns the step after the last round.
+std::size_t in_rounds(const SaadContext& c, SaadProgram& p, std::size_t first, const std::vector<SaadTransfer>& accesses) {
+  const auto ports = static_cast<std::size_t>(k_star(c));
+  const std::size_t end = first + (accesses.size() + ports - 1) / ports;
+  for (std::size_t i = 0; i < accesses.size(); ++i) p.at(first + i / ports).push_back(accesses[i]);
+  if (p.round_continues.size() < end) p.round_continues.resize(end, false);
+  for (std::size_t s = first; s + 1 < end; ++s) p.round_continues[s] = true;
+  return end;
+}
 
 int ring_at(int root, int h, int k) { return ((root + h) % k + k) % k; }
 
@@ -102,35 +116,46 @@ SaadFormula one_to_one_formula(const SaadContext& c) {
 // ---------------------------------------------------------------------------------------------------------
 // Broadcast
 
-// Splits every step of a tree pipeline into the sends to first children, then to second children (004
-// §3.2 F: "transmits it to its left child first then to its right child").
-SaadProgram left_then_right(const SaadProgram& tree, const std::vector<int>& first_child_of) {
-  SaadProgram p;
-  p.packets = tree.packets;
-  for (std::size_t s = 0; s < tree.steps.size(); ++s)
-    for (const SaadTransfer& t : tree.steps[s]) p.at(2 * s + (first_child_of[t.to] ? 0 : 1)).push_back(t);
-  while (!p.steps.empty() && p.steps.back().empty()) p.steps.pop_back();
-  return p;
-}
-
 // The binary tree of (3.24) over the nodes in the order root, root + 1, ...: position r's children are
-// positions 2r + 1 (left) and 2r + 2 (right).
-std::vector<std::vector<int>> heap_children(int root, int k, std::vector<int>& first_child_of) {
-  std::vector<std::vector<int>> children(static_cast<std::size_t>(k));
-  first_child_of.assign(static_cast<std::size_t>(k), 0);
+// positions 2r + 1 (left) and 2r + 2 (right). Every tree step is split into two passes (004 §3.2 F: a node
+// "transmits it to its left child first then to its right child"): `pass_in_step` is 0 for a left child, 1
+// for a right child. A heap of k = 2^n nodes puts position k - 1 alone on level n, under the left-child
+// leaf at position k/2 - 1; that leaf receives in a left pass and sends nothing in the right pass after
+// it, so position k - 1 takes its packets there (`pass_in_step` -1: the right pass of the step before its
+// tree step) and the tree is as deep as (3.24)'s log2 k - 1 levels.
+struct BroadcastHeap {
+  std::vector<std::vector<int>> children;
+  std::vector<int> pass_in_step;
+  int levels = 0;  // tree steps from the root to the last node to receive
+};
+
+BroadcastHeap broadcast_heap(int root, int k) {
+  BroadcastHeap heap;
+  heap.children.resize(static_cast<std::size_t>(k));
+  heap.pass_in_step.assign(static_cast<std::size_t>(k), 0);
   for (int r = 0; r < k; ++r)
     for (int child : {2 * r + 1, 2 * r + 2})
       if (child < k) {
-        children[ring_at(root, r, k)].push_back(ring_at(root, child, k));
-        first_child_of[ring_at(root, child, k)] = child == 2 * r + 1;
+        heap.children[ring_at(root, r, k)].push_back(ring_at(root, child, k));
+        heap.pass_in_step[ring_at(root, child, k)] = child == 2 * r + 1 ? 0 : 1;
       }
-  return children;
+  while ((2 << heap.levels) - 1 < k) ++heap.levels;  // the last position's depth, floor(log2 k)
+  const bool lone_last = k >= 4 && (k & (k - 1)) == 0;
+  if (lone_last) {
+    heap.pass_in_step[ring_at(root, k - 1, k)] = -1;
+    --heap.levels;
+  }
+  return heap;
 }
 
-int heap_depth(int k) {
-  int depth = 0;
-  while ((2 << depth) - 1 < k) ++depth;  // a heap of k nodes: the last one at depth floor(log2 k)
-  return depth;
+// Places every tree step's transfers in their passes.
+SaadProgram passes_of_tree(const SaadProgram& tree, const BroadcastHeap& heap) {
+  SaadProgram p;
+  p.packets = tree.packets;
+  for (std::size_t s = 0; s < tree.steps.size(); ++s)
+    for (const SaadTransfer& t : tree.steps[s]) p.at(static_cast<std::size_t>(2 * static_cast<long>(s) + heap.pass_in_step[t.to])).push_back(t);
+  while (!p.steps.empty() && p.steps.back().empty()) p.steps.pop_back();
+  return p;
 }
 
 SaadProgram broadcast_program(const SaadContext& c) {
@@ -145,8 +170,10 @@ SaadProgram broadcast_program(const SaadContext& c) {
     p.at(0).push_back(broadcast(root, w.input_base, w.output_base, bytes));
   } else if (c.machine == SaadMachine::SharedMemory) {
     p.at(0).push_back(shared_write(root, w.input_base, region(c, root), bytes));
+    std::vector<SaadTransfer> reads;
     for (int v = 0; v < k; ++v)
-      if (v != root) p.at(1).push_back(shared_read(v, region(c, root), w.output_base, bytes));
+      if (v != root) reads.push_back(shared_read(v, region(c, root), w.output_base, bytes));
+    in_rounds(c, p, 1, reads);
   } else if (c.method() == "ring-pipeline") {
     std::vector<int> path;
     for (int h = 0; h < k; ++h) path.push_back(ring_at(root, h, k));
@@ -160,13 +187,12 @@ SaadProgram broadcast_program(const SaadContext& c) {
             .push_back(message(ring_at(root, r, k), ring_at(root, r + (1 << i), k), r == 0 ? w.input_base : w.output_base,
                                w.output_base, bytes));
   } else {  // tree-pipeline
-    std::vector<int> first_child_of;
-    const auto children = heap_children(root, k, first_child_of);
+    const BroadcastHeap heap = broadcast_heap(root, k);
     SaadProgram tree;
-    tree.packets = packets_option(c.options, w.words, heap_depth(k), c.parameters);
-    pipeline_down_tree(tree, root, children, 0, w.words, tree.packets, places);
+    tree.packets = packets_option(c.options, w.words, heap.levels, c.parameters);
+    pipeline_down_tree(tree, root, heap.children, 0, w.words, tree.packets, places);
     const auto copies = p.initial_copies;
-    p = left_then_right(tree, first_child_of);
+    p = passes_of_tree(tree, heap);
     p.initial_copies = copies;
   }
   return p;
@@ -190,10 +216,11 @@ SaadFormula broadcast_formula(const SaadContext& c, const SaadProgram& program) 
     f.startups = std::ceil(std::log2(k)), f.words = n * f.startups, f.text = "(3.23): log2(k)(N / b_S + tau_S)";
   } else {
     const int nu = program.packets;
-    // (3.24)'s time at nu: the first packet at the leaves after log2 k - 1 levels, two transfers a level.
+    // (3.24)'s time at nu: the first packet at the leaves after log2 k - 1 levels, two passes a level.
     f.startups = 2 * (std::log2(k) - 1 + nu - 1);
     f.words = f.startups * n / nu;
-    f.exact = false;  // a heap of k = 2^n nodes is n levels deep, one more than (3.24) counts
+    // Exact from k = 4 (on 2 nodes the tree is one edge) when nu divides the words (whole-word packets).
+    f.exact = k >= 4 && saad_words(c.workload).words % static_cast<std::uint64_t>(nu) == 0;
     f.text = "(3.24) at nu: 2 (log2 k - 1 + nu - 1)(N / (nu b_S) + tau_S), nu = " + std::to_string(nu);
   }
   return f;
@@ -213,8 +240,10 @@ SaadProgram all_to_all(const SaadContext& c) {
     for (int j = 0; j < k; ++j) p.at(static_cast<std::size_t>(j)).push_back(broadcast(j, slot(j), slot(j), slot_bytes));
   } else if (c.machine == SaadMachine::SharedMemory) {
     const auto all = static_cast<std::uint32_t>(w.words * w.word_bytes);
-    for (int j = 0; j < k; ++j) p.at(0).push_back(shared_write(j, slot(j), region(c, 0) + slot(j) - w.input_base, slot_bytes));
-    for (int j = 0; j < k; ++j) p.at(1).push_back(shared_read(j, region(c, 0), w.input_base, all));
+    std::vector<SaadTransfer> writes, reads;
+    for (int j = 0; j < k; ++j) writes.push_back(shared_write(j, slot(j), region(c, 0) + slot(j) - w.input_base, slot_bytes));
+    for (int j = 0; j < k; ++j) reads.push_back(shared_read(j, region(c, 0), w.input_base, all));
+    in_rounds(c, p, in_rounds(c, p, 0, writes), reads);
   } else if (c.method() == "daisy-chain") {
     // (3.34): in step s every node j sends node j + 1 the slot it received in step s - 1 (first its own).
     for (int s = 0; s + 1 < k; ++s)
@@ -287,8 +316,10 @@ SaadProgram scatter(const SaadContext& c) {
     }
   } else {
     p.at(0).push_back(shared_write(root, l.send_block(0), region(c, root), l.buffer_bytes()));
+    std::vector<SaadTransfer> reads;
     for (int j = 0; j < k; ++j)
-      if (j != root) p.at(1).push_back(shared_read(j, region(c, root) + l.send_block(j) - l.send_block(0), l.receive_block(j), m));
+      if (j != root) reads.push_back(shared_read(j, region(c, root) + l.send_block(j) - l.send_block(0), l.receive_block(j), m));
+    in_rounds(c, p, 1, reads);
   }
   return p;
 }
@@ -326,8 +357,10 @@ SaadProgram gather(const SaadContext& c) {
       p.at(static_cast<std::size_t>(h - 1)).push_back(message(j, root, slot(j), slot(j), slot_bytes));
     }
   } else {
-    for (int j = 0; j < k; ++j) p.at(0).push_back(shared_write(j, slot(j), region(c, root) + slot(j) - w.input_base, slot_bytes));
-    p.at(1).push_back(shared_read(root, region(c, root), w.input_base, static_cast<std::uint32_t>(w.words * w.word_bytes)));
+    std::vector<SaadTransfer> writes;
+    for (int j = 0; j < k; ++j) writes.push_back(shared_write(j, slot(j), region(c, root) + slot(j) - w.input_base, slot_bytes));
+    const std::size_t read_step = in_rounds(c, p, 0, writes);
+    p.at(read_step).push_back(shared_read(root, region(c, root), w.input_base, static_cast<std::uint32_t>(w.words * w.word_bytes)));
   }
   return p;
 }
@@ -372,12 +405,14 @@ SaadProgram multiscatter(const SaadContext& c) {
   } else {
     // Every node writes its row; then node j reads block (i, j) of every other row i, starting with row
     // j + 1 so that the k readers begin in different rows.
-    for (int i = 0; i < k; ++i) p.at(0).push_back(shared_write(i, l.send_block(0), region(c, i), row));
+    std::vector<SaadTransfer> writes, reads;
+    for (int i = 0; i < k; ++i) writes.push_back(shared_write(i, l.send_block(0), region(c, i), row));
     for (int s = 1; s < k; ++s)
       for (int j = 0; j < k; ++j) {
         const int i = ring_at(j, s, k);
-        p.at(1).push_back(shared_read(j, region(c, i) + static_cast<std::uint32_t>(j) * m, l.receive_block(i), m));
+        reads.push_back(shared_read(j, region(c, i) + static_cast<std::uint32_t>(j) * m, l.receive_block(i), m));
       }
+    in_rounds(c, p, in_rounds(c, p, 0, writes), reads);
   }
   return p;
 }

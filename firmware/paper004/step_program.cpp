@@ -34,7 +34,7 @@ void run_saad_program(NodeApi& api, const SaadProgram& program) {
       if (t.kind == SaadTransferKind::SharedWrite) api.shared_write(t.to_address, t.from_address, t.bytes);
     }
     api.wait_all();
-    if (barrier) api.hardware_barrier();
+    if (barrier && program.barrier_after(s)) api.hardware_barrier();
   }
   copy(program.final_copies);
 }

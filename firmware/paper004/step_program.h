@@ -48,6 +48,12 @@ struct SaadProgram {
   std::uint64_t scratch_bytes = 0;
   // The packets per path the program pipelines with (nu of (3.4)); 0 when it does not pipeline.
   int packets = 0;
+  // Steps after which their phase goes on: a round of the shared memory's k*-limited accesses (004 §2 B)
+  // whose next round needs nothing it did, so no barrier follows it even with sync=barrier (the k* ports
+  // alone pace the rounds).
+  std::vector<bool> round_continues;
+
+  bool barrier_after(std::size_t step) const { return step >= round_continues.size() || !round_continues[step]; }
 
   // Step `step`, created when absent.
   std::vector<SaadTransfer>& at(std::size_t step) {
