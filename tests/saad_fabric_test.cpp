@@ -111,13 +111,20 @@ TEST(SaadFabric, TheBusAllToAllBroadcastMeetsItsExpressionExactly) {
   EXPECT_EQ(run.result.completion_cycles, run.zero_load_cycles);
 }
 
-// The switch passes every shift the programs use in one pass: no transfer waits for a link.
+// The switch passes every shift the programs use in one pass: no transfer waits for a link. The
+// transposition's exchanges across each of the log2 k = 5 dimensions are one pass each (004 §3.5 F), every
+// node sending half of its k blocks: 5 passes of 16 blocks, half of T_{5,S}'s start-ups and words (which
+// copies the hypercube's two half-steps).
 TEST(SaadFabric, TheSwitchMultiscatterIsConflictFree) {
   const ExchangeRun run = run_exchange(fabric_config("omega:32", "saad-multiscatter"));
   ASSERT_EQ(run.result.status, RunStatus::Completed) << run.result.message;
   EXPECT_TRUE(run.report.ok());
   EXPECT_EQ(run.stats["fabric"]["switch"]["conflicting_transfers"], 0);
   EXPECT_EQ(run.stats["fabric"]["switch"]["stages"], 5);
+  EXPECT_EQ(run.stats["fabric"]["switch"]["passes"], 5);
+  EXPECT_EQ(run.stats["fabric"]["switch"]["transfers"], 5 * 32);
+  EXPECT_EQ(run.stats["schedule"]["synchronized_steps"], 5);
+  EXPECT_EQ(run.stats["schedule"]["sum_of_step_max_blocks"], 5 * 16);
   EXPECT_EQ(run.result.completion_cycles, run.zero_load_cycles);
 }
 

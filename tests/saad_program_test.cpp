@@ -334,6 +334,36 @@ TEST(SaadProgram, Multiscatter) {
   }
 }
 
+// §2 D read strictly (port_rule=grid-as-ring): the methods that read from one neighbour per dimension
+// obey it; the split broadcast (3.19), the four-path one-to-one (3.11) and the reversed-tree gather do not.
+TEST(SaadPortRule, TheGridAsRingReadingSaysWhichGridMethodsObeyIt) {
+  const std::map<std::string, std::string> strict{{"port_rule", "grid-as-ring"}};
+  auto with = [&strict](const std::string& method) {
+    auto options = strict;
+    options["method"] = method;
+    return options;
+  };
+  for (int side : {4, 5, 8}) {
+    const std::string what = grid(side);
+    const std::map<std::string, std::string> root{{"root", "1"}, {"words", "60"}};
+    for (const char* method : {"tree", "line-then-rows", "split-axis-pipelines"})
+      EXPECT_EQ(check("saad-broadcast", grid(side), root, with(method)).violation, "") << what << " " << method;
+    auto split = with("split");
+    split["packets"] = "4";
+    const std::string broken = check("saad-broadcast", grid(side), root, split).violation;
+    EXPECT_NE(broken.find("grid rule read as the ring's"), std::string::npos) << what << ": " << broken;
+    EXPECT_EQ(check("saad-one-to-one", grid(side), pair_of(0, side + 2), with("pipeline")).violation, "") << what;
+    EXPECT_NE(check("saad-one-to-one", grid(side), pair_of(0, side + 2, 128), with("four-paths")).violation, "") << what;
+    EXPECT_EQ(check("saad-multiscatter", grid(side), {}, strict, 1).violation, "") << what;
+    EXPECT_EQ(check("saad-all-to-all-broadcast", grid(side), {{"words", std::to_string(side * side)}}, strict).violation, "")
+        << what;
+  }
+  ExchangeParameters p;
+  p.block_bytes = 4;
+  EXPECT_THROW(saad_plan("saad-broadcast", Topology::parse(ring(8)), p, strict), ConfigError);
+  EXPECT_THROW(saad_plan("saad-broadcast", Topology::parse("bus:8"), p, strict), ConfigError);
+}
+
 TEST(SaadPortRule, EachMachinesRuleOfSection2) {
   const Topology r = Topology::parse("ring:8"), g = Topology::parse("torus:4x4"), h = Topology::parse("hypercube:3");
   {  // ring: write both, or read one and write the other; never read both, never read and write one
@@ -363,6 +393,29 @@ TEST(SaadPortRule, EachMachinesRuleOfSection2) {
     const auto far = m.record(1, 0, 10);
     ASSERT_TRUE(far);
     EXPECT_NE(far->find("not a neighbour"), std::string::npos);
+  }
+  {  // grid-as-ring: the ring rule along each dimension; reads along different dimensions are free
+    PortRuleMonitor m(g, PortRule::GridAsRing);
+    const int x_minus = g.neighbor(5, g.port_of(0, -1)), x_plus = g.neighbor(5, g.port_of(0, 1));
+    const int y_minus = g.neighbor(5, g.port_of(1, -1));
+    const int y_plus = g.neighbor(5, g.port_of(1, 1));
+    EXPECT_FALSE(m.record(0, x_minus, 5));
+    EXPECT_FALSE(m.record(0, y_minus, 5));  // a read along dimension 1 beside one along dimension 0
+    EXPECT_FALSE(m.record(0, 5, y_plus));
+    const auto both = m.record(0, x_plus, 5);
+    ASSERT_TRUE(both);
+    EXPECT_NE(both->find("step 0, node 5: reads from nodes " + std::to_string(x_minus) + " and " + std::to_string(x_plus) +
+                         " along dimension 0"),
+              std::string::npos)
+        << *both;
+    PortRuleMonitor same(g, PortRule::GridAsRing);
+    EXPECT_FALSE(same.record(1, 5, y_minus));
+    const auto back = same.record(1, y_minus, 5);
+    ASSERT_TRUE(back);
+    EXPECT_NE(back->find("node " + std::to_string(y_minus) + ": reads from and writes to node 5"), std::string::npos) << *back;
+    PortRuleMonitor grid(g, PortRule::Grid);  // the present reading allows both
+    EXPECT_FALSE(grid.record(1, 5, y_minus));
+    EXPECT_FALSE(grid.record(1, y_minus, 5));
   }
   {  // hypercube: a channel reads or writes in a step, not both; different channels may do either
     PortRuleMonitor m(h, PortRule::Hypercube);

@@ -2,6 +2,9 @@
 //  - ring (§2 C): "simultaneously write to both neighbors or simultaneously read from one neighbor and
 //    write to the other";
 //  - grid (§2 D): all four links at once (one message each way on each link);
+//  - grid-as-ring: §2 D's "our assumptions are identical with those of the ring model" read strictly:
+//    the ring rule in each dimension's ring (a node reads from at most one of its two neighbours along a
+//    dimension, and never from a neighbour it writes to);
 //  - hypercube (§2 E): "all the channels of a node can either read or write, but not both": every channel
 //    reads or writes in a step, not both (a node may read on one channel while it writes on another);
 //  - full-duplex: every link each way at once (what an algorithm that cannot obey its machine's rule
@@ -22,9 +25,9 @@
 
 namespace meshmp {
 
-enum class PortRule { Unchecked, Ring, Grid, Hypercube, FullDuplex };
+enum class PortRule { Unchecked, Ring, Grid, GridAsRing, Hypercube, FullDuplex };
 
-// "ring", "grid", "hypercube", "full-duplex" ("unchecked" for the other papers' algorithms).
+// "ring", "grid", "grid-as-ring", "hypercube", "full-duplex" ("unchecked" for the other papers' algorithms).
 std::string port_rule_name(PortRule rule);
 // The rule in 004 §2's words.
 std::string port_rule_text(PortRule rule);
@@ -43,6 +46,7 @@ class PortRuleMonitor {
     std::vector<int> reads;   // neighbours read from
   };
   std::optional<std::string> check(int step, int node, const Use& use) const;
+  int link_dimension(int node, int neighbour) const;  // the dimension the link to a neighbour runs along
 
   const Topology& topology_;
   PortRule rule_;

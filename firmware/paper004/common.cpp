@@ -61,8 +61,14 @@ int omega_stages(int nodes) {
 }
 
 PortRule rule_of(SaadMachine machine, const AlgorithmOptions& options) {
+  const std::string rule = options.text("port_rule");
+  if (rule == "grid-as-ring" && machine != SaadMachine::Grid)
+    throw ConfigError("algorithm_options.port_rule", rule,
+                      "reads 004 §2 (D)'s grid rule; this is the " + saad_machine_name(machine) + " machine");
   if (shared_resource(machine)) return PortRule::Unchecked;
-  return options.text("port_rule") == "full-duplex" ? PortRule::FullDuplex : paper_port_rule(machine);
+  if (rule == "full-duplex") return PortRule::FullDuplex;
+  if (rule == "grid-as-ring") return PortRule::GridAsRing;
+  return paper_port_rule(machine);
 }
 
 // The machine the method needs, or ConfigError naming algorithm_options.method.
@@ -105,9 +111,10 @@ std::vector<AlgorithmOption> options_of(const SaadAlgorithmSpec& spec) {
        "its next step when its own messages of this one are done",
        {"barrier", "none"}},
       {"port_rule", AlgorithmOption::Type::Choice, "paper",
-       "paper: the machine enforces its 004 §2 port rule (ring, grid, hypercube); full-duplex: every link both ways "
-       "at once (for a method that cannot obey the paper's rule)",
-       {"paper", "full-duplex"}}};
+       "paper: the machine enforces its 004 §2 port rule (ring, grid, hypercube); grid-as-ring: on the grid, §2 D's "
+       "'identical with those of the ring model' read strictly (the ring rule along each dimension); full-duplex: "
+       "every link both ways at once (for a method that cannot obey the paper's rule)",
+       {"paper", "grid-as-ring", "full-duplex"}}};
   if (spec.pipelined)
     options.push_back(integer_option("packets", 0, 0, std::int64_t{1} << 20,
                                      "nu, the packets on each path (004 (3.4)); 0: the best whole nu near nu_opt"));
@@ -136,14 +143,14 @@ SaadPlan plan_for(const SaadAlgorithmSpec& spec, const Topology& topology, const
   const bool on_hypercube_schedule =
       machine == SaadMachine::Switch && (operation == "scatter" || operation == "gather" || operation == "multiscatter");
   if (on_hypercube_schedule) {
-    // 004 §3.4 F, §3.5 F: the switch runs the hypercube's schedule, node for node (k = 2^n).
+    // 004 §3.4 F, §3.5 F: the switch runs the hypercube's schedule, node for node (k = 2^n); the
+    // multiscatter knows it is on the switch (one pass per exchange, multiscatter.cpp).
     const Topology cube = Topology::parse("hypercube:" + std::to_string(omega_stages(topology.num_nodes())));
-    const SaadContext as_cube{cube, parameters, options, workload, SaadMachine::Hypercube};
+    const bool multiscatter = operation == "multiscatter";
+    const SaadContext as_cube{cube, parameters, options, workload, multiscatter ? SaadMachine::Switch : SaadMachine::Hypercube};
     plan.program = spec.build(as_cube);
     plan.formula = spec.formula(as_cube, plan.program);
-    plan.formula.text = (operation == "multiscatter" ? "T_{5,S}, the switch's T_{5,H} = "
-                                                     : "(3.41), the switch's (3.40) = ") +
-                        plan.formula.text;
+    if (!multiscatter) plan.formula.text = "(3.41), the switch's (3.40) = " + plan.formula.text;
   } else if (shared_resource(machine)) {
     plan.program = fabric_program(operation, context);
     plan.formula = fabric_formula(operation, context, plan.program);
