@@ -147,7 +147,8 @@ def against_machines(sweep, out):
     fig.legend(handles=handles, loc="upper center", ncol=len(handles), fontsize=9)
     fig.tight_layout(rect=(0, 0, 1, 0.95))
     fig.savefig(out, dpi=100)
-    # Which machine wins: the fastest at each size.
+    # Which machine wins: the fastest at each size, among the machines that ran there; a size where some
+    # machine of the row did not run names them, so no conclusion is drawn from a missing series.
     sizes = sorted({n for times in completion.values() for t in times.values() for n in t})
     print("  fastest machine (measured), per algorithm and t_s / (m t_c), at k =", " ".join(str(n) for n in sizes))
     for ratio in ratios:
@@ -156,7 +157,11 @@ def against_machines(sweep, out):
             cells = []
             for n in sizes:
                 ran = {m: t[n] for m, t in machines.items() if n in t}
-                cells.append(min(ran, key=ran.get) if ran else "-")
+                missing = [m for m in MACHINES.values() if m in machines and m not in ran]
+                cell = min(ran, key=ran.get) if ran else "-"
+                if ran and missing:
+                    cell += " (" + ", ".join(missing) + " not run)"
+                cells.append(cell)
             print(f"    {algorithm:27s} {ratio:>9g}: " + ", ".join(f"{n}: {c}" for n, c in zip(sizes, cells)))
 
 

@@ -217,6 +217,26 @@ TEST(SaadPaper, SummaryTablesMeasureEveryCell) {
   }
 }
 
+// Which machine wins (--plot-against machines) with each machine's best method: the grid and hypercube
+// one-to-one take their multi-path methods; a size where a machine of the row did not run says so.
+TEST(SaadPaper, WhichMachineWinsNamesTheMachinesThatDidNotRun) {
+  const std::string base = ::testing::TempDir() + "saad_machines_" + std::to_string(getpid());
+  const auto outcome = meshmp_test::meshmp("sweep --topologies ring:16,torus:4x4,hypercube:4,bus:16,bus:32 --algorithms "
+                                           "saad-one-to-one -m 8 --startup-cycles 10 --csv " + base + ".csv --plot " + base +
+                                           ".png --plot-against machines --run-options '--algorithm-option method=best'");
+  ASSERT_EQ(outcome.status, 0) << outcome.output;
+  EXPECT_NE(outcome.output.find("32: bus (ring, grid, hypercube not run)"), std::string::npos) << outcome.output;
+  EXPECT_NE(outcome.output.find("16: bus,"), std::string::npos) << outcome.output;
+  std::remove((base + ".csv").c_str());
+  std::remove((base + ".png").c_str());
+  MachineConfig config;
+  config.block_bytes = 8;
+  const ExchangeParameters p = exchange_parameters(config);
+  EXPECT_EQ(saad_plan("saad-one-to-one", Topology::parse("torus:8x8"), p, {{"method", "best"}}).method, "four-paths");
+  EXPECT_EQ(saad_plan("saad-one-to-one", Topology::parse("hypercube:6"), p, {{"method", "best"}}).method, "n-paths");
+  EXPECT_EQ(saad_plan("saad-one-to-one", Topology::parse("ring:16"), p, {{"method", "best"}}).method, "pipeline");
+}
+
 TEST(SaadPaper, FigureAgainstNuWritesTheTableAndThePlot) {
   const std::string png = ::testing::TempDir() + "saad_figure_" + std::to_string(getpid()) + ".png";
   const auto outcome = meshmp_test::meshmp("paper 004-hypercube --plot " + png);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 
 #include "topology/config_error.h"
 
@@ -96,8 +97,9 @@ std::string default_method(const SaadAlgorithmSpec& spec, SaadMachine machine) {
 }
 
 std::vector<AlgorithmOption> options_of(const SaadAlgorithmSpec& spec) {
-  std::vector<std::string> methods{"default"};
-  std::string help = "004 §3's method (default: the first of its machine's): ";
+  std::vector<std::string> methods{"default", "best"};
+  std::string help = "004 §3's method (default: the first of its machine's; best: the one whose §3 equation is least "
+                     "at this size among those that obey the machine's port rule): ";
   for (const auto& [name, machines] : spec.methods) {
     methods.push_back(name);
     std::string on;
@@ -121,7 +123,7 @@ std::vector<AlgorithmOption> options_of(const SaadAlgorithmSpec& spec) {
   return options;
 }
 
-// The options with `method=default` resolved for the machine.
+// The options with `method=default` resolved for the machine (method=best is resolved by plan_for).
 AlgorithmOptions resolved(const SaadAlgorithmSpec& spec, const Topology& topology, const AlgorithmOptions& options) {
   if (options.text("method") != "default") return options;
   const auto machine = saad_machine(topology);
@@ -130,8 +132,12 @@ AlgorithmOptions resolved(const SaadAlgorithmSpec& spec, const Topology& topolog
   return AlgorithmOptions(spec.name, options_of(spec), values);
 }
 
+SaadPlan best_plan(const SaadAlgorithmSpec& spec, const Topology& topology, const ExchangeParameters& parameters,
+                   const AlgorithmOptions& given, const Workload& workload);
+
 SaadPlan plan_for(const SaadAlgorithmSpec& spec, const Topology& topology, const ExchangeParameters& parameters,
                   const AlgorithmOptions& given, const Workload& workload) {
+  if (given.text("method") == "best") return best_plan(spec, topology, parameters, given, workload);
   const AlgorithmOptions options = resolved(spec, topology, given);
   const SaadMachine machine = checked_machine(spec, topology, options);
   const SaadContext context{topology, parameters, options, workload, machine};
@@ -163,15 +169,38 @@ SaadPlan plan_for(const SaadAlgorithmSpec& spec, const Topology& topology, const
   if (!shared_resource(machine)) plan.formula = spec.formula(context, plan.program);
   plan.formula.cycles = plan.formula.startups * context.tau() + plan.formula.words / context.b();
   plan.rule = rule_of(machine, options);
+  plan.method = options.text("method");
   return plan;
 }
 
-std::string choices_text(const SaadAlgorithmSpec& spec, const Topology& topology, const AlgorithmOptions& given,
-                         const SaadPlan& plan) {
-  const AlgorithmOptions options = resolved(spec, topology, given);
-  std::string text = "method=" + options.text("method");
+// method=best: each of the machine's methods planned in turn; the least §3 equation among the programs
+// that obey the port rule wins (the first listed on a tie). A method this size or these options refuse
+// (ConfigError) is passed over; when every one is, the default method's refusal is the error.
+SaadPlan best_plan(const SaadAlgorithmSpec& spec, const Topology& topology, const ExchangeParameters& parameters,
+                   const AlgorithmOptions& given, const Workload& workload) {
+  std::map<std::string, std::string> values = given.values();
+  values["method"] = "default";
+  const AlgorithmOptions as_default(spec.name, options_of(spec), values);
+  const SaadMachine machine = checked_machine(spec, topology, resolved(spec, topology, as_default));
+  std::optional<SaadPlan> best;
+  for (const auto& [name, machines] : spec.methods) {
+    if (std::find(machines.begin(), machines.end(), machine) == machines.end()) continue;
+    values["method"] = name;
+    try {
+      SaadPlan plan = plan_for(spec, topology, parameters, AlgorithmOptions(spec.name, options_of(spec), values), workload);
+      if (!port_rule_violation(topology, plan.rule, plan.program).empty()) continue;
+      if (!best || plan.formula.cycles < best->formula.cycles) best = std::move(plan);
+    } catch (const ConfigError&) {
+    }
+  }
+  if (!best) return plan_for(spec, topology, parameters, as_default, workload);
+  return *best;
+}
+
+std::string choices_text(const SaadAlgorithmSpec& spec, const AlgorithmOptions& given, const SaadPlan& plan) {
+  std::string text = "method=" + plan.method + (given.text("method") == "best" ? " (best)" : "");
   if (spec.pipelined) text += " packets=" + std::to_string(plan.program.packets);
-  return text + " sync=" + options.text("sync") + " port_rule=" + port_rule_name(plan.rule);
+  return text + " sync=" + given.text("sync") + " port_rule=" + port_rule_name(plan.rule);
 }
 
 }  // namespace
@@ -236,7 +265,7 @@ Algorithm saad_algorithm(const SaadAlgorithmSpec& spec) {
   a.estimate_for_options = [spec](const Topology& topology, const ExchangeParameters& parameters,
                                   const AlgorithmOptions& options) {
     const SaadPlan plan = plan_for(spec, topology, parameters, options, *make_workload(spec.workload, topology, parameters));
-    return Algorithm::OptionEstimate{plan.formula.cycles, plan.formula.text, choices_text(spec, topology, options, plan)};
+    return Algorithm::OptionEstimate{plan.formula.cycles, plan.formula.text, choices_text(spec, options, plan)};
   };
   a.estimate_cycles = [spec](const Topology& topology, const ExchangeParameters& parameters) {
     const AlgorithmOptions defaults(spec.name, options_of(spec), {});

@@ -75,6 +75,7 @@ struct SaadPlan {
   SaadProgram program;
   SaadFormula formula;
   PortRule rule = PortRule::Unchecked;
+  std::string method;  // the method it runs (method=default and method=best resolved)
 };
 SaadPlan saad_plan(const std::string& algorithm_name, const Topology& topology, const ExchangeParameters& parameters,
                    const std::map<std::string, std::string>& algorithm_options = {});
