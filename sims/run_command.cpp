@@ -22,6 +22,7 @@
 #include "sims/cli_options.h"
 #include "sims/fst_output.h"
 #include "sims/output_file.h"
+#include "sims/progress_line.h"
 #include "sims/run_report.h"
 #include "sims/stop_signals.h"
 #include "sims/temporary_paths.h"
@@ -233,6 +234,13 @@ std::optional<RunRefusal> check_run(const MachineConfig& config) {
   return plan_run(config, spec);
 }
 
+// The machine's run, with a progress line while it lasts on a terminal (sims/progress_line.h).
+RunResult run_showing_progress(Machine& machine, const RunSpec& spec, std::ostream& err, bool quiet) {
+  const double estimate = paper_estimate(*spec.algorithm, spec.topology, spec.parameters, spec.options).cycles;
+  const ProgressLine progress(machine, estimate, err, quiet);
+  return machine.run();
+}
+
 // A run in stages: plan (every check before anything is built), open the outputs, build and prepare the
 // machine, run it, report (verify, estimate, collect), print the summary, write the outputs.
 int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& err, bool quiet) {
@@ -267,7 +275,7 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
   Machine machine("machine", *spec);
   prepare_machine(machine, config, outputs);
 
-  const RunResult result = machine.run();
+  const RunResult result = run_showing_progress(machine, *spec, err, quiet);
   if (result.status == RunStatus::Interrupted) {
     // Nothing of this run is written: the temporary files go, the files named keep what they held.
     err << "meshmp: " << result.message << "; no output written\n";

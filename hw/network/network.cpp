@@ -1,6 +1,7 @@
 // The cycle-level interconnect: link calendar, clock process and deadlock watchdog. See network.h.
 #include "hw/network/network.h"
 
+#include "hw/base/progress_poll.h"
 #include "hw/base/stop_request.h"
 
 #include <algorithm>
@@ -211,6 +212,7 @@ void Network::clock_edge() {
     sc_core::sc_stop();
     return;
   }
+  poll_progress();
   step(current_cycle());
   if (!failure_.empty()) return;
   // Exact before the routers' step is settled: routers send only while they hold flits, and then

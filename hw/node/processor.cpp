@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "hw/router/flit.h"
+#include "hw/base/progress_poll.h"
 #include "hw/base/stop_request.h"
 #include "tlm/dma_registers.h"
 #include "tlm/transport.h"
@@ -122,7 +123,7 @@ Handle Processor::issue(std::uint32_t command, std::uint32_t peer, std::uint32_t
 Handle Processor::start_transfer(std::uint32_t command, std::uint32_t peer, int model_peer, std::uint32_t address,
                                  std::uint32_t length, std::uint32_t tag, const std::vector<int>& route,
                                  std::uint32_t global_address) {
-  stop_if_requested();
+  poll_host_requests();
   if (!params_.startup_on_channel) wait_cycles(params_.startup_cycles);
   activity_.sending(node_, model_peer, length, route);
   Handle h = issue(command, peer, address, length, tag, route, global_address);
@@ -166,10 +167,12 @@ Handle Processor::receive(int peer, std::uint32_t address, std::uint32_t length,
   return issue(dma::kCommandReceive, static_cast<std::uint32_t>(peer), address, length, tag, {});
 }
 
-void Processor::stop_if_requested() {
+void Processor::poll_host_requests() {
   // SIGINT / SIGTERM: the router network's clock ends the run at its next edge; the bus, the shared
-  // memory and the switch have no clock, so the processors end it, at a transfer or a completion.
+  // memory and the switch have no clock, so the processors end it, at a transfer or a completion. A
+  // progress line due is printed here too (hw/base/progress_poll.h).
   if (stop_signal() != 0) sc_core::sc_stop();
+  poll_progress();
 }
 
 void Processor::wait(Handle handle) {
@@ -178,7 +181,7 @@ void Processor::wait(Handle handle) {
     blocked_ = Blocked::OnDescriptor;
     blocked_handle_ = handle;
     sc_core::wait(completion_irq_);
-    stop_if_requested();
+    poll_host_requests();
   }
   blocked_ = Blocked::No;
   activity_.completed(node_, handle);
@@ -200,7 +203,7 @@ std::size_t Processor::wait_any(const std::vector<Handle>& handles) {
     blocked_ = Blocked::OnDescriptor;
     blocked_handle_ = handles.front();
     sc_core::wait(completion_irq_);
-    stop_if_requested();
+    poll_host_requests();
     blocked_ = Blocked::No;
   }
 }
@@ -233,7 +236,7 @@ void Processor::wait_all() {
     while (read_register(dma::kCompleted) != static_cast<std::uint32_t>(next_handle_)) {
       blocked_ = Blocked::OnAllIssued;
       sc_core::wait(completion_irq_);
-      stop_if_requested();
+      poll_host_requests();
     }
     blocked_ = Blocked::No;
   }

@@ -89,8 +89,9 @@ class Processor : public sc_core::sc_module, public NodeApi {
   Handle start_transfer(std::uint32_t command, std::uint32_t peer, int model_peer, std::uint32_t address,
                         std::uint32_t length, std::uint32_t tag, const std::vector<int>& route,
                         std::uint32_t global_address = 0);
-  // Ends the simulation when the program is being stopped (hw/base/stop_request.h).
-  void stop_if_requested();
+  // Ends the simulation when the program is being stopped (hw/base/stop_request.h); prints a progress
+  // line when one is due (hw/base/progress_poll.h).
+  void poll_host_requests();
   void wait_cycles(std::uint64_t cycles);
   // The local memory's bytes by direct memory interface (asked for once); FirmwareError if refused.
   unsigned char* direct_memory();
