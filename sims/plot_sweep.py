@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Speedup plots of a `meshmp sweep` CSV: the completion time of every other algorithm divided by that
-of REFERENCE (default tseng-t4).
+of REFERENCE (default tseng-t4), REFERENCE's speedup over each: above 1, REFERENCE is faster.
   nodes (default), like 001's Fig. 9: one panel per t_s, m and link width (titled with t_s / (b t_c)), a
     line per algorithm and topology family against the number of nodes (two topologies of one family and
     size share a position: the script says so);
@@ -37,6 +37,11 @@ def nodes(topology):
     return total
 
 
+def speedup_label(reference):
+    # The ratio the lines show, read the right way round.
+    return f"{reference}'s speedup\n(the other's time / {reference}'s)"
+
+
 def against_block_size(sweep, out, reference):
     # completion[topology][(algorithm, ts_over_tc)][block_bytes]
     completion = defaultdict(lambda: defaultdict(dict))
@@ -64,13 +69,13 @@ def against_block_size(sweep, out, reference):
             xs = sorted(b for b in times if b in base)
             if xs:
                 ax.plot(xs, [times[b] / base[b] for b in xs], marker="o", markersize=3, color=colour[algorithm],
-                        linestyle=style[ratio], label=f"{algorithm} / {reference}, t_s / t_c = {ratio:g}")
+                        linestyle=style[ratio], label=f"over {algorithm}, start-up = {ratio:g} byte times")
         ax.axhline(1.0, color="grey", linewidth=0.8)
         ax.set_xscale("log", base=2)
         ax.set_yscale("log", base=2)
         ax.set_xlabel("block size b (bytes)")
-        ax.set_ylabel("speedup (completion time ratio)")
-        ax.set_title(topology)
+        ax.set_ylabel(speedup_label(reference))
+        ax.set_title(f"{topology}: {reference}'s speedup")
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=7)
     fig.tight_layout()
@@ -209,12 +214,13 @@ def main():
                 continue
             xs = sorted(n for n in times if n in base)
             if xs:
-                ax.plot(xs, [times[n] / base[n] for n in xs], marker="o", label=f"{algorithm} / {reference} ({family})")
+                ax.plot(xs, [times[n] / base[n] for n in xs], marker="o", label=f"over {algorithm} ({family})")
         ax.axhline(1.0, color="grey", linewidth=0.8)
         ax.set_xscale("log", base=2)
         ax.set_xlabel("nodes")
-        ax.set_ylabel("speedup (completion time ratio)")
-        ax.set_title(f"t_s / (b t_c) = {ts * flit / m:g} (t_s = {ts:g}, m = {m}, {flit}-byte links)", fontsize=8)
+        ax.set_ylabel(speedup_label(reference))
+        ax.set_title(f"start-up {ts:g} cycles, {m}-byte blocks, {flit}-byte links\n"
+                     f"(start-up = {ts * flit / m:g} block times: t_s / (b t_c))", fontsize=8)
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=7)
     fig.tight_layout()

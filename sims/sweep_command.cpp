@@ -194,15 +194,30 @@ Shard parse_shard(const std::string& text) {
   return shard;
 }
 
-// A finished point's progress line, with the time left: the points still to run at the rate (wall time,
-// all jobs) of those run so far.
-void print_progress(std::ostream& out, std::size_t done, std::size_t resumed, std::size_t points, std::size_t failed,
-                    std::chrono::steady_clock::time_point started, const std::string& point, const std::string& verdict,
+// The sweep's progress: points done, and the nodes of the points run and still to run, the weight the
+// time left is estimated by (a point's host time grows with its machine; the small machines of a grid
+// finish first, so a count of points alone promises too little time).
+struct SweepProgress {
+  std::size_t done = 0, resumed = 0, points = 0, failed = 0;
+  double nodes_run = 0, nodes_left = 0;
+  std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
+};
+
+// "verified", "NOT verified", "failed", "unsupported": a point's verdict in words.
+std::string verdict_words(const std::string& verdict) {
+  if (verdict == "yes") return "verified";
+  if (verdict == "no") return "NOT verified";
+  return verdict;
+}
+
+// A finished point's progress line, with the host time left: the nodes still to run at the rate (wall
+// time, all jobs) of those run so far.
+void print_progress(std::ostream& out, const SweepProgress& p, const std::string& point, const std::string& verdict,
                     const std::string& error) {
-  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  const double ran = static_cast<double>(done - resumed), left = static_cast<double>(points - done);
-  out << "  [" << done << "/" << points << ", " << failed << " failed, about " << static_cast<long>(elapsed / ran * left + 0.5)
-      << " s left] " << point << ": " << verdict << (error.empty() ? "" : " (" + error + ")") << "\n"
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - p.started).count();
+  out << "  [" << p.done << "/" << p.points << ", " << p.failed << " failed, about "
+      << static_cast<long>(p.nodes_run > 0 ? elapsed / p.nodes_run * p.nodes_left + 0.5 : 0) << " s left] " << point
+      << ": " << verdict_words(verdict) << (error.empty() ? "" : " (" + error + ")") << "\n"
       << std::flush;
 }
 
@@ -364,9 +379,10 @@ int SweepCommand::run(const CommandContext& context) {
   std::atomic<std::size_t> next{0};
   std::mutex progress;
   std::string write_error;  // the first failed rewrite of the CSV
-  std::size_t done = resumed, failed = 0;
+  SweepProgress progress_of{resumed, resumed, points.size(), 0, 0, 0};
+  for (std::size_t k = 0; k < points.size(); ++k)
+    if (!finished[k]) progress_of.nodes_left += Topology::parse(points[k].topology).num_nodes();
   if (resumed > 0) out << "  --resume: " << resumed << " of " << points.size() << " points already in " << csv_ << "\n";
-  const auto started = std::chrono::steady_clock::now();
   auto worker = [&] {
     for (std::size_t k = next++; k < points.size() && stop_signal() == 0; k = next++) {
       if (finished[k]) continue;
@@ -384,9 +400,12 @@ int SweepCommand::run(const CommandContext& context) {
         if (write_error.empty()) write_error = e.what();
         next = points.size();
       }
-      ++done;
-      if (verdict != "yes" && verdict != "unsupported") ++failed;
-      print_progress(out, done, resumed, points.size(), failed, started, describe(p), verdict, error);
+      const double nodes = Topology::parse(p.topology).num_nodes();
+      ++progress_of.done;
+      progress_of.nodes_run += nodes;
+      progress_of.nodes_left -= nodes;
+      if (verdict != "yes" && verdict != "unsupported") ++progress_of.failed;
+      print_progress(out, progress_of, describe(p), verdict, error);
     }
   };
   std::vector<std::thread> threads;
@@ -396,10 +415,11 @@ int SweepCommand::run(const CommandContext& context) {
 
   write_csv(csv);
   if (stop_signal() != 0) {
-    err << "meshmp: stopped by " << signal_name(stop_signal()) << ": " << done << " of " << points.size()
+    err << "meshmp: stopped by " << signal_name(stop_signal()) << ": " << progress_of.done << " of " << points.size()
         << " points finished; " << csv_ << " holds them\n";
     return stopped_exit_status();
   }
+  const std::size_t failed = progress_of.failed;
   out << "  sweep: " << points.size() << " points, " << failed << " failed; " << csv_ << "\n";
   if (png.is_open())
     run_plot_script(context.self_path, "plot_sweep.py", MESHMP_SWEEP_PLOT_SCRIPT, {csv_}, png, {speedup_of_, plot_against_}, out);

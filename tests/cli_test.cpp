@@ -494,6 +494,7 @@ TEST(CommandLine, SweepWritesOneRowPerPoint) {
                                " --plot " + png + " --speedup-of bruck");
   ASSERT_EQ(sweep.status, 0) << sweep.output;
   EXPECT_NE(sweep.output.find("[8/8, 0 failed, about 0 s left]"), std::string::npos) << sweep.output;
+  EXPECT_NE(sweep.output.find(" m=16 t_s=100 flit=8: verified\n"), std::string::npos) << sweep.output;  // the verdict in words
   EXPECT_NE(sweep.output.find("plot: " + png), std::string::npos) << sweep.output;
   EXPECT_TRUE(std::ifstream(png).good());
   std::remove(png.c_str());
