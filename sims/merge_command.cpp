@@ -78,13 +78,22 @@ void MergeCommand::add_to(CLI::App& command) {
   command.add_option("--csv", merged_csv_, "the merged CSV")->required();
   command.add_option("shards", shard_csvs_, "the shards' CSVs (every shard: a point missing below the last is an error)")
       ->required();
+  plot_.add_to(command);
   command.footer(R"(
 EXAMPLE
   parallel meshmp sweep --topologies torus:8x8,torus:16x16 --algorithms tseng-t4,direct -m 8,64 \
       --shard {}/4 --csv shard-{}.csv ::: 1 2 3 4
-  meshmp merge --csv sweep.csv shard-*.csv)");
+  meshmp merge --csv sweep.csv shard-*.csv --plot speedup.png --speedup-of tseng-t4)");
 }
 
-int MergeCommand::run(const CommandContext& context) { return run_merge(merged_csv_, shard_csvs_, context.out); }
+int MergeCommand::run(const CommandContext& context) {
+  plot_.check({}, "");
+  check_distinct_outputs({{"--csv", merged_csv_}, {"--plot", plot_.path()}});
+  OutputFile png;  // opened before the merge: the check that it can be written
+  if (plot_.wanted()) png = plot_.open();
+  const int status = run_merge(merged_csv_, shard_csvs_, context.out);
+  if (status == 0 && plot_.wanted()) plot_.draw(context.self_path, merged_csv_, png, context.out);
+  return status;
+}
 
 }  // namespace meshmp

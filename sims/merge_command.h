@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sims/command.h"
+#include "sims/sweep_plot.h"
 
 namespace meshmp {
 
@@ -15,7 +16,9 @@ namespace meshmp {
 // below the last one.
 int run_merge(const std::string& output, const std::vector<std::string>& shards, std::ostream& out);
 
-// `meshmp merge --csv OUT SHARD...`: run_merge with the command line's files.
+// `meshmp merge --csv OUT SHARD... [--plot PNG ...]`: run_merge with the command line's files, then the
+// plot of the merged CSV as `meshmp sweep --plot` draws it.
+
 class MergeCommand : public Command {
  public:
   std::string name() const override { return "merge"; }
@@ -28,6 +31,7 @@ class MergeCommand : public Command {
  private:
   std::string merged_csv_;
   std::vector<std::string> shard_csvs_;
+  SweepPlot plot_;
 };
 
 }  // namespace meshmp

@@ -32,7 +32,6 @@
 #include "sims/child_run.h"
 #include "sims/cli_options.h"
 #include "sims/output_file.h"
-#include "sims/plot_script.h"
 #include "sims/run_command.h"
 #include "sims/stop_signals.h"
 #include "sims/sweep_csv.h"
@@ -312,17 +311,7 @@ void SweepCommand::add_to(CLI::App& app) {
                  "spread a sweep over GNU parallel jobs or a Slurm job array; `meshmp merge` joins the shards' CSVs");
   app.add_option("-j,--jobs", jobs_, "runs at once, 1.." + std::to_string(kMaxChildren) + " (default: the host's cores)")
       ->check(CLI::Range(1, kMaxChildren));
-  app.add_option("--plot", png_, "also plot the speedup over --speedup-of (PNG): see --plot-against");
-  speedup_of_option_ =
-      app.add_option("--speedup-of", speedup_of_, "the algorithm the plot divides by")->capture_default_str();
-  plot_against_option_ = app.add_option("--plot-against", plot_against_,
-                 "nodes: one panel per t_s / (b t_c), speedup against the nodes (001 Fig. 9); block-bytes: one "
-                 "panel per topology, a line per algorithm and t_s / t_c, against the block size (001 Fig. 10); "
-                 "bound: per topology, each algorithm's time over 002's lower bound (steps x (t_s + m t_c)); machines: "
-                 "004 §4's comparison, a panel per algorithm and t_s / (b t_c) with the time of each of 004's six "
-                 "machines against the nodes, and which is fastest where")
-      ->check(CLI::IsMember({"nodes", "block-bytes", "machines", "bound"}))
-      ->capture_default_str();
+  plot_.add_to(app);
   app.footer(R"(
 EXAMPLE
   meshmp sweep --topologies torus:16x16,torus:32x32 --algorithms tseng-t4,tseng-t1,direct \
@@ -341,14 +330,7 @@ int SweepCommand::run(const CommandContext& context) {
   for (const std::string& algorithm : algorithms) find_algorithm(algorithm);
   // The plot's options: given only with --plot, and --speedup-of one of the sweep's algorithms (found
   // before the points run, not by the plot after them).
-  for (const CLI::Option* option : {speedup_of_option_, plot_against_option_})
-    if (png_.empty() && option->count() > 0)
-      throw ConfigError(option->get_name(), option->as<std::string>(), "chooses what --plot draws; no --plot is given");
-  if (!png_.empty() && (plot_against_ == "nodes" || plot_against_ == "block-bytes")) {
-    if (std::find(algorithms.begin(), algorithms.end(), speedup_of_) == algorithms.end())
-      throw ConfigError("--speedup-of", speedup_of_,
-                        "the plot divides by it: it must be one of --algorithms (" + algorithms_ + ")");
-  }
+  plot_.check(algorithms, algorithms_);
   const std::vector<long> block_bytes = whole_numbers("--block-bytes", block_bytes_, 1);
   const std::vector<long> startup_cycles = whole_numbers("--startup-cycles", startup_cycles_, 0);
   const std::vector<long> flit_bytes = whole_numbers("--flit-bytes", flit_bytes_, 1);
@@ -358,9 +340,9 @@ int SweepCommand::run(const CommandContext& context) {
   // not waited on as an output).
   SweptRows swept{std::vector<std::string>(points.size()), std::vector<bool>(points.size(), false), 0};
   if (resume_) swept = rows_to_resume(csv_, points, run_options_);
-  check_distinct_outputs({{"--csv", csv_}, {"--plot", png_}});
+  check_distinct_outputs({{"--csv", csv_}, {"--plot", plot_.path()}});
   OutputFile csv("--csv", csv_), png;  // opened now: the check that both can be written
-  if (!png_.empty()) png = plot_output("--plot", png_);
+  if (plot_.wanted()) png = plot_.open();
   const unsigned jobs = jobs_ > 0 ? static_cast<unsigned>(jobs_) : std::max(1u, std::thread::hardware_concurrency());
 
   std::vector<std::string>& rows = swept.rows;
@@ -422,7 +404,7 @@ int SweepCommand::run(const CommandContext& context) {
   const std::size_t failed = progress_of.failed;
   out << "  sweep: " << points.size() << " points, " << failed << " failed; " << csv_ << "\n";
   if (png.is_open())
-    run_plot_script(context.self_path, "plot_sweep.py", MESHMP_SWEEP_PLOT_SCRIPT, {csv_}, png, {speedup_of_, plot_against_}, out);
+    plot_.draw(context.self_path, csv_, png, out);
   if (failed > 0) err << "meshmp: error: " << failed << " point(s) failed; see the exit_status, verified and error columns\n";
   return failed > 0 ? 1 : 0;
 }

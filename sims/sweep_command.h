@@ -7,6 +7,7 @@
 #include <ostream>
 #include <string>
 #include "sims/command.h"
+#include "sims/sweep_plot.h"
 
 namespace meshmp {
 
@@ -30,12 +31,8 @@ class SweepCommand : public Command {
   std::string flit_bytes_ = "8";
   std::string run_options_;
   std::string csv_ = "meshmp-sweep.csv";
-  std::string png_;
   std::string shard_;  // I/N, empty: the whole grid
-  std::string speedup_of_ = "tseng-t4";
-  std::string plot_against_ = "nodes";  // or block-bytes
-  CLI::Option* speedup_of_option_ = nullptr;
-  CLI::Option* plot_against_option_ = nullptr;
+  SweepPlot plot_;
   int jobs_ = 0;
   bool resume_ = false;
 };

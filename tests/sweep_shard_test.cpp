@@ -115,6 +115,27 @@ TEST(SweepShards, TheSlurmScriptCountsATaskAlongItsRange) {
   std::filesystem::remove_all("/tmp/meshmp-slurm-out");
 }
 
+// merge --plot draws the merged CSV as sweep --plot does; its plot options without --plot are refused.
+TEST(SweepShards, MergePlotsTheMergedSweep) {
+  const std::string dir = scratch_dir("merge_plot");
+  for (const char* shard : {"1", "2"}) {
+    const Outcome part = meshmp("sweep " + kGrid + " --shard " + shard + "/2 --csv " + dir + "/s" + shard + ".csv");
+    ASSERT_EQ(part.status, 0) << part.output;
+  }
+  const std::string shards = " " + dir + "/s1.csv " + dir + "/s2.csv";
+  const Outcome plotted = meshmp("merge --csv " + dir + "/m.csv" + shards + " --plot " + dir + "/m.png --speedup-of pairwise");
+  ASSERT_EQ(plotted.status, 0) << plotted.output;
+  EXPECT_NE(plotted.output.find("plot: " + dir + "/m.png"), std::string::npos) << plotted.output;
+  EXPECT_TRUE(std::filesystem::is_regular_file(dir + "/m.png"));
+  const Outcome no_plot = meshmp("merge --csv " + dir + "/n.csv" + shards + " --plot-against block-bytes");
+  EXPECT_EQ(no_plot.status, 2) << no_plot.output;
+  EXPECT_NE(no_plot.output.find("--plot-against = 'block-bytes': chooses what --plot draws; no --plot is given"),
+            std::string::npos)
+      << no_plot.output;
+  EXPECT_FALSE(std::filesystem::exists(dir + "/n.csv"));
+  std::filesystem::remove_all(dir);
+}
+
 TEST(SweepShards, MergeRefusesAPointTwiceAndAPointMissing) {
   const std::string dir = scratch_dir("refuse");
   for (const char* shard : {"1", "2"}) {
