@@ -1,9 +1,11 @@
 #!/usr/bin/python3
-"""Latency-vs-load plot of a `meshmp traffic --rates` sweep, with an optional reference curve.
+"""Latency-vs-load plot of a `meshmp traffic --rates` sweep, titled with its network, with an optional
+reference curve (named by its file).
 
-Usage: plot_latency.py CURVE.csv OUT.png [REFERENCE.csv]
+Usage: plot_latency.py CURVE.csv OUT.png NETWORK [REFERENCE.csv]
 """
 import csv
+import os
 import sys
 
 import matplotlib
@@ -25,13 +27,14 @@ def read(path):
 
 
 def main():
-    curve, out = sys.argv[1], sys.argv[2]
+    curve, out, network = sys.argv[1], sys.argv[2], sys.argv[3]
     loads, latencies = read(curve)
     plt.figure(figsize=(6, 4))
     plt.plot(loads, latencies, "o-", label="meshmp")
-    if len(sys.argv) > 3:
-        ref_loads, ref_latencies = read(sys.argv[3])
-        plt.plot(ref_loads, ref_latencies, "s--", label="reference")
+    if len(sys.argv) > 4:
+        ref_loads, ref_latencies = read(sys.argv[4])
+        plt.plot(ref_loads, ref_latencies, "s--", label=os.path.basename(sys.argv[4]))
+    plt.title(network, fontsize=8)
     top = 4 * min(latencies) if latencies else 1
     plt.ylim(0, max(top, 1))
     plt.xlabel("offered load (flits/node/cycle)")

@@ -216,6 +216,32 @@ std::unique_ptr<Interconnect> build_network(const MachineConfig& config, const T
 
 }  // namespace
 
+std::string TrafficCommand::network_description(const Setup& setup) const {
+  const RouterParams& router = setup.config.router;
+  return setup.topology.spec() + ", " + pattern_ + ", " + std::to_string(setup.params.packet_flits) + "-flit packets, " +
+         std::to_string(router.vcs) + " VCs x " + std::to_string(router.buffer_flits) + " flits, " +
+         std::to_string(router.pipeline_depth) + "-cycle routers, " + std::to_string(router.link_latency_cycles) +
+         "-cycle links";
+}
+
+void TrafficCommand::check_like_with_like(const std::map<std::string, std::string>& network, const Setup& setup) const {
+  const RouterParams& router = setup.config.router;
+  const std::map<std::string, std::string> here{{"topology", setup.topology.spec()},
+                                                {"pattern", pattern_},
+                                                {"vcs", std::to_string(router.vcs)},
+                                                {"buffer_flits", std::to_string(router.buffer_flits)},
+                                                {"packet_flits", std::to_string(setup.params.packet_flits)},
+                                                {"link_latency", std::to_string(router.link_latency_cycles)}};
+  for (const auto& [key, value] : network) {
+    std::string theirs = value;
+    if (key == "topology") theirs = Topology::parse(value, "--compare-reference").spec();
+    if (theirs != here.at(key))
+      throw ConfigError("--compare-reference", reference_,
+                        "was measured with " + key + " " + value + "; this run has " + key + " " + here.at(key) +
+                            ": the curves would not compare like with like");
+  }
+}
+
 void TrafficCommand::print_point(std::ostream& out, const MachineConfig& config, const Topology& topology,
                                  const TrafficParams& params, double rate, const TrafficGenerator& generator,
                                  const Interconnect& network) const {
@@ -359,9 +385,38 @@ struct ReferencePoint {
   double load, accepted, latency, routers;
 };
 
-// A reference curve: a header line, then load,accepted,latency[,routers] rows of numbers (accepted and routers
-// may be empty). Anything else is an error naming the line.
-std::vector<ReferencePoint> read_reference(const std::string& path) {
+// The settings a reference curve may name in "# key: value" lines before its header: the network it was
+// measured on. A comparison with a run whose setting differs is refused (sims/reference/README.md).
+const std::vector<std::string> kReferenceKeys{"topology", "pattern", "vcs", "buffer_flits", "packet_flits", "link_latency"};
+
+struct ReferenceCurve {
+  std::map<std::string, std::string> network;  // from the "# key: value" lines
+  std::vector<ReferencePoint> points;
+};
+
+// "# key: value" (a key of kReferenceKeys), else a ConfigError naming the line.
+void read_reference_setting(const std::string& path, const std::string& line, int number, ReferenceCurve& curve) {
+  const std::size_t colon = line.find(':');
+  std::string key = colon == std::string::npos ? "" : line.substr(1, colon - 1);
+  std::string value = colon == std::string::npos ? "" : line.substr(colon + 1);
+  auto trim = [](std::string& text) {
+    text.erase(0, text.find_first_not_of(' '));
+    text.erase(text.find_last_not_of(' ') + 1);
+  };
+  trim(key);
+  trim(value);
+  if (std::find(kReferenceKeys.begin(), kReferenceKeys.end(), key) == kReferenceKeys.end() || value.empty())
+    throw ConfigError("--compare-reference", path,
+                      "line " + std::to_string(number) + ": '" + echo(line.substr(0, 60)) +
+                          "': expected '# KEY: VALUE' with KEY one of topology, pattern, vcs, buffer_flits, "
+                          "packet_flits, link_latency");
+  curve.network[key] = value;
+}
+
+// A reference curve: "# key: value" lines naming its network (optional), a header line, then
+// load,accepted,latency[,routers] rows of numbers (accepted and routers may be empty). Anything else is
+// an error naming the line.
+ReferenceCurve read_reference(const std::string& path) {
   std::istringstream in(read_input_file(
       "--compare-reference", path,
       InputFileRule{"a reference CSV", std::uint64_t{16} << 20, "a reference curve must be at most 16 MiB"}));
@@ -374,10 +429,17 @@ std::vector<ReferencePoint> read_reference(const std::string& path) {
                             "' is not a number >= 0 (expected rows load,accepted,latency[,routers] after a header)");
     return value;
   };
-  std::vector<ReferencePoint> points;
+  ReferenceCurve curve;
+  std::vector<ReferencePoint>& points = curve.points;
   std::string line;
   int number_of_line = 1;
-  if (!std::getline(in, line)) throw ConfigError("--compare-reference", path, "the file is empty (expected a header and rows)");
+  bool header = false;
+  while (!header && std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.rfind('#', 0) == 0) read_reference_setting(path, line, number_of_line++, curve);
+    else header = true;
+  }
+  if (!header) throw ConfigError("--compare-reference", path, "the file is empty (expected a header and rows)");
   while (std::getline(in, line)) {
     ++number_of_line;
     if (!line.empty() && line.back() == '\r') line.pop_back();
@@ -393,7 +455,20 @@ std::vector<ReferencePoint> read_reference(const std::string& path) {
                       number(f[2], number_of_line, false), f.size() > 3 ? number(f[3], number_of_line, true) : NAN});
   }
   if (points.empty()) throw ConfigError("--compare-reference", path, "the file has no rows of numbers");
-  return points;
+  return curve;
+}
+
+// How the saturation loads compare, in words: by how much when both saturated, else which did not.
+std::string saturation_difference(double measured, double reference) {
+  std::ostringstream text;
+  if (measured >= 0 && reference > 0)
+    text << "saturation differs by " << std::fixed << std::setprecision(1) << 100 * std::abs(measured / reference - 1) << "%";
+  else if (measured < 0 && reference < 0)
+    text << "neither curve saturates at the loads run";
+  else
+    text << (measured < 0 ? "this run does not saturate at the loads run; the reference does"
+                          : "the reference does not saturate at its loads; this run does");
+  return text.str();
 }
 
 }  // namespace
@@ -405,16 +480,19 @@ int TrafficCommand::run_sweep(const std::string& self_path, const std::vector<st
   if (from_file_.count("rate"))
     throw ConfigError("traffic.rate", from_file_.at("rate"), "a sweep of loads (traffic.rates) sets the rate of each point");
   const std::vector<double> rates = parse_rates(rates_);
-  std::vector<ReferencePoint> reference;
+  ReferenceCurve reference_curve;
+  const std::vector<ReferencePoint>& reference = reference_curve.points;
   const std::string reference_file = data_file(reference_);  // from any directory (sims/data_files.h)
-  if (!reference_.empty()) reference = read_reference(reference_file);
+  if (!reference_.empty()) reference_curve = read_reference(reference_file);
   // Every input is checked before the first point runs, and every output can be written.
+  std::optional<Setup> first;
   try {
-    prepare(rates.front());
+    first = prepare(rates.front());
   } catch (const InputError& e) {
     err << "meshmp: error: " << e.what() << "\n";
     return 2;
   }
+  check_like_with_like(reference_curve.network, *first);
   // -o -: the JSON goes to standard output, the progress and the summary to standard error.
   const bool stats_to_stdout = stats_json_ == kStandardOutput;
   std::ostream& summary = stats_to_stdout ? err : out;
@@ -512,8 +590,8 @@ int TrafficCommand::run_sweep(const std::string& self_path, const std::vector<st
         << "    largest latency difference at loads below " << std::setprecision(3) << compared_below << ": "
         << std::setprecision(1) << 100 * worst << "%\n"
         << "    largest latency difference up to 80% of its saturation (" << std::setprecision(3) << eighty_percent
-        << "): " << std::setprecision(1) << 100 * worst_to_80 << "%; saturation differs by "
-        << (ref_saturation > 0 && saturation > 0 ? 100 * std::abs(saturation / ref_saturation - 1) : 100.0) << "%\n";
+        << "): " << std::setprecision(1) << 100 * worst_to_80 << "%; " << saturation_difference(saturation, ref_saturation)
+        << "\n";
     comparison["saturation_flits_per_node_per_cycle"] = saturation_json(saturation);
     comparison["largest_latency_difference_fraction_to_80_percent_of_saturation"] = worst_to_80;
     comparison["largest_latency_difference_fraction"] = worst;
@@ -531,7 +609,7 @@ int TrafficCommand::run_sweep(const std::string& self_path, const std::vector<st
     stats_file.commit();
   }
   if (stats_to_stdout) out << curve.dump(1) << "\n";
-  std::vector<std::string> trailing;
+  std::vector<std::string> trailing{network_description(*first)};
   if (!reference_.empty()) trailing.push_back(reference_file);
   run_plot_script(self_path, "plot_latency.py", MESHMP_PLOT_SCRIPT, {csv_}, png, trailing, summary);
   return 0;

@@ -40,6 +40,12 @@ class TrafficCommand : public Command {
   };
   // Throws ConfigError naming the field, the value and the rule.
   Setup prepare(double rate) const;
+  // The network a point runs on, in words: "mesh:8x8, uniform, 4-flit packets, 4 VCs x 8 flits, 2-cycle
+  // routers, 1-cycle links".
+  std::string network_description(const Setup& setup) const;
+  // ConfigError naming --compare-reference when the reference curve names a setting (`network`: its
+  // "# key: value" lines) that this run has otherwise: the curves would not compare like with like.
+  void check_like_with_like(const std::map<std::string, std::string>& network, const Setup& setup) const;
   int run_point(double rate, std::ostream& out, std::ostream& err) const;
   // A point's summary, as `meshmp traffic` prints it.
   void print_point(std::ostream& out, const MachineConfig& config, const Topology& topology, const TrafficParams& params,

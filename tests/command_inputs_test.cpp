@@ -74,6 +74,25 @@ TEST(CommandInputs, TrafficRefusesOptionsItWouldIgnore) {
   expect_refused("traffic --rates 0.1:0.2:0.1 --compare-reference " + garbage, "the file is empty");
 }
 
+// A reference curve names the network it was measured on ("# key: value" before its header): a run on
+// another is refused before any point runs; both curves unsaturated is said in words, not "differs by 100%".
+TEST(CommandInputs, TrafficComparesOnlyLikeWithLike) {
+  const std::string reference = temp_path("reference.csv");
+  const std::string rows = "load,accepted,latency\n0.05,0.05,20\n0.1,0.1,21\n";
+  std::ofstream(reference) << "# topology: mesh:4x4\n# vcs: 4\n" << rows;
+  const std::string sweep = "traffic --rates 0.05,0.1 --warmup-cycles 100 --measure-cycles 300 --csv " + temp_path("c.csv") +
+                            " --png " + temp_path("c.png") + " --compare-reference " + reference;
+  expect_refused(sweep + " -t torus:4x4", "was measured with topology mesh:4x4; this run has topology torus:4x4: the curves "
+                                          "would not compare like with like");
+  expect_refused(sweep + " -t mesh:4x4 --vcs 2", "was measured with vcs 4; this run has vcs 2");
+  const Outcome like = meshmp(sweep + " -t mesh:4x4");
+  ASSERT_EQ(like.status, 0) << like.output;
+  EXPECT_NE(like.output.find("neither curve saturates at the loads run"), std::string::npos) << like.output;
+  EXPECT_EQ(like.output.find("differs by"), std::string::npos) << like.output;
+  std::ofstream(reference) << "# vc: 4\n" << rows;
+  expect_refused(sweep + " -t mesh:4x4", "line 1: '# vc: 4': expected '# KEY: VALUE' with KEY one of topology");
+}
+
 TEST(CommandInputs, TrafficOnAMachineOfMoreThan8192NodesIsNotRefusedForBlockBytes) {
   const Outcome o = meshmp("traffic --topology torus:100x100 --rate 0.001 --warmup-cycles 10 --measure-cycles 20");
   EXPECT_EQ(o.status, 0) << o.output;
