@@ -27,9 +27,8 @@ for reference in sims/reference/booksim2-mesh8x8-uniform.csv sims/reference/book
   last=$(awk -F, 'NR > 1 && $2 != "" { load = $1 } END { print load }' "$reference")
   to=$(awk -v x="$last" 'BEGIN { printf "%.2f", x + 0.04 }')
   echo "== $name: $topology, $vcs VCs x $buffer flits, $packet-flit packets, $link-cycle links"
-  "$meshmp" traffic --topology "$topology" --pipeline-depth 4 --vcs "$vcs" --buffer-flits "$buffer" \
-    --packet-flits "$packet" --link-latency "$link" --head-pipeline from-front --vc-allocator islip \
-    --dateline-classes whole-segment --routing dimension-order-split-ties \
+  "$meshmp" traffic --topology "$topology" --router-rules booksim2 --vcs "$vcs" --buffer-flits "$buffer" \
+    --packet-flits "$packet" --link-latency "$link" \
     --rates "0.02:$to:0.02" --compare-reference "$reference" --csv "$out/$name.csv" --png "$out/$name.png" |
     grep -E "load [0-9.]+:|saturation|largest"
 done

@@ -36,9 +36,16 @@ void RunOptions::add_to(CLI::App& c) {
 
 void RunOptions::add_network_options_to(CLI::App& c, bool with_packet_limit) {
   const auto& settings = machine_settings();
-  for (std::size_t i = 0; i < settings.size(); ++i)
+  for (std::size_t i = 0; i < settings.size(); ++i) {
     if (settings[i].network && (with_packet_limit || settings[i].key != "router.max_packet_payload_flits"))
       add_setting(c, i);
+    if (settings[i].key == "router.vc_allocator")  // beside the rules it sets
+      c.add_option("--router-rules", router_rules_,
+                   "meshmp: every router setting as given; booksim2: BookSim2's input-queued router, the rules its "
+                   "cross-validation runs with (--pipeline-depth 4, --head-pipeline from-front, --vc-allocator islip, "
+                   "--routing dimension-order-split-ties and, on a topology with rings, --dateline-classes "
+                   "whole-segment; SystemC router)  [default meshmp]");
+  }
 }
 
 void RunOptions::add_setting(CLI::App& c, std::size_t index) {
@@ -94,7 +101,33 @@ MachineConfig RunOptions::resolve_over(MachineConfig config) const {
     }
   }
   if (cost_model_) apply_cost_model(config);
+  if (router_rules_) apply_router_rules(config);
   return config;
+}
+
+void RunOptions::refuse_given_beside(const std::vector<const char*>& keys, const std::string& preset) const {
+  for (const char* key : keys)
+    if (const GivenSetting& setting = given(key); setting.given())
+      throw ConfigError(find_machine_setting(key)->flags, setting.text.value_or("true"),
+                        "is set by " + preset + "; give one of the two");
+}
+
+void RunOptions::apply_router_rules(MachineConfig& config) const {
+  if (*router_rules_ == "meshmp") return;
+  if (*router_rules_ != "booksim2")
+    throw ConfigError("--router-rules", *router_rules_,
+                      "must be meshmp (every router setting as given) or booksim2 (BookSim2's input-queued router)");
+  const Topology topology = Topology::parse(config.topology);
+  if (!topology.fabric().empty())
+    throw ConfigError("--router-rules", *router_rules_, config.topology + " has no router network: router rules change nothing there");
+  refuse_given_beside({"router.pipeline_depth", "router.head_pipeline", "router.vc_allocator", "router.routing",
+                       "router.dateline_classes"},
+                      "--router-rules booksim2");
+  config.router.pipeline_depth = 4;
+  config.router.head_pipeline_from_front = true;
+  config.router.islip_vc_allocator = true;
+  config.routing = "dimension-order-split-ties";
+  if (topology.has_rings() && config.router.dateline) config.router.dateline_whole_segment = true;
 }
 
 void RunOptions::apply_cost_model(MachineConfig& config) const {
@@ -103,11 +136,9 @@ void RunOptions::apply_cost_model(MachineConfig& config) const {
     throw ConfigError("--cost-model", *cost_model_,
                       "must be machine (every setting as given) or 004 (paper 004's tau and b on all six machines)");
   // The settings the model decides may not be given beside it: which of the two was meant?
-  for (const char* key : {"node.port_model", "node.startup_on", "node.copy_cycles_per_byte", "fabric.startup_cycles",
-                          "fabric.bytes_per_cycle"})
-    if (const GivenSetting& setting = given(key); setting.text)
-      throw ConfigError(find_machine_setting(key)->flags, *setting.text,
-                        "is set by --cost-model 004 (tau = --startup-cycles, b = --flit-bytes); give one of the two");
+  refuse_given_beside({"node.port_model", "node.startup_on", "node.copy_cycles_per_byte", "fabric.startup_cycles",
+                       "fabric.bytes_per_cycle"},
+                      "--cost-model 004 (tau = --startup-cycles, b = --flit-bytes)");
   config.processor.copy_cycles_per_byte = 0;
   if (Topology::fabric_of(config.topology).empty()) {
     config.port_model = PortModel::AllPort;

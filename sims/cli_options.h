@@ -40,10 +40,15 @@ class RunOptions {
   const GivenSetting& given(const std::string& key) const;
   // --cost-model 004: the settings that make tau and b the same on all six of 004's machines.
   void apply_cost_model(MachineConfig& config) const;
+  // --router-rules booksim2: the settings that make the SystemC router BookSim2's input-queued router.
+  void apply_router_rules(MachineConfig& config) const;
+  // ConfigError when a setting a preset decides was given beside it.
+  void refuse_given_beside(const std::vector<const char*>& keys, const std::string& preset) const;
 
   std::optional<std::string> config_file_;  // -c: given, even as '' (refused)
   std::vector<GivenSetting> given_;  // one per setting, in machine_settings()'s order
   std::optional<std::string> cost_model_;  // machine (as given) or 004
+  std::optional<std::string> router_rules_;  // meshmp (as given) or booksim2
   bool quiet_ = false;
   bool print_config_ = false;
 };

@@ -208,11 +208,26 @@ TEST(BookSim2RouterOptions, BadValuesNameTheFieldAndTheChoices) {
       << v.output;
 }
 
+// --router-rules booksim2 is the settings it names: on a torus the dateline classes too, on a mesh not
+// (it has no ring).
+TEST(BookSim2RouterOptions, ThePresetIsTheSettingsItNames) {
+  auto config = [](const std::string& args) {
+    const meshmp_test::Outcome o = meshmp_test::meshmp("run --print-config " + args);
+    EXPECT_EQ(o.status, 0) << o.output;
+    return o.output;
+  };
+  const std::string rules = "--pipeline-depth 4 --head-pipeline from-front --vc-allocator islip "
+                            "--routing dimension-order-split-ties";
+  EXPECT_EQ(config("-t torus:4x4 --router-rules booksim2"), config("-t torus:4x4 " + rules + " --dateline-classes whole-segment"));
+  EXPECT_EQ(config("-t mesh:4x4 --router-rules booksim2"), config("-t mesh:4x4 " + rules));
+  EXPECT_EQ(config("-t torus:4x4 --router-rules booksim2 --no-dateline"), config("-t torus:4x4 --no-dateline " + rules));
+  EXPECT_EQ(config("-t torus:4x4 --router-rules meshmp"), config("-t torus:4x4"));
+}
+
 // Short windows of two curves of sims/reference (the full comparison: scripts/cross-validate-booksim2.sh).
 double latency(const std::string& args) {
   const meshmp_test::Outcome o = meshmp_test::meshmp(
-      "traffic --pipeline-depth 4 --head-pipeline from-front --vc-allocator islip --dateline-classes "
-      "whole-segment --routing dimension-order-split-ties --warmup-cycles 5000 --measure-cycles 30000 --json-line " +
+      "traffic --router-rules booksim2 --warmup-cycles 5000 --measure-cycles 30000 --json-line " +
       args);
   EXPECT_EQ(o.status, 0) << o.output;
   return nlohmann::json::parse(o.output)["average_packet_latency_cycles"].get<double>();

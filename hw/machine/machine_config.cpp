@@ -125,11 +125,12 @@ std::optional<std::string> inert_settings(const MachineConfig& c, const Topology
                  "network.fidelity tlm models the network without routers' allocators, credits and pipelines: it "
                  "changes nothing there (use network.fidelity cycle or both)");
   }
-  // (On a topology without rings the classes are inert too, but BookSim2's router rules give them on
-  // every topology; they stay accepted there until those rules have a preset name.)
   if (c.router.dateline_whole_segment && !on_fabric && !c.router.dateline)
     return bad("router.dateline_classes", "whole-segment",
                "chooses the dateline class on a ring; with router.dateline off there are none");
+  if (c.router.dateline_whole_segment && !on_fabric && !topo.has_rings())
+    return bad("router.dateline_classes", "whole-segment",
+               "chooses the dateline class on a ring; " + c.topology + " has none");
   if (c.trace_nodes != defaults.trace_nodes && c.vcd.empty() && c.trace_rtl.empty())
     return bad("output.trace_nodes", setting_text(c, "output.trace_nodes"),
                "names the nodes a waveform shows; no waveform is written (give output.vcd or output.trace_rtl)");
