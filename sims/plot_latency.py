@@ -18,11 +18,12 @@ def read(path):
     loads, latencies = [], []
     with open(path) as f:
         for row in csv.reader(f):
-            try:
-                loads.append(float(row[0]))
-                latencies.append(float(row[2]))
+            try:  # a header, a setting line or a load that measured no packet (empty latency) is no point
+                load, latency = float(row[0]), float(row[2])
             except (ValueError, IndexError):
                 continue
+            loads.append(load)
+            latencies.append(latency)
     return loads, latencies
 
 

@@ -131,8 +131,14 @@ EXAMPLES
 }
 
 // The load where the latency reaches 3x its value at the lowest load, interpolated; -1 when the loads run
-// never reach it.
-double saturation_load(const std::vector<double>& loads, const std::vector<double>& latencies) {
+// never reach it. Loads that measured no packet (latency NaN) are left out.
+double saturation_load(const std::vector<double>& all_loads, const std::vector<double>& all_latencies) {
+  std::vector<double> loads, latencies;
+  for (std::size_t i = 0; i < all_loads.size(); ++i)
+    if (!std::isnan(all_latencies[i])) {
+      loads.push_back(all_loads[i]);
+      latencies.push_back(all_latencies[i]);
+    }
   if (loads.empty()) return -1;
   const double threshold = 3 * latencies.front();
   for (std::size_t i = 1; i < loads.size(); ++i)
@@ -142,6 +148,9 @@ double saturation_load(const std::vector<double>& loads, const std::vector<doubl
 }
 
 namespace {
+
+// A number of a point's JSON, NaN where it is null (no packet measured).
+double number_or_nan(const nlohmann::json& value) { return value.is_null() ? NAN : value.get<double>(); }
 
 // A saturation load as JSON (null: not reached) and as text.
 nlohmann::json saturation_json(double load) { return load >= 0 ? nlohmann::json(load) : nlohmann::json(nullptr); }
@@ -250,11 +259,14 @@ void TrafficCommand::print_point(std::ostream& out, const MachineConfig& config,
   out << std::fixed << "meshmp traffic: " << topology.spec() << ", " << pattern_ << ", offered " << std::setprecision(3)
       << rate << " flits/node/cycle, " << params.packet_flits << "-flit packets, " << config.router.vcs << " VCs x "
       << config.router.buffer_flits << " flits, " << config.router.pipeline_depth << "-cycle routers\n"
-      << "  accepted " << std::setprecision(4) << generator.accepted_flits_per_node_per_cycle()
-      << " flits/node/cycle; packet latency average " << std::setprecision(2) << generator.average_latency()
-      << ", p99 " << std::setprecision(0) << generator.latency_percentile(0.99) << " cycles (creation to tail "
-      << "ejection, source queueing included); average hops " << std::setprecision(3) << generator.average_hops()
-      << "\n  " << s.measured_packets << " packets measured"
+      << "  accepted " << std::setprecision(4) << generator.accepted_flits_per_node_per_cycle() << " flits/node/cycle; ";
+  if (s.measured_packets == 0)
+    out << "no packet was measured, so no latency or hops (a longer --measure-cycles or a higher rate measures some)";
+  else
+    out << "packet latency average " << std::setprecision(2) << generator.average_latency() << ", p99 "
+        << std::setprecision(0) << generator.latency_percentile(0.99) << " cycles (creation to tail ejection, source "
+        << "queueing included); average hops " << std::setprecision(3) << generator.average_hops();
+  out << "\n  " << s.measured_packets << " packets measured"
       << (complete ? "" : " (NOT all delivered within --drain-cycles: the network is saturated)") << "\n";
   for (const auto& e : s.errors) out << "  ERROR: " << e << "\n";
   if (network.failed()) out << "  FAILED: " << network.failure() << "\n";
@@ -298,15 +310,17 @@ int TrafficCommand::run_point(double rate, std::ostream& out, std::ostream& err)
   const double host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   const TrafficStats& s = generator.stats();
   const bool complete = generator.measurement_drained();
+  // A figure of the measured packets: null when none was measured (an average of nothing is no 0).
+  auto measured = [&s](double value) { return s.measured_packets > 0 ? nlohmann::json(value) : nlohmann::json(nullptr); };
   nlohmann::json result = {{"meshmp", build_identity()},
                            {"config", config_json(*setup, rate)},
                            {"pattern", pattern_},
                            {"topology", topology.spec()},
                            {"offered_flits_per_node_per_cycle", rate},
                            {"accepted_flits_per_node_per_cycle", generator.accepted_flits_per_node_per_cycle()},
-                           {"average_packet_latency_cycles", generator.average_latency()},
-                           {"p99_packet_latency_cycles", generator.latency_percentile(0.99)},
-                           {"average_hops", generator.average_hops()},
+                           {"average_packet_latency_cycles", measured(generator.average_latency())},
+                           {"p99_packet_latency_cycles", measured(generator.latency_percentile(0.99))},
+                           {"average_hops", measured(generator.average_hops())},
                            {"measured_packets", s.measured_packets},
                            {"all_measured_packets_delivered", complete},
                            {"errors", s.errors},
@@ -531,24 +545,30 @@ int TrafficCommand::run_sweep(const std::string& self_path, const std::vector<st
     }
     results.push_back(point);
     loads.push_back(rates[k]);
-    latencies.push_back(point["average_packet_latency_cycles"].get<double>());
+    latencies.push_back(number_or_nan(point["average_packet_latency_cycles"]));
     summary << "  [" << k + 1 << "/" << rates.size() << "] offered " << std::setprecision(3) << rates[k] << ": accepted "
-        << std::setprecision(4) << point["accepted_flits_per_node_per_cycle"].get<double>() << ", latency "
-        << std::setprecision(2) << latencies.back() << " (p99 " << std::setprecision(0)
-        << point["p99_packet_latency_cycles"].get<double>() << ")"
-        << (point["all_measured_packets_delivered"].get<bool>() ? "" : " saturated") << "\n"
-        << std::flush;
+        << std::setprecision(4) << point["accepted_flits_per_node_per_cycle"].get<double>();
+    if (std::isnan(latencies.back()))
+      summary << ", no packet measured";
+    else
+      summary << ", latency " << std::setprecision(2) << latencies.back() << " (p99 " << std::setprecision(0)
+              << point["p99_packet_latency_cycles"].get<double>() << ")";
+    summary << (point["all_measured_packets_delivered"].get<bool>() ? "" : " saturated") << "\n" << std::flush;
   }
   {
     std::ostream& rows = csv.stream();
     rows << "load_flits_per_node_per_cycle,accepted_flits_per_node_per_cycle,average_packet_latency_cycles,"
            "p99_packet_latency_cycles,average_hops,all_measured_packets_delivered\n";
+    auto cell = [](const nlohmann::json& value) {  // empty where no packet was measured
+      std::ostringstream text;
+      if (!value.is_null()) text << value.get<double>();
+      return text.str();
+    };
     for (const auto& p : results)
       rows << p["offered_flits_per_node_per_cycle"].get<double>() << ','
-          << p["accepted_flits_per_node_per_cycle"].get<double>() << ','
-          << p["average_packet_latency_cycles"].get<double>() << ',' << p["p99_packet_latency_cycles"].get<double>()
-          << ',' << p["average_hops"].get<double>() << ',' << (p["all_measured_packets_delivered"].get<bool>() ? 1 : 0)
-          << '\n';
+          << p["accepted_flits_per_node_per_cycle"].get<double>() << ',' << cell(p["average_packet_latency_cycles"]) << ','
+          << cell(p["p99_packet_latency_cycles"]) << ',' << cell(p["average_hops"]) << ','
+          << (p["all_measured_packets_delivered"].get<bool>() ? 1 : 0) << '\n';
     csv.commit();
   }
   summary << "  curve: " << csv_ << "\n";
@@ -574,7 +594,7 @@ int TrafficCommand::run_sweep(const std::string& self_path, const std::vector<st
     comparison["points"] = nlohmann::json::array();
     for (const auto& r : reference)
       for (std::size_t k = 0; k < loads.size(); ++k)
-        if (std::abs(loads[k] - r.load) < 1e-9) {
+        if (std::abs(loads[k] - r.load) < 1e-9 && !std::isnan(latencies[k])) {
           const double ratio = latencies[k] / r.latency;
           summary << "    load " << std::setprecision(2) << r.load << ": latency " << std::setprecision(2) << latencies[k]
               << " vs " << r.latency << " (ratio " << std::setprecision(3) << ratio << ")\n";

@@ -72,6 +72,33 @@ TEST(JsonSchema, TrafficResultsAndSweepsMatch) {
   EXPECT_EQ(schema_violations("traffic-sweep.schema.json", sweep), "");
 }
 
+// A load that measured no packet has no latency or hops: null in the JSON (valid), an empty CSV cell, words
+// in the summary; never a latency of 0.
+TEST(JsonSchema, AnEmptyMeasurementHasNoLatency) {
+  const std::string point = temp_path("empty.json");
+  const Outcome o = meshmp("traffic -t mesh:4x4 --rate 0.0001 --warmup-cycles 10 --measure-cycles 1 -o " + point);
+  ASSERT_EQ(o.status, 0) << o.output;
+  EXPECT_NE(o.output.find("no packet was measured, so no latency or hops"), std::string::npos) << o.output;
+  EXPECT_EQ(o.output.find("latency average 0"), std::string::npos) << o.output;
+  EXPECT_EQ(schema_violations("traffic.schema.json", point), "");
+  std::ifstream in(point);
+  const nlohmann::json result = nlohmann::json::parse(in);
+  EXPECT_EQ(result["measured_packets"], 0);
+  EXPECT_TRUE(result["average_packet_latency_cycles"].is_null());
+  EXPECT_TRUE(result["p99_packet_latency_cycles"].is_null());
+  EXPECT_TRUE(result["average_hops"].is_null());
+  const std::string csv = temp_path("empty.csv");
+  const Outcome sweep = meshmp("traffic -t mesh:4x4 --rates 0.0001,0.1 --warmup-cycles 10 --measure-cycles 20 --csv " + csv +
+                               " --png " + temp_path("empty.png"));
+  ASSERT_EQ(sweep.status, 0) << sweep.output;
+  EXPECT_NE(sweep.output.find("[1/2] offered 0.000: accepted 0.0000, no packet measured"), std::string::npos) << sweep.output;
+  std::ifstream rows(csv);
+  std::string header, first;
+  std::getline(rows, header);
+  std::getline(rows, first);
+  EXPECT_EQ(first, "0.0001,0,,,,1");
+}
+
 TEST(JsonSchema, BenchmarkCasesMatch) {
   for (const char* name : {"kernel", "direct", "direct-tlm", "uniform-tlm"}) {
     const std::string json = temp_path(std::string("bench-") + name + ".json");
