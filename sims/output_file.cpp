@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -123,6 +124,51 @@ void check_distinct_outputs(const std::vector<std::pair<std::string, std::string
     }
 }
 
+namespace {
+
+// A target's temporary files are named ".NAME.meshmp-PID-XXXXXX.EXT" beside it: its writer's process id
+// and six random characters, NAME cut so that the whole stays within a file name's 255 bytes (a legal
+// name of 250 bytes would otherwise be refused for its temporary's length).
+struct TemporaryName {
+  std::filesystem::path directory;
+  std::string prefix;     // ".NAME.meshmp-"
+  std::string extension;  // ".EXT" or empty
+};
+
+TemporaryName temporary_name(const std::string& target) {
+  const std::filesystem::path target_path(target);
+  std::string name = target_path.filename().string();
+  const std::string extension = target_path.extension().string();
+  const std::size_t affixes = std::string(".").size() + std::string(".meshmp-4194304-XXXXXX").size() + extension.size();
+  if (name.size() + affixes > 255) name.resize(affixes < 255 ? 255 - affixes : 0);
+  return {target_path.parent_path(), "." + name + ".meshmp-", extension};
+}
+
+// Removes the temporaries of this target that a meshmp killed while writing it left behind (SIGKILL, a
+// power cut): files of this user named as temporary_name() gives, whose process no longer exists. A
+// living writer's are kept, another user's never touched.
+void remove_stale_temporaries(const TemporaryName& temporary) {
+  std::error_code error;
+  const std::filesystem::path directory = temporary.directory.empty() ? "." : temporary.directory;
+  for (const auto& entry : std::filesystem::directory_iterator(directory, error)) {
+    const std::string name = entry.path().filename().string();
+    const std::size_t digits_end = name.find('-', temporary.prefix.size());
+    if (name.compare(0, temporary.prefix.size(), temporary.prefix) != 0 || digits_end == std::string::npos ||
+        name.size() != digits_end + 7 + temporary.extension.size() ||
+        name.compare(digits_end + 7, std::string::npos, temporary.extension) != 0)
+      continue;
+    const std::string digits = name.substr(temporary.prefix.size(), digits_end - temporary.prefix.size());
+    if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    struct stat file {};
+    if (lstat(entry.path().c_str(), &file) != 0 || !S_ISREG(file.st_mode) || file.st_uid != geteuid()) continue;
+    const pid_t writer = static_cast<pid_t>(std::stol(digits));
+    if (writer == getpid() || kill(writer, 0) == 0 || errno != ESRCH) continue;  // alive, or not ours to judge
+    std::filesystem::remove(entry.path(), error);
+  }
+}
+
+}  // namespace
+
 OutputFile::OutputFile(std::string field, std::string path) : field_(std::move(field)), path_(std::move(path)) {
   if (path_.empty()) throw ConfigError(field_, path_, "an output needs a file name");
   if (path_ == kStandardOutput)
@@ -145,15 +191,10 @@ OutputFile::OutputFile(std::string field, std::string path) : field_(std::move(f
     }
     return;
   }
-  const std::filesystem::path target_path(target);
-  // The temporary name is the target's with a prefix and a suffix, cut to a file name's 255 bytes (a
-  // legal name of 250 bytes would otherwise be refused for its temporary's length).
-  std::string name = target_path.filename().string();
-  const std::string extension = target_path.extension().string();
-  const std::size_t affixes = std::string(".").size() + std::string(".meshmp-XXXXXX").size() + extension.size();
-  if (name.size() + affixes > 255) name.resize(affixes < 255 ? 255 - affixes : 0);
-  std::string pattern = (target_path.parent_path() / ("." + name + ".meshmp-XXXXXX" + extension)).string();
-  const int fd = mkstemps(pattern.data(), static_cast<int>(extension.size()));
+  const TemporaryName temporary = temporary_name(target);
+  remove_stale_temporaries(temporary);
+  std::string pattern = (temporary.directory / (temporary.prefix + std::to_string(getpid()) + "-XXXXXX" + temporary.extension)).string();
+  const int fd = mkstemps(pattern.data(), static_cast<int>(temporary.extension.size()));
   if (fd < 0)
     throw ConfigError(field_, path_, std::string("the file cannot be written: ") + std::strerror(errno));
   close(fd);

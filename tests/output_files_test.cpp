@@ -60,6 +60,26 @@ TEST(OutputFiles, ARefusedRunLeavesThePreviousStatisticsAsTheyWere) {
   EXPECT_TRUE(leftovers(dir).empty());
 }
 
+// A meshmp killed while writing (SIGKILL: no handler runs) leaves its temporary beside the target; the
+// next meshmp to write that target removes it. A living writer's temporary, and a file only resembling
+// one, stay.
+TEST(OutputFiles, AKilledWritersTemporaryIsRemovedByTheNextWriter) {
+  const std::string dir = fresh_directory("stale");
+  const Outcome exited = meshmp_test::run_command("sh -c 'echo $$'");  // a process id that has ended
+  const std::string dead = std::to_string(std::stol(exited.output));
+  const std::string stale = dir + "/.out.json.meshmp-" + dead + "-Ab12Cd.json";
+  const std::string living = dir + "/.out.json.meshmp-" + std::to_string(getpid()) + "-Ab12Cd.json";
+  const std::string lookalike = dir + "/.out.json.meshmp-" + dead + "-Ab12Cd.json.keep";
+  for (const std::string& path : {stale, living, lookalike}) std::ofstream(path) << "cut";
+  const Outcome o = meshmp("run --topology mesh:2 -o " + dir + "/out.json");
+  ASSERT_EQ(o.status, 0) << o.output;
+  EXPECT_FALSE(std::filesystem::exists(stale));
+  EXPECT_TRUE(std::filesystem::exists(living));
+  EXPECT_TRUE(std::filesystem::exists(lookalike));
+  EXPECT_TRUE(std::filesystem::is_regular_file(dir + "/out.json"));
+  std::filesystem::remove_all(dir);
+}
+
 TEST(OutputFiles, TwoOutputsNamingOneFileAreRefusedHoweverSpelt) {
   const std::string dir = fresh_directory("same");
   std::filesystem::create_directories(dir + "/sub");
