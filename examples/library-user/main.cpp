@@ -10,10 +10,12 @@
 //   library-user tlm-source     binds its own TLM-2.0 module to node 0's DMA registers
 //                               (register_traffic_source.cpp): it sends node 0's block for node 1, which
 //                               a registered firmware on node 1 receives
-// Each prints its completion time and whether the memories are right, and exits 1 if not.
+// Each prints its completion time (in the machine's clock cycles) and whether the memories are right, and
+// exits 1 if not. main() silences SystemC's copyright banner, as the meshmp tool does.
 #include <systemc>
 
 #include <algorithm>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -97,7 +99,9 @@ int sc_main(int argc, char* argv[]) {
     const auto& received = machine.node(1).memory.bytes();
     const bool arrived = std::equal(sent.begin() + layout.send_block(1), sent.begin() + layout.send_block(1) + layout.block_bytes,
                                     received.begin() + layout.receive_block(0));
-    std::cout << "tlm source on node 0: " << (source->sent() ? "sent" : "NOT sent") << " at " << source->sent_at()
+    const sc_core::sc_time cycle(meshmp::Machine::kClockPeriodNs, sc_core::SC_NS);
+    std::cout << "tlm source on node 0: " << (source->sent() ? "sent" : "NOT sent") << " at cycle "
+              << static_cast<std::uint64_t>(source->sent_at() / cycle)
               << "; node 1 " << (arrived ? "holds" : "does NOT hold") << " node 0's " << layout.block_bytes
               << "-byte block for it after " << result.completion_cycles << " cycles\n";
     return result.status == meshmp::RunStatus::Completed && source->sent() && arrived ? 0 : 1;
@@ -112,4 +116,11 @@ int sc_main(int argc, char* argv[]) {
     std::cout << "counting router: " << library_user::counted_steps() << " router steps, "
               << library_user::counted_flits() << " flits received\n";
   return result.status == meshmp::RunStatus::Completed && report.ok() ? 0 : 1;
+}
+
+// SystemC's library prints its copyright banner before sc_main unless told not to; a program of its own
+// starts SystemC itself after saying so.
+int main(int argc, char* argv[]) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  return sc_core::sc_elab_and_sim(argc, argv);
 }
