@@ -5,11 +5,16 @@
 // Shards and merges that cannot be right are input errors naming the file and the point.
 #include <gtest/gtest.h>
 
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "meshmp_process.h"
@@ -58,6 +63,20 @@ TEST(SweepShards, ThroughGnuParallelMergedAreTheUnshardedSweep) {
   std::filesystem::remove_all(dir);
 }
 
+// The daemons of the one-node cluster fork away from the script that starts them; this process takes
+// them as its own (a child subreaper), so that, once stopped, it reaps them rather than leaving zombies
+// for a PID 1 that may never wait for them. True when none is left (each has ended and been reaped).
+bool reap_the_clusters_daemons() {
+  for (int waited = 0; waited < 100; ++waited) {
+    pid_t child;
+    while ((child = waitpid(-1, nullptr, WNOHANG)) > 0) {
+    }
+    if (child < 0) return errno == ECHILD;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return false;
+}
+
 // The test brings up a one-node cluster of its own (tests/slurm-one-node-cluster.sh: munged, slurmctld
 // and slurmd with their key, ports and state in a scratch directory) and submits the job array to it.
 TEST(SweepShards, ThroughASlurmJobArrayMergedAreTheUnshardedSweep) {
@@ -67,8 +86,12 @@ TEST(SweepShards, ThroughASlurmJobArrayMergedAreTheUnshardedSweep) {
   if (geteuid() != 0) GTEST_SKIP() << "the one-node cluster's daemons run as root here, and this is not root";
   const std::string dir = scratch_dir("slurm");
   const std::string cluster = MESHMP_SOURCE_DIR "/tests/slurm-one-node-cluster.sh";
+  ASSERT_EQ(prctl(PR_SET_CHILD_SUBREAPER, 1), 0);
   const Outcome started = run_command(cluster + " start " + dir + "/cluster");
-  if (started.status != 0) GTEST_SKIP() << "a one-node Slurm cluster does not come up here: " << started.output;
+  if (started.status != 0) {
+    reap_the_clusters_daemons();
+    GTEST_SKIP() << "a one-node Slurm cluster does not come up here: " << started.output;
+  }
   std::string conf = started.output;  // its last line
   conf.erase(conf.find_last_not_of("\n") + 1);
   conf = conf.substr(conf.find_last_of('\n') + 1);
@@ -77,6 +100,7 @@ TEST(SweepShards, ThroughASlurmJobArrayMergedAreTheUnshardedSweep) {
                                     " timeout 240 sbatch --wait --array=0-2 " + MESHMP_SOURCE_DIR "/scripts/slurm-sweep.sh " + dir +
                                     "/out " + kGrid);
   run_command(cluster + " stop " + dir + "/cluster");
+  EXPECT_TRUE(reap_the_clusters_daemons()) << "munged, slurmctld and slurmd: each stopped and reaped";
   ASSERT_EQ(array.status, 0) << "the job array did not finish in 4 minutes, or a task failed: " << array.output;
   const Outcome merged = meshmp("merge --csv " + dir + "/merged.csv " + dir + "/out/shard-1.csv " + dir +
                                 "/out/shard-2.csv " + dir + "/out/shard-3.csv");
