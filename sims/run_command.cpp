@@ -3,8 +3,10 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iomanip>
 #include <memory>
@@ -174,7 +176,15 @@ std::optional<nlohmann::json> run_at_transaction_level(const MachineConfig& conf
   }
   close(fd);
   const TemporaryPath registered(path);
-  std::ofstream(path) << tlm.to_json().dump(1) << "\n";
+  std::ofstream file(path);
+  file << tlm.to_json().dump(1) << "\n";
+  file.close();
+  if (!file) {  // a full $TMPDIR: said as such, not found later as a broken config the user never gave
+    failure = "the temporary config file of the transaction-level run could not be written in " +
+              path.substr(0, path.rfind('/')) + " ($TMPDIR): " + (errno != 0 ? std::strerror(errno) : "the write failed");
+    std::remove(path.c_str());
+    return std::nullopt;
+  }
   char self[4096];
   const ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
   self[length > 0 ? length : 0] = '\0';

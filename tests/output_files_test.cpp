@@ -80,6 +80,20 @@ TEST(OutputFiles, AKilledWritersTemporaryIsRemovedByTheNextWriter) {
   std::filesystem::remove_all(dir);
 }
 
+// A temporary file meshmp writes for itself (--fidelity both's config for its transaction-level child)
+// that cannot be written (a full $TMPDIR; here a file size limit) is said as such, not found later as a
+// broken config file the user never gave.
+TEST(OutputFiles, ATemporaryThatCannotBeWrittenIsBlamedOnTmpdir) {
+  const Outcome o = run_command("(ulimit -f 0; " + std::string(MESHMP_BINARY) + " run -t torus:4x4 --fidelity both -o '')");
+  EXPECT_EQ(o.status, 1) << o.output;
+  EXPECT_NE(o.output.find("network.fidelity both: the temporary config file of the transaction-level run could not be "
+                          "written in "),
+            std::string::npos)
+      << o.output;
+  EXPECT_NE(o.output.find("($TMPDIR): File too large"), std::string::npos) << o.output;
+  EXPECT_EQ(o.output.find("--config"), std::string::npos) << o.output;
+}
+
 TEST(OutputFiles, TwoOutputsNamingOneFileAreRefusedHoweverSpelt) {
   const std::string dir = fresh_directory("same");
   std::filesystem::create_directories(dir + "/sub");
