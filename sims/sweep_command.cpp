@@ -193,15 +193,6 @@ Shard parse_shard(const std::string& text) {
   return shard;
 }
 
-// The sweep's progress: points done, and the nodes of the points run and still to run, the weight the
-// time left is estimated by (a point's host time grows with its machine; the small machines of a grid
-// finish first, so a count of points alone promises too little time).
-struct SweepProgress {
-  std::size_t done = 0, resumed = 0, points = 0, failed = 0;
-  double nodes_run = 0, nodes_left = 0;
-  std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
-};
-
 // "verified", "NOT verified", "failed", "unsupported": a point's verdict in words.
 std::string verdict_words(const std::string& verdict) {
   if (verdict == "yes") return "verified";
@@ -209,16 +200,37 @@ std::string verdict_words(const std::string& verdict) {
   return verdict;
 }
 
-// A finished point's progress line, with the host time left: the nodes still to run at the rate (wall
-// time, all jobs) of those run so far.
-void print_progress(std::ostream& out, const SweepProgress& p, const std::string& point, const std::string& verdict,
-                    const std::string& error) {
-  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - p.started).count();
-  out << "  [" << p.done << "/" << p.points << ", " << p.failed << " failed, about "
-      << static_cast<long>(p.nodes_run > 0 ? elapsed / p.nodes_run * p.nodes_left + 0.5 : 0) << " s left] " << point
-      << ": " << verdict_words(verdict) << (error.empty() ? "" : " (" + error + ")") << "\n"
-      << std::flush;
-}
+// The sweep's progress: the points done and failed, and a line per finished point with the host time left,
+// estimated from the nodes of the points run and still to run (a point's host time grows with its machine;
+// the small machines of a grid finish first, so a count of points alone promises too little time).
+class SweepProgress {
+ public:
+  SweepProgress(const std::vector<SweepPoint>& points, const std::vector<bool>& finished, std::size_t resumed)
+      : done_(resumed), points_(points.size()) {
+    for (std::size_t k = 0; k < points.size(); ++k)
+      if (!finished[k]) nodes_left_ += Topology::parse(points[k].topology).num_nodes();
+  }
+  // Point `p` finished: counted, and its line printed.
+  void point_done(std::ostream& out, const SweepPoint& p, const std::string& verdict, const std::string& error) {
+    const double nodes = Topology::parse(p.topology).num_nodes();
+    ++done_;
+    nodes_run_ += nodes;
+    nodes_left_ -= nodes;
+    if (verdict != "yes" && verdict != "unsupported") ++failed_;
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+    out << "  [" << done_ << "/" << points_ << ", " << failed_ << " failed, about "
+        << static_cast<long>(nodes_run_ > 0 ? elapsed / nodes_run_ * nodes_left_ + 0.5 : 0) << " s left] " << describe(p)
+        << ": " << verdict_words(verdict) << (error.empty() ? "" : " (" + error + ")") << "\n"
+        << std::flush;
+  }
+  std::size_t done() const { return done_; }
+  std::size_t failed() const { return failed_; }
+
+ private:
+  std::size_t done_, points_, failed_ = 0;
+  double nodes_run_ = 0, nodes_left_ = 0;
+  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+};
 
 // One point run in a child process: its CSV row up to the run options column, its verdict ("yes", "no",
 // "failed", "unsupported") and its error; none when the stop cut it short (a point cut short is no row).
@@ -361,9 +373,7 @@ int SweepCommand::run(const CommandContext& context) {
   std::atomic<std::size_t> next{0};
   std::mutex progress;
   std::string write_error;  // the first failed rewrite of the CSV
-  SweepProgress progress_of{resumed, resumed, points.size(), 0, 0, 0};
-  for (std::size_t k = 0; k < points.size(); ++k)
-    if (!finished[k]) progress_of.nodes_left += Topology::parse(points[k].topology).num_nodes();
+  SweepProgress progress_of(points, finished, resumed);
   if (resumed > 0) out << "  --resume: " << resumed << " of " << points.size() << " points already in " << csv_ << "\n";
   auto worker = [&] {
     for (std::size_t k = next++; k < points.size() && stop_signal() == 0; k = next++) {
@@ -382,12 +392,7 @@ int SweepCommand::run(const CommandContext& context) {
         if (write_error.empty()) write_error = e.what();
         next = points.size();
       }
-      const double nodes = Topology::parse(p.topology).num_nodes();
-      ++progress_of.done;
-      progress_of.nodes_run += nodes;
-      progress_of.nodes_left -= nodes;
-      if (verdict != "yes" && verdict != "unsupported") ++progress_of.failed;
-      print_progress(out, progress_of, describe(p), verdict, error);
+      progress_of.point_done(out, p, verdict, error);
     }
   };
   std::vector<std::thread> threads;
@@ -397,14 +402,13 @@ int SweepCommand::run(const CommandContext& context) {
 
   write_csv(csv);
   if (stop_signal() != 0) {
-    err << "meshmp: stopped by " << signal_name(stop_signal()) << ": " << progress_of.done << " of " << points.size()
+    err << "meshmp: stopped by " << signal_name(stop_signal()) << ": " << progress_of.done() << " of " << points.size()
         << " points finished; " << csv_ << " holds them\n";
     return stopped_exit_status();
   }
-  const std::size_t failed = progress_of.failed;
+  const std::size_t failed = progress_of.failed();
   out << "  sweep: " << points.size() << " points, " << failed << " failed; " << csv_ << "\n";
-  if (png.is_open())
-    plot_.draw(context.self_path, csv_, png, out);
+  if (png.is_open()) plot_.draw(context.self_path, csv_, png, out);
   if (failed > 0) err << "meshmp: error: " << failed << " point(s) failed; see the exit_status, verified and error columns\n";
   return failed > 0 ? 1 : 0;
 }
