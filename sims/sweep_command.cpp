@@ -343,11 +343,9 @@ int SweepCommand::run(const CommandContext& context) {
   // The plot's options: given only with --plot, and --speedup-of one of the sweep's algorithms (found
   // before the points run, not by the plot after them).
   plot_.check(algorithms, algorithms_);
-  const std::vector<long> block_bytes = whole_numbers("--block-bytes", block_bytes_, 1);
-  const std::vector<long> startup_cycles = whole_numbers("--startup-cycles", startup_cycles_, 0);
-  const std::vector<long> flit_bytes = whole_numbers("--flit-bytes", flit_bytes_, 1);
-  std::vector<SweepPoint> points =
-      grid_points(topologies, algorithms, block_bytes, startup_cycles, flit_bytes, run_options, shard_, out);
+  const std::vector<SweepPoint> points = grid_points(
+      topologies, algorithms, whole_numbers("--block-bytes", block_bytes_, 1),
+      whole_numbers("--startup-cycles", startup_cycles_, 0), whole_numbers("--flit-bytes", flit_bytes_, 1), run_options, shard_, out);
   // The rows to keep are read before the outputs are opened (a FIFO named as --csv is refused as an input,
   // not waited on as an output).
   SweptRows swept{std::vector<std::string>(points.size()), std::vector<bool>(points.size(), false), 0};
@@ -359,7 +357,6 @@ int SweepCommand::run(const CommandContext& context) {
 
   std::vector<std::string>& rows = swept.rows;
   const std::vector<bool>& finished = swept.finished;
-  const std::size_t resumed = swept.resumed;
   // The CSV as it stands: written whole (beside it, then renamed) after every finished point, so that a
   // crash or a kill loses at most the points that were running.
   auto write_csv = [&](OutputFile& file) {
@@ -373,8 +370,8 @@ int SweepCommand::run(const CommandContext& context) {
   std::atomic<std::size_t> next{0};
   std::mutex progress;
   std::string write_error;  // the first failed rewrite of the CSV
-  SweepProgress progress_of(points, finished, resumed);
-  if (resumed > 0) out << "  --resume: " << resumed << " of " << points.size() << " points already in " << csv_ << "\n";
+  SweepProgress progress_of(points, finished, swept.resumed);
+  if (swept.resumed > 0) out << "  --resume: " << swept.resumed << " of " << points.size() << " points already in " << csv_ << "\n";
   auto worker = [&] {
     for (std::size_t k = next++; k < points.size() && stop_signal() == 0; k = next++) {
       if (finished[k]) continue;
