@@ -237,6 +237,20 @@ TEST(SaadPaper, WhichMachineWinsNamesTheMachinesThatDidNotRun) {
   EXPECT_EQ(saad_plan("saad-one-to-one", Topology::parse("ring:16"), p, {{"method", "best"}}).method, "pipeline");
 }
 
+// The grid transposition through the diagonal on the machine (004's model: all-port, t_s on every
+// channel): every word in place, 8 steps and 512 words on torus:8x8 at N = 4096, where (3.44) counts 16
+// start-ups and 1,024 words, and the completion the zero-load model of its schedule.
+TEST(SaadPaper, TheGridTranspositionRunsInHalfOf344) {
+  const auto outcome = meshmp_test::meshmp("run -t torus:8x8 -a saad-transpose --cost-model 004 --startup-cycles 100 "
+                                           "--flit-bytes 4 -m 4 --workload-option words=4096 -o - --quiet");
+  ASSERT_EQ(outcome.status, 0) << outcome.output;
+  const nlohmann::json stats = nlohmann::json::parse(outcome.output.substr(outcome.output.find('{')));
+  EXPECT_TRUE(stats["verification"]["ok"].get<bool>());
+  EXPECT_EQ(stats["statistics"]["schedule"]["synchronized_steps"], 8);
+  EXPECT_EQ(stats["statistics"]["schedule"]["sum_of_step_max_blocks"], 512);
+  EXPECT_EQ(stats["statistics"]["completion_cycles"], stats["analytic"]["zero_load"]["estimate_cycles"]);
+}
+
 TEST(SaadPaper, FigureAgainstNuWritesTheTableAndThePlot) {
   const std::string png = ::testing::TempDir() + "saad_figure_" + std::to_string(getpid()) + ".png";
   const auto outcome = meshmp_test::meshmp("paper 004-hypercube --plot " + png);

@@ -336,6 +336,31 @@ TEST(SaadProgram, Multiscatter) {
 
 // §2 D read strictly (port_rule=grid-as-ring): the methods that read from one neighbour per dimension
 // obey it; the split broadcast (3.19), the four-path one-to-one (3.11) and the reversed-tree gather do not.
+// 004 §3.5 (D) as printed, on the matrix it transposes (grid-transpose: node (x, y)'s N/k words to node
+// (y, x)): row gathers into the diagonal, then column scatters, every word in place on grids of side 3..12
+// under the grid rule, in 2 floor(P / 2) steps of one block of N/k words: half of (3.44)'s 2 sqrt(k)
+// start-ups and 2 N / sqrt(k) words on even sides (the bound counts its two (3.38) stages twice).
+TEST(SaadProgram, TheGridTranspositionThroughTheDiagonal) {
+  for (int side = 3; side <= 12; ++side) {
+    const int k = side * side;
+    const Checked c = check("saad-transpose", grid(side), {{"words", std::to_string(3 * k)}});
+    expect_clean(c, grid(side));
+    const std::uint64_t steps = 2 * static_cast<std::uint64_t>(side / 2);
+    EXPECT_EQ(c.counts.steps, steps) << grid(side);
+    EXPECT_EQ(c.counts.words, 3 * steps) << grid(side);
+    EXPECT_EQ(c.plan.formula.startups, 2.0 * side) << grid(side);
+    EXPECT_EQ(c.plan.formula.words, 2.0 * 3 * k / side) << grid(side);
+    if (side % 2 == 0) {
+      EXPECT_EQ(2 * static_cast<double>(c.counts.steps), c.plan.formula.startups) << grid(side);
+    }
+  }
+  ExchangeParameters p;
+  p.block_bytes = 4;
+  EXPECT_THROW(saad_plan("saad-transpose", Topology::parse("torus:4x8"), p), ConfigError);
+  EXPECT_THROW(saad_plan("saad-transpose", Topology::parse(ring(9)), p), ConfigError);
+  EXPECT_THROW(saad_plan("saad-transpose", Topology::parse(cube(4)), p), ConfigError);
+}
+
 TEST(SaadPortRule, TheGridAsRingReadingSaysWhichGridMethodsObeyIt) {
   const std::map<std::string, std::string> strict{{"port_rule", "grid-as-ring"}};
   auto with = [&strict](const std::string& method) {

@@ -281,7 +281,7 @@ namespace {
 std::vector<Algorithm> saad_algorithms() {
   std::vector<Algorithm> list;
   for (auto family : {saad_one_to_one_specs, saad_broadcast_specs, saad_all_to_all_specs, saad_scatter_specs,
-                      saad_multiscatter_specs})
+                      saad_multiscatter_specs, saad_transpose_specs})
     for (const SaadAlgorithmSpec& spec : family()) list.push_back(saad_algorithm(spec));
   return list;
 }
@@ -293,7 +293,7 @@ const AlgorithmFamilyRegistration kRegistration{80, saad_algorithms};
 SaadPlan saad_plan(const std::string& algorithm_name, const Topology& topology, const ExchangeParameters& parameters,
                    const std::map<std::string, std::string>& algorithm_options) {
   for (auto family : {saad_one_to_one_specs, saad_broadcast_specs, saad_all_to_all_specs, saad_scatter_specs,
-                      saad_multiscatter_specs})
+                      saad_multiscatter_specs, saad_transpose_specs})
     for (const SaadAlgorithmSpec& spec : family())
       if (spec.name == algorithm_name) {
         const AlgorithmOptions options(spec.name, options_of(spec), algorithm_options);

@@ -88,6 +88,7 @@ std::vector<SaadAlgorithmSpec> saad_broadcast_specs();
 std::vector<SaadAlgorithmSpec> saad_all_to_all_specs();
 std::vector<SaadAlgorithmSpec> saad_scatter_specs();
 std::vector<SaadAlgorithmSpec> saad_multiscatter_specs();
+std::vector<SaadAlgorithmSpec> saad_transpose_specs();
 
 // The six operations on the bus and the shared memory, and the switch's own ones
 // (firmware/paper004/fabric_programs.cpp): the program for c.method() on c.machine, and its formula.

@@ -24,6 +24,7 @@
 //  scatter and gather are in fabric_programs.cpp.
 #include "firmware/paper004/block_program.h"
 #include "firmware/paper004/common.h"
+#include "firmware/paper004/ring_scatter.h"
 #include "firmware/paper004/trees.h"
 #include "firmware/paper004/workloads.h"
 
@@ -33,41 +34,16 @@
 namespace meshmp {
 namespace {
 
-// One ring-scatter: from `line[0]` along the two ways of `line_plus` and `line_minus` (each the nodes at
-// distance 1, 2, ... on that side), item `items(node)` for each node, the farthest first, from `start`.
-void ring_scatter(std::vector<std::vector<SaadBlockMove>>& steps, int root, const std::vector<int>& plus,
-                  const std::vector<int>& minus, const std::function<std::vector<int>(int)>& items, std::size_t start) {
-  for (const std::vector<int>* side : {&plus, &minus}) {
-    const int far = static_cast<int>(side->size());
-    for (int target = 1; target <= far; ++target)
-      for (int hop = 0; hop < target; ++hop) {
-        const std::size_t s = start + static_cast<std::size_t>(far - target + hop);
-        if (steps.size() <= s) steps.resize(s + 1);
-        const int from = hop == 0 ? root : (*side)[hop - 1];
-        steps[s].push_back({from, (*side)[hop], items((*side)[target - 1])});
-      }
-  }
-}
-
-// The nodes at distance 1, 2, ... from `from` along dimension d, the + way (size/2 of them) and the - way.
-std::pair<std::vector<int>, std::vector<int>> sides(const Topology& t, int from, int d) {
-  std::vector<int> plus, minus;
-  const int size = t.dimension(d).size;
-  for (int h = 1; h <= size / 2; ++h) plus.push_back(d == 0 ? at_relative(t, from, h, 0) : at_relative(t, from, 0, h));
-  for (int h = 1; h <= (size - 1) / 2; ++h) minus.push_back(d == 0 ? at_relative(t, from, -h, 0) : at_relative(t, from, 0, -h));
-  return {plus, minus};
-}
-
 // The scatter's moves from `root`, block j being node j's.
-std::vector<std::vector<SaadBlockMove>> scatter_moves(const SaadContext& c, int root) {
+BlockSteps scatter_moves(const SaadContext& c, int root) {
   const Topology& t = c.topology;
-  std::vector<std::vector<SaadBlockMove>> steps;
+  BlockSteps steps;
   if (c.machine == SaadMachine::Ring) {
-    const auto [plus, minus] = sides(t, root, 0);
+    const auto [plus, minus] = ring_sides(t, root, 0);
     ring_scatter(steps, root, plus, minus, [](int v) { return std::vector<int>{v}; }, 0);
   } else if (c.machine == SaadMachine::Grid) {
     const int p = t.dimension(0).size, q = t.dimension(1).size;
-    const auto [up, down] = sides(t, root, 1);
+    const auto [up, down] = ring_sides(t, root, 1);
     ring_scatter(steps, root, up, down, [&t, p](int v) {
       std::vector<int> row;
       for (int x = 0; x < p; ++x) row.push_back(t.node_at({x, t.coordinate(v, 1)}));
@@ -76,7 +52,7 @@ std::vector<std::vector<SaadBlockMove>> scatter_moves(const SaadContext& c, int 
     const std::size_t second = static_cast<std::size_t>(q / 2);
     for (int y = -((q - 1) / 2); y <= q / 2; ++y) {
       const int from = at_relative(t, root, 0, y);
-      const auto [right, left] = sides(t, from, 0);
+      const auto [right, left] = ring_sides(t, from, 0);
       ring_scatter(steps, from, right, left, [](int v) { return std::vector<int>{v}; }, second);
     }
   } else {
@@ -134,11 +110,7 @@ SaadProgram build(const SaadContext& c, bool gather) {
     return compile_block_schedule(schedule, k, static_cast<std::uint32_t>(c.workload.scratch_base()));
   }
   schedule.steps = scatter_moves(c, root);
-  if (gather) {
-    std::reverse(schedule.steps.begin(), schedule.steps.end());
-    for (auto& step : schedule.steps)
-      for (SaadBlockMove& move : step) std::swap(move.from, move.to);
-  }
+  if (gather) reverse_in_time(schedule.steps);
   return compile_block_schedule(schedule, k, static_cast<std::uint32_t>(c.workload.scratch_base()));
 }
 

@@ -23,7 +23,12 @@ class WordWorkload : public Workload {
  public:
   WordWorkload(const Topology& topology, SaadWords words, std::uint64_t scratch_bytes)
       : k_(topology.num_nodes()), w_(std::move(words)), scratch_(scratch_bytes) {
-    const std::uint64_t region = w_.words * w_.word_bytes;
+    if (transpose())
+      for (int v = 0; v < k_; ++v) {
+        const std::vector<int> at = topology.coordinates(v);
+        mirror_.push_back(topology.node_at({at[1], at[0]}));
+      }
+    const std::uint64_t region = (transpose() ? w_.words / k_ : w_.words) * w_.word_bytes;
     if (pair_regions()) {
       w_.input_base = 0;
       w_.output_base = static_cast<std::uint32_t>(region);
@@ -44,6 +49,9 @@ class WordWorkload : public Workload {
     if (w_.operation == "all-to-one")
       return "all-to-one (gather): " + n + " in all, N/k = " + std::to_string(w_.words / k_) + " from every node to node " +
              std::to_string(w_.source);
+    if (transpose())
+      return "grid transpose: " + n + " in all, N/k = " + std::to_string(w_.words / k_) +
+             " from every node (x, y) to node (y, x)";
     return "all-to-all broadcast: " + n + " in all, N/k = " + std::to_string(w_.words / k_) + " from every node to every node";
   }
   std::string unit() const override { return "word"; }
@@ -55,20 +63,22 @@ class WordWorkload : public Workload {
     std::fill(memory.begin(), memory.end(), 0);
     const std::uint64_t share = w_.words / k_;
     std::uint64_t first = 0, count = 0;
-    if (pair_regions()) {
+    if (transpose()) {
+      count = share;
+    } else if (pair_regions()) {
       if (node == w_.source) count = w_.words;
     } else {
       first = node * share;
       count = share;
     }
     for (std::uint64_t s = first; s < first + count; ++s) {
-      const auto [origin, w] = identity(s);
+      const auto [origin, w] = transpose() ? std::pair<int, std::uint64_t>{node, s} : identity(s);
       for (std::uint32_t b = 0; b < w_.word_bytes; ++b) memory[w_.address(w_.input_base, s) + b] = word_byte(origin, w, b);
     }
   }
 
   VerificationReport verify(const MemoryOf& memory_of) const override {
-    const std::uint64_t n = w_.words;
+    const std::uint64_t n = transpose() ? w_.words / k_ : w_.words;  // words each receiver ends with
     PlacementCheck check;
     check.unit = "word";
     check.unit_bytes = w_.word_bytes;
@@ -78,31 +88,33 @@ class WordWorkload : public Workload {
     else if (w_.operation == "all-to-one") receivers = {w_.source};
     else
       for (int v = 0; v < k_; ++v)
-        if (w_.operation == "all-to-all-broadcast" || v != w_.source) receivers.push_back(v);
+        if (w_.operation != "broadcast" || v != w_.source) receivers.push_back(v);
     check.units = receivers.size() * n;
     check.expected_place = [receivers, n](std::uint64_t u) { return Place{receivers[u / n], u % n}; };
     check.read = [this, memory_of](Place place) {
       return memory_of(place.node).data() + w_.address(w_.output_base, place.slot);
     };
-    check.pattern = [this, n](std::uint64_t u, std::uint32_t index) {
-      const auto [origin, w] = identity(u % n);
+    check.pattern = [this, receivers, n](std::uint64_t u, std::uint32_t index) {
+      const auto [origin, w] = identity_at(receivers[u / n], u % n);
       return word_byte(origin, w, index);
     };
     // A slot's bytes identify a word when the search is small enough (a word of 1 or 2 bytes may match
     // several: the first is named).
     const bool searchable = n * static_cast<std::uint64_t>(receivers.size()) <= (1u << 16);
-    check.identify = [this, n, searchable, units = check.units](const std::uint8_t* data) -> std::optional<std::uint64_t> {
+    check.identify = [this, receivers, n, searchable, units = check.units](const std::uint8_t* data) -> std::optional<std::uint64_t> {
       if (!searchable) return std::nullopt;
-      for (std::uint64_t s = 0; s < n; ++s) {
-        const auto [origin, w] = identity(s);
+      // The grid transpose's words differ by receiver: every unit is searched; elsewhere one receiver's.
+      const std::uint64_t searched = transpose() ? units : n;
+      for (std::uint64_t u = 0; u < searched; ++u) {
+        const auto [origin, w] = identity_at(receivers[u / n], u % n);
         std::uint32_t b = 0;
         while (b < w_.word_bytes && data[b] == word_byte(origin, w, b)) ++b;
-        if (b == w_.word_bytes) return s < units ? std::optional<std::uint64_t>(s) : std::nullopt;
+        if (b == w_.word_bytes) return u < units ? std::optional<std::uint64_t>(u) : std::nullopt;
       }
       return std::nullopt;
     };
     check.name = [this, receivers, n](std::uint64_t u) {
-      const auto [origin, w] = identity(u % n);
+      const auto [origin, w] = identity_at(receivers[u / n], u % n);
       return "word " + std::to_string(w) + " of node " + std::to_string(origin) + " (for node " +
              std::to_string(receivers[u / n]) + ")";
     };
@@ -110,7 +122,8 @@ class WordWorkload : public Workload {
   }
 
  private:
-  bool pair_regions() const { return w_.operation == "one-to-one" || w_.operation == "broadcast"; }
+  bool transpose() const { return w_.operation == "grid-transpose"; }
+  bool pair_regions() const { return w_.operation == "one-to-one" || w_.operation == "broadcast" || transpose(); }
   // Slot s of the output: whose word and which.
   std::pair<int, std::uint64_t> identity(std::uint64_t s) const {
     if (pair_regions()) return {w_.source, s};
@@ -118,8 +131,14 @@ class WordWorkload : public Workload {
     return {static_cast<int>(s / share), s % share};
   }
 
+  // Slot s of receiver `node`'s output: whose word and which.
+  std::pair<int, std::uint64_t> identity_at(int node, std::uint64_t s) const {
+    return transpose() ? std::pair<int, std::uint64_t>{mirror_[node], s} : identity(s);
+  }
+
   int k_;
   SaadWords w_;
+  std::vector<int> mirror_;  // grid transpose: node (x, y) -> node (y, x)
   std::uint64_t scratch_;
   std::uint64_t regions_bytes_ = 0;
 };
@@ -168,6 +187,11 @@ WorkloadKind word_kind(const std::string& name, const std::string& summary, cons
       w.words = shared_words(options, topology);
       if (name == "all-to-one") w.source = node_option(options, "root", topology);
     }
+    if (name == "grid-transpose" &&
+        (topology.num_dimensions() != 2 || topology.dimension(0).size != topology.dimension(1).size))
+      throw ConfigError("topology", topology.spec(),
+                        "the grid transpose moves node (x, y)'s words to node (y, x): it needs a square 2-D grid "
+                        "(torus:PxP)");
     check_region(w.words, w.word_bytes);
     if (name == "one-to-one") {
       std::int64_t destination = options.integer("destination");
@@ -216,6 +240,11 @@ std::vector<WorkloadKind> saad_workload_kinds() {
       word_kind("all-to-one", "every node's N/k words to a root (gather, the dual of one-to-all)", "004 §3.4",
                 {words_option(0, "N, the words of all nodes together, a multiple of k (0: one word per node)"),
                  integer_option("root", 0, 0, Topology::kMaxNodes - 1, "the node that gathers")}),
+      word_kind("grid-transpose",
+                "a matrix in square blocks on a square grid, block (i, j) on node (j, i): node (x, y)'s N/k words to "
+                "node (y, x)",
+                "004 §3.5 D",
+                {words_option(0, "N, the words of all nodes together, a multiple of k (0: one word per node)")}),
   };
 }
 
