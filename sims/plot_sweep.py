@@ -146,7 +146,7 @@ def against_machines(sweep, out):
             ax.set_yscale("log")
             ax.set_xlabel("nodes k")
             ax.set_ylabel("cycles")
-            ax.set_title(f"{algorithm}, t_s / (m t_c) = {ratio:g}", fontsize=9)
+            ax.set_title(f"{algorithm}\nstart-up = {ratio:g} block times (t_s / (m t_c))", fontsize=9)
             ax.grid(True, alpha=0.3)
     handles = [plt.Line2D([], [], color=colour[m], marker="o", markersize=3, label=m) for m in MACHINES.values()]
     fig.legend(handles=handles, loc="upper center", ncol=len(handles), fontsize=9)
