@@ -207,15 +207,17 @@ class SweepProgress {
  public:
   SweepProgress(const std::vector<SweepPoint>& points, const std::vector<bool>& finished, std::size_t resumed)
       : done_(resumed), points_(points.size()) {
-    for (std::size_t k = 0; k < points.size(); ++k)
-      if (!finished[k]) nodes_left_ += Topology::parse(points[k].topology).num_nodes();
+    for (std::size_t k = 0; k < points.size(); ++k) {
+      nodes_.push_back(Topology::parse(points[k].topology).num_nodes());
+      if (!finished[k]) nodes_left_ += nodes_.back();
+    }
   }
-  // Point `p` finished: counted, and its line printed.
-  void point_done(std::ostream& out, const SweepPoint& p, const std::string& verdict, const std::string& error) {
-    const double nodes = Topology::parse(p.topology).num_nodes();
+  // Point `k`, `p`, finished: counted, and its line printed.
+  void point_done(std::ostream& out, std::size_t k, const SweepPoint& p, const std::string& verdict,
+                  const std::string& error) {
     ++done_;
-    nodes_run_ += nodes;
-    nodes_left_ -= nodes;
+    nodes_run_ += nodes_[k];
+    nodes_left_ -= nodes_[k];
     if (verdict != "yes" && verdict != "unsupported") ++failed_;
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
     out << "  [" << done_ << "/" << points_ << ", " << failed_ << " failed, about "
@@ -228,6 +230,7 @@ class SweepProgress {
 
  private:
   std::size_t done_, points_, failed_ = 0;
+  std::vector<double> nodes_;  // per point
   double nodes_run_ = 0, nodes_left_ = 0;
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
 };
@@ -389,7 +392,7 @@ int SweepCommand::run(const CommandContext& context) {
         if (write_error.empty()) write_error = e.what();
         next = points.size();
       }
-      progress_of.point_done(out, p, verdict, error);
+      progress_of.point_done(out, k, p, verdict, error);
     }
   };
   std::vector<std::thread> threads;
