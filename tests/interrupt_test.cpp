@@ -138,7 +138,8 @@ TEST_F(Interrupt, AFabricRunStopsAtOnce) {
   for (const int signal_number : {SIGINT, SIGTERM}) {
     const std::string d = dir(std::string("fabric") + (signal_number == SIGINT ? "int" : "term"));
     const Interrupted r = interrupt({"run", "--topology", "shared-memory:1024", "-a", "saad-multiscatter", "-m", "8",
-                                     "--startup-cycles", "0", "-o", "stats.json"},
+                                     "--algorithm-option", "method=block-by-block", "--startup-cycles", "0", "-o",
+                                     "stats.json"},
                                     d, signal_number, false, std::chrono::milliseconds(1500));
     EXPECT_EQ(r.status, 128 + signal_number) << r.out << r.err;
     // The whole run is 106,953,750 cycles (about 8 s here): stopped at once, it ends far before.

@@ -97,6 +97,52 @@ TEST(SharedMemoryInterface, AccessesToDifferentBanksRunAtOnceUpToThePorts) {
   for (std::uint32_t b = 0; b < 32; ++b) EXPECT_EQ(global.bytes()[24 + b], pattern(3, b)) << b;
 }
 
+// GLOBAL_PIECE and GLOBAL_STRIDE (004 §3.5 B's destination-major transposition): node 0 writes its 32
+// bytes as 4 pieces of 8, one every 64 bytes, in one access (one tau: 1 + tau + 4 cycles); node 1 reads
+// the second piece's column back contiguously. A later contiguous access writes GLOBAL_PIECE 0.
+TEST(SharedMemoryInterface, AStridedAccessPutsItsPiecesAStrideApart) {
+  SharedMemory global("global", 2, 4096, 8, 8, 2, FabricTiming{kTau, kBytesPerCycle}, kCycle);
+  std::vector<TestNode> nodes = nodes_on(global, 2, 1024);
+  for (std::uint32_t b = 0; b < 32; ++b) nodes[0].memory->bytes()[b] = pattern(0, b);
+  sc_core::sc_event written;
+  nodes[0].cpu->script = [&](TestProcessor& p) {
+    p.write(dma::kGlobalPiece, 8);
+    p.write(dma::kGlobalStride, 64);
+    p.wait_done(p.access(dma::kCommandSharedWrite, 128, 0, 32), nodes[0].dma->completion_irq());
+    nodes[0].done = sc_core::sc_time_stamp();
+    written.notify();
+  };
+  nodes[1].cpu->script = [&](TestProcessor& p) {
+    sc_core::wait(written);
+    p.write(dma::kGlobalPiece, 0);
+    p.wait_done(p.access(dma::kCommandSharedRead, 128 + 64, 0, 8), nodes[1].dma->completion_irq());
+  };
+  sc_core::sc_start();
+  EXPECT_EQ(nodes[0].done, kCycle * static_cast<double>(1 + kTau + 4));
+  for (std::uint32_t b = 0; b < 32; ++b)
+    EXPECT_EQ(global.bytes()[128 + (b / 8) * 64 + b % 8], pattern(0, b)) << b;
+  EXPECT_EQ(global.bytes()[128 + 8], 0);  // between the pieces
+  for (std::uint32_t b = 0; b < 8; ++b) EXPECT_EQ(nodes[1].memory->bytes()[b], pattern(0, 8 + b)) << b;
+}
+
+TEST(SharedMemoryInterface, StridedPiecesThatDoNotFitAreRefusedNamingTheRegister) {
+  SharedMemory global("global", 1, 1024, 4, 8, 1, FabricTiming{kTau, kBytesPerCycle}, kCycle);
+  std::vector<TestNode> nodes = nodes_on(global, 1, 128);
+  nodes[0].cpu->script = [&](TestProcessor& p) {
+    p.write(dma::kGlobalPiece, 16);
+    p.write(dma::kGlobalStride, 32);
+    EXPECT_EQ(p.access(dma::kCommandSharedWrite, 0, 0, 24), -1);
+    EXPECT_NE(nodes[0].dma->last_error().find("GLOBAL_PIECE = 16 does not divide LENGTH"), std::string::npos)
+        << nodes[0].dma->last_error();
+    p.write(dma::kGlobalStride, 8);
+    EXPECT_EQ(p.access(dma::kCommandSharedWrite, 0, 0, 32), -1);
+    EXPECT_NE(nodes[0].dma->last_error().find("GLOBAL_STRIDE = 8 is less than GLOBAL_PIECE = 16"), std::string::npos)
+        << nodes[0].dma->last_error();
+    EXPECT_EQ(p.read(dma::kGlobalStride), 8u);
+  };
+  sc_core::sc_start();
+}
+
 TEST(SharedMemoryInterface, NoMessagesAndRefusedAccessesAreErrorsThatSayWhy) {
   SharedMemory global("global", 1, 1024, 4, 8, 1, FabricTiming{kTau, kBytesPerCycle}, kCycle);
   std::vector<TestNode> nodes = nodes_on(global, 1, 128);

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "tlm/shared_memory.h"
+#include "tlm/strided_access.h"
 
 namespace meshmp {
 namespace {
@@ -31,6 +32,7 @@ struct Access {
   sc_core::sc_time annotated;             // annotated delay handed to b_transport
   bool byte_enables = false;              // attach a byte-enable array (refused by the memory)
   int streaming_width = -1;               // -1: = length
+  StridedAccess strided;                  // attached when piece_bytes > 0
   // Results.
   sc_core::sc_time issued, returned, delay_after;
   tlm::tlm_response_status status = tlm::TLM_INCOMPLETE_RESPONSE;
@@ -53,6 +55,11 @@ Access read(double at_cycles, std::uint64_t address, std::size_t length) {
   a.address = address;
   a.data.assign(length, 0xEE);
   a.at = kCycle * at_cycles;
+  return a;
+}
+
+Access strided(Access a, std::uint32_t piece_bytes, std::uint32_t stride_bytes) {
+  a.strided = StridedAccess(piece_bytes, stride_bytes);
   return a;
 }
 
@@ -99,9 +106,11 @@ struct Processor : sc_core::sc_module {
         trans.set_byte_enable_length(4);
       }
       trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+      if (a.strided.piece_bytes > 0) trans.set_extension(&a.strided);
       sc_core::sc_time delay = a.annotated;
       a.issued = sc_core::sc_time_stamp();
       socket->b_transport(trans, delay);
+      trans.clear_extension<StridedAccess>();  // the script's: the payload must not free it
       a.returned = sc_core::sc_time_stamp();
       a.delay_after = delay;
       a.status = trans.get_response_status();
@@ -400,6 +409,48 @@ TEST(TlmSharedMemory, ErrorsAnswerAtOnceAndLeaveMemoryUntouched) {
   EXPECT_EQ(memory.statistics().errors, 6u);
   EXPECT_EQ(memory.statistics().accesses, 0u);
   EXPECT_EQ(memory.statistics().busy_cycles, 0u);
+}
+
+TEST(TlmSharedMemory, AStridedAccessCostsOneStartUpAndUsesItsPiecesBanks) {
+  // B = 4 banks of 8-byte words, b = 8, tau = 2. p0 writes 24 bytes in pieces of 8 every 32 bytes
+  // (words 0, 4, 8: bank 0 in cycles 3, 4, 5) at edge 1: T = 2 + 3 = 5, as contiguous, ends at 6. p1 writes
+  // word 12 (bank 0) at edge 1: bank 0 is p0's in cycles 3, 4 and 5, so p1 waits three edges (a contiguous
+  // 24 bytes would have held bank 0 in cycle 3 only: one edge) and is granted at 4, ending at 4 + 2 + 1 = 7.
+  // p0 then reads its pieces back in one strided read, and the bytes between the pieces stay untouched.
+  SharedMemory memory("memory", 2, 128, 4, 8, 2, FabricTiming{2, 8}, kCycle);
+  const std::vector<unsigned char> data = pattern(24, 5);
+  Processor p0("p0", {strided(write(0, 0, data), 8, 32), strided(read(0, 0, 24), 8, 32)});
+  Processor p1("p1", {write(0, 96, 8, 0x66)});
+  p0.socket.bind(memory.processors);
+  p1.socket.bind(memory.processors);
+  run_to_end();
+  EXPECT_EQ(p0.at(0).status, tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(cycles(p0.at(0).returned), 6u);
+  EXPECT_EQ(cycles(p1.at(0).returned), 7u);
+  EXPECT_EQ(memory.statistics().bank_conflict_cycles, 3u);
+  EXPECT_EQ(cycles(p0.at(1).returned), 6u + 1u + 5u);
+  EXPECT_EQ(p0.at(1).data, data);
+  for (std::size_t b = 0; b < 128; ++b) {
+    const std::size_t piece = b / 32, within = b % 32;
+    const unsigned char expected = b >= 96 && b < 104 ? 0x66 : piece < 3 && within < 8 ? data[piece * 8 + within] : 0;
+    EXPECT_EQ(memory.bytes()[b], expected) << "byte " << b;
+  }
+}
+
+TEST(TlmSharedMemory, StridedPiecesThatDoNotFitAreRefused) {
+  SharedMemory memory("memory", 1, 64, 2, 8, 1, FabricTiming{5, 8}, kCycle);
+  Processor p0("p0", {strided(write(0, 0, 24, 0x77), 16, 16),   // 16 does not divide 24
+                      strided(write(0, 0, 16, 0x77), 8, 4),     // pieces would overlap
+                      strided(write(0, 0, 16, 0x77), 8, 60),    // the second piece ends at 68 of 64
+                      strided(read(0, 0, 16), 8, 56)});         // ends at 64: served
+  p0.socket.bind(memory.processors);
+  run_to_end();
+  EXPECT_EQ(p0.at(0).status, tlm::TLM_BURST_ERROR_RESPONSE);
+  EXPECT_EQ(p0.at(1).status, tlm::TLM_BURST_ERROR_RESPONSE);
+  EXPECT_EQ(p0.at(2).status, tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  EXPECT_EQ(p0.at(3).status, tlm::TLM_OK_RESPONSE);
+  for (std::uint8_t byte : memory.bytes()) EXPECT_EQ(byte, 0);
+  EXPECT_EQ(memory.statistics().errors, 3u);
 }
 
 TEST(TlmSharedMemory, StatisticsCountAccessesBytesAndWaits) {

@@ -29,6 +29,11 @@ constexpr std::uint64_t kStepMark = 0x2c;
 // Shared-memory machines (004 §2 B): the global memory's byte address a SHARED_READ / SHARED_WRITE moves
 // LENGTH bytes from / to (LOCAL_ADDRESS is the local end).
 constexpr std::uint64_t kGlobalAddress = 0x34;
+// A strided access (tlm/strided_access.h): the global memory's LENGTH bytes lie in pieces of GLOBAL_PIECE
+// bytes, one every GLOBAL_STRIDE bytes from GLOBAL_ADDRESS (the local end stays contiguous). GLOBAL_PIECE
+// 0, its reset value, is one piece of LENGTH.
+constexpr std::uint64_t kGlobalPiece = 0x38;
+constexpr std::uint64_t kGlobalStride = 0x3c;
 constexpr std::uint64_t kRoute = 0x40;         // source route: one output port per byte, up to 32
 
 // PEER of a send on a fabric that broadcasts (004 §2 A's bus): every other node receives the message.

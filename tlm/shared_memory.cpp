@@ -2,6 +2,8 @@
 // the timing, the conflict rule and the data semantics.
 #include "tlm/shared_memory.h"
 
+#include "tlm/strided_access.h"
+
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
@@ -48,10 +50,13 @@ void SharedMemory::end_of_elaboration() {
 tlm::tlm_response_status SharedMemory::check(const tlm::tlm_generic_payload& trans) const {
   const std::uint64_t address = trans.get_address();
   const std::uint64_t length = trans.get_data_length();
+  const StridedAccess* strided = trans.get_extension<StridedAccess>();
+  const bool pieces_fit = strided == nullptr || strided->fits(length);
+  const std::uint64_t span = pieces_fit && strided != nullptr ? strided->end(address, length) - address : length;
   if (!trans.is_read() && !trans.is_write()) return tlm::TLM_COMMAND_ERROR_RESPONSE;
-  if (address > bytes_.size() || length > bytes_.size() - address) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
+  if (address > bytes_.size() || span > bytes_.size() - address) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
   if (trans.get_byte_enable_ptr() != nullptr) return tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE;
-  if (trans.get_streaming_width() != length) return tlm::TLM_BURST_ERROR_RESPONSE;
+  if (trans.get_streaming_width() != length || !pieces_fit) return tlm::TLM_BURST_ERROR_RESPONSE;
   if (length > 0 && trans.get_data_ptr() == nullptr) return tlm::TLM_GENERIC_ERROR_RESPONSE;
   return tlm::TLM_OK_RESPONSE;
 }
@@ -73,6 +78,9 @@ void SharedMemory::b_transport(int id, tlm::tlm_generic_payload& trans, sc_core:
   request.address = trans.get_address();
   request.length = trans.get_data_length();
   request.data = trans.get_data_ptr();
+  const StridedAccess* strided = trans.get_extension<StridedAccess>();
+  request.piece_bytes = strided != nullptr ? strided->piece_bytes : request.length;
+  request.stride_bytes = strided != nullptr ? strided->stride_bytes : request.length;
   const std::uint64_t now = sc_core::sc_time_stamp().value();
   const std::uint64_t period = cycle_.value();
   request.request_cycle = now / period;
@@ -104,16 +112,18 @@ unsigned int SharedMemory::transport_dbg(int, tlm::tlm_generic_payload& trans) {
 void SharedMemory::bank_schedule(Request& request, std::uint64_t grant_edge) const {
   request.schedule.clear();
   if (request.length == 0) return;
-  const std::uint64_t first_word = request.address / word_bytes_;
-  const std::uint64_t last_word = (request.address + request.length - 1) / word_bytes_;
   const std::uint64_t stream_start = grant_edge + timing_.startup_cycles;
-  request.schedule.reserve(static_cast<std::size_t>(last_word - first_word + 1));
-  for (std::uint64_t w = first_word; w <= last_word; ++w) {
-    const std::uint64_t word_start = w * word_bytes_;
-    const std::uint64_t first_byte = word_start > request.address ? word_start - request.address : 0;
-    request.schedule.emplace_back(stream_start + first_byte / timing_.bytes_per_cycle,
-                                  w % static_cast<std::uint64_t>(banks_));
-  }
+  request.for_each_piece([&](std::uint64_t address, std::uint64_t offset) {
+    // The piece's bytes are the access's offset .. offset + piece_bytes - 1, at address .. on.
+    const std::uint64_t first_word = address / word_bytes_;
+    const std::uint64_t last_word = (address + request.piece_bytes - 1) / word_bytes_;
+    for (std::uint64_t w = first_word; w <= last_word; ++w) {
+      const std::uint64_t word_start = w * word_bytes_;
+      const std::uint64_t first_byte = offset + (word_start > address ? word_start - address : 0);
+      request.schedule.emplace_back(stream_start + first_byte / timing_.bytes_per_cycle,
+                                    w % static_cast<std::uint64_t>(banks_));
+    }
+  });
 }
 
 std::uint64_t SharedMemory::in_flight_at(std::uint64_t edge) const {
@@ -131,9 +141,15 @@ void SharedMemory::complete_through(std::uint64_t edge) {
   in_flight_.swap(still);
   // in_flight_ is in grant order, so `finishing` is too: writes land in grant order, then reads copy.
   for (Request* r : finishing)
-    if (r->write && r->length > 0) std::memcpy(bytes_.data() + r->address, r->data, r->length);
+    if (r->write)
+      r->for_each_piece([&](std::uint64_t address, std::uint64_t offset) {
+        std::memcpy(bytes_.data() + address, r->data + offset, r->piece_bytes);
+      });
   for (Request* r : finishing)
-    if (!r->write && r->length > 0) std::memcpy(r->data, bytes_.data() + r->address, r->length);
+    if (!r->write)
+      r->for_each_piece([&](std::uint64_t address, std::uint64_t offset) {
+        std::memcpy(r->data + offset, bytes_.data() + address, r->piece_bytes);
+      });
   for (Request* r : finishing) {
     mark_ready_if_free(r->processor, edge);
     for (const auto& slot : r->schedule) reserved_.erase(slot);

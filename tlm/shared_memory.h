@@ -12,13 +12,18 @@
 //  - the annotated delay is waited out first and returned as SC_ZERO_TIME;
 //  - checks, in this order, each answered at once (no cycles charged, memory untouched):
 //      command neither TLM_READ_COMMAND nor TLM_WRITE_COMMAND          -> TLM_COMMAND_ERROR_RESPONSE
-//      address + length beyond size_bytes                               -> TLM_ADDRESS_ERROR_RESPONSE
+//      the last byte accessed beyond size_bytes                         -> TLM_ADDRESS_ERROR_RESPONSE
 //      a byte-enable pointer (byte enables are refused)                 -> TLM_BYTE_ENABLE_ERROR_RESPONSE
-//      streaming width != length                                        -> TLM_BURST_ERROR_RESPONSE
+//      streaming width != length, or strided pieces that do not fit     -> TLM_BURST_ERROR_RESPONSE
 //      length > 0 with a null data pointer                              -> TLM_GENERIC_ERROR_RESPONSE
 //  - otherwise the access is timed as below, blocks the caller until it completes, and answers
 //    TLM_OK_RESPONSE. The data pointer is the processor's buffer: a write's bytes are taken from it, a
 //    read's bytes are put into it, both at completion (below). dmi_allowed is always false.
+//
+// A strided access (the StridedAccess extension, tlm/strided_access.h) is one access like any other: one
+// tau, its length in bytes streamed at b; only where its bytes lie differs. Below, "the access's byte i"
+// is at its memory address (piece floor(i / piece) at address + that times stride); a contiguous access is
+// one piece of its length.
 //
 // Timing (cycles are numbered from time 0: cycle c is [c * cycle, (c + 1) * cycle); edge e starts cycle e).
 //  1. Request. A request made at time t (after its annotated delay) is made during cycle c = floor(t / cycle)
@@ -33,7 +38,9 @@
 //     w0 = address / word_bytes) is in bank (w0 + j) mod B during the one cycle its first byte of the access
 //     moves: t0 + tau + floor(s_j / b), s_j = max(0, (w0 + j) * word_bytes - address). For a word-aligned
 //     access s_j = j * word_bytes, i.e. cycle t0 + tau + floor(j * word_bytes / b). The access's bank
-//     schedule is the set of these (bank, cycle) pairs. An access's own words never conflict with each other.
+//     schedule is the set of these (bank, cycle) pairs; a strided access's is its pieces' (each piece as a
+//     contiguous access at its address, its byte 0 being the access's byte piece * piece_bytes). An
+//     access's own words never conflict with each other.
 //     A bank serves a word in that one cycle, even when a word is wider than b (the processor's channel, not
 //     the bank, is what limits the rate). An access of no bytes uses no bank (it still costs tau cycles).
 //  4. Arbitration, at every edge e where requests are pending (requests made before edge e, see 1):
@@ -124,6 +131,8 @@ class SharedMemory : public sc_core::sc_module {
     bool write = false;
     std::uint64_t address = 0;
     std::uint32_t length = 0;
+    std::uint32_t piece_bytes = 0;   // the pieces the bytes lie in (tlm/strided_access.h); one piece of
+    std::uint32_t stride_bytes = 0;  // `length` for a contiguous access
     unsigned char* data = nullptr;
     std::uint64_t request_cycle = 0;  // considered from edge request_cycle + 1
     std::uint64_t grant_edge = 0;
@@ -134,6 +143,12 @@ class SharedMemory : public sc_core::sc_module {
     bool waited_bank = false, waited_port = false, waited_channel = false;
     sc_core::sc_event done_event;  // its caller waits on it alone (a shared event would wake all K callers)
     std::vector<std::pair<std::uint64_t, std::uint64_t>> schedule;  // (cycle, bank)
+    // Calls visit(memory address, offset in the data) for each piece, in order.
+    template <typename Visit>
+    void for_each_piece(Visit visit) const {
+      for (std::uint64_t offset = 0, at = address; offset < length; offset += piece_bytes, at += stride_bytes)
+        visit(at, offset);
+    }
   };
 
   void end_of_elaboration() override;

@@ -45,6 +45,13 @@ struct LocalCopy {
   std::uint32_t from_stride = 0;
 };
 
+// Where a shared-memory access's bytes lie in the global memory (004 §2 B; tlm/strided_access.h): pieces
+// of piece_bytes, one every stride_bytes from the access's global address. piece_bytes 0: contiguous.
+struct GlobalPieces {
+  std::uint32_t piece_bytes = 0;
+  std::uint32_t stride_bytes = 0;
+};
+
 // Tags at or above this value are reserved for the runtime (software barrier).
 constexpr std::uint32_t kReservedTagBase = 0x80000000u;
 
@@ -76,9 +83,13 @@ class NodeApi {
   virtual Handle broadcast(std::uint32_t address, std::uint32_t length, std::uint32_t tag) = 0;
   // The shared-memory machine's accesses (004 §2 B): `length` bytes from local `local_address` to the
   // global memory at `global_address`, and back. Each costs t_s and the memory's tau_M + m / b_M over the
-  // node's one channel; FirmwareError on a machine without a global memory.
-  virtual Handle shared_write(std::uint32_t global_address, std::uint32_t local_address, std::uint32_t length) = 0;
-  virtual Handle shared_read(std::uint32_t local_address, std::uint32_t global_address, std::uint32_t length) = 0;
+  // node's one channel; FirmwareError on a machine without a global memory. `pieces` makes the global end
+  // strided: the bytes lie there in pieces of piece_bytes, one every stride_bytes (one access all the
+  // same: one start-up); the local end is contiguous.
+  virtual Handle shared_write(std::uint32_t global_address, std::uint32_t local_address, std::uint32_t length,
+                              GlobalPieces pieces = {}) = 0;
+  virtual Handle shared_read(std::uint32_t local_address, std::uint32_t global_address, std::uint32_t length,
+                             GlobalPieces pieces = {}) = 0;
   // Waits until the descriptor completed: a send when its last flit left, a receive when its last byte
   // is in memory.
   virtual void wait(Handle handle) = 0;

@@ -19,8 +19,11 @@
 //    node writes its N/k words into the root's region, the root reads the N; the switch runs the
 //    hypercube's reversed scatter (scatter.cpp);
 //  - multiscatter (§3.5): bus T_{5,B}: every node broadcasts its N/k words in turn and each keeps its
-//    block; shared memory (3.42): every node writes its row, then reads its k - 1 blocks from the others'
-//    rows; the switch runs the hypercube's recursive exchange (multiscatter.cpp).
+//    block; shared memory (3.42): the matrix destination-major in the global memory, every node writing
+//    its row as a strided column (one access) and reading its own row back (one access); or, for a DMA
+//    without strided accesses (method block-by-block), every node writing its row and reading its k - 1
+//    blocks one by one from the others' rows; the switch runs the hypercube's recursive exchange
+//    (multiscatter.cpp).
 // On the shared memory every phase runs in 004's rounds of at most k* accesses, each round a step of its own
 // (in_rounds), so the schedule the machine measures counts rounds as (3.15) - (3.42) do; a barrier (sync =
 // barrier) ends each phase, not each round: the k* ports pace the rounds.
@@ -385,8 +388,10 @@ SaadProgram multiscatter(const SaadContext& c) {
   const ExchangeLayout& l = *c.workload.block_layout();
   const int k = c.topology.num_nodes();
   const std::uint32_t m = l.block_bytes, row = l.buffer_bytes();
+  const bool destination_major = c.machine == SaadMachine::SharedMemory && c.method() == "write-then-read";
   SaadProgram p;
-  for (int i = 0; i < k; ++i) p.initial_copies.push_back({i, LocalCopy{l.receive_block(i), l.send_block(i), m}});
+  if (!destination_major)  // a node's own block stays where it is; destination-major, it goes round the memory
+    for (int i = 0; i < k; ++i) p.initial_copies.push_back({i, LocalCopy{l.receive_block(i), l.send_block(i), m}});
   if (c.machine == SaadMachine::Bus) {
     // Step i: node i broadcasts its send buffer into every other node's scratch; each takes its block out
     // at the start of the next step (or at the end).
@@ -402,9 +407,21 @@ SaadProgram multiscatter(const SaadContext& c) {
         else p.final_copies.push_back({j, take});
       }
     }
+  } else if (destination_major) {
+    // §3.5 B: the matrix lies in the global memory destination-major (block (i, j) at j k m + i m, from
+    // address 0): node i writes its k blocks in one strided access (pieces of m every k m), then node j
+    // reads its k blocks, its own among them, in one contiguous access.
+    const GlobalPieces column{m, row};
+    std::vector<SaadTransfer> writes, reads;
+    for (int i = 0; i < k; ++i) {
+      writes.push_back(shared_write(i, l.send_block(0), static_cast<std::uint32_t>(i) * m, row));
+      writes.back().pieces = column;
+    }
+    for (int j = 0; j < k; ++j) reads.push_back(shared_read(j, static_cast<std::uint32_t>(j) * row, l.receive_block(0), row));
+    in_rounds(c, p, in_rounds(c, p, 0, writes), reads);
   } else {
-    // Every node writes its row; then node j reads block (i, j) of every other row i, starting with row
-    // j + 1 so that the k readers begin in different rows.
+    // block-by-block (a DMA without strided accesses): every node writes its row; then node j reads block
+    // (i, j) of every other row i, starting with row j + 1 so that the k readers begin in different rows.
     std::vector<SaadTransfer> writes, reads;
     for (int i = 0; i < k; ++i) writes.push_back(shared_write(i, l.send_block(0), region(c, i), row));
     for (int s = 1; s < k; ++s)
@@ -424,11 +441,11 @@ SaadFormula multiscatter_formula(const SaadContext& c) {
   if (c.machine == SaadMachine::Bus) {
     f.startups = k, f.words = n, f.text = "T_{5,B}: k (tau_B + N / (k b_B))";
   } else {
-    // One write of N / k words and one read of N / k words per node; the reads are k - 1 blocks of N / k^2
-    // in k - 1 places (a transposition): the machine measures them.
+    // (3.42): one write of N / k words and one read of N / k words per node, k* of them at a time. With
+    // method=block-by-block the reads are k - 1 of N / k^2 words each: the equation is then no bound.
     const double r = paper_rounds(c, k);
     f.startups = 2 * r, f.words = 2 * n / k * r;
-    f.exact = false;
+    f.exact = c.method() == "write-then-read" && rounds(c, k) == r;
     f.text = "(3.42): 2 (N / (b_M k) + tau_M) max(1, k / k*), k* = " + std::to_string(c.parameters.concurrent_transfers);
   }
   return f;

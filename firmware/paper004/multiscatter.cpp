@@ -157,7 +157,8 @@ std::vector<SaadAlgorithmSpec> saad_multiscatter_specs() {
   s.workload = "complete-exchange";
   s.methods = {{"rotate", {SaadMachine::Ring}}, {"two-stage", {SaadMachine::Grid}},
                {"recursive-exchange", {SaadMachine::Hypercube, SaadMachine::Switch}},
-               {"broadcast-each", {SaadMachine::Bus}}, {"write-then-read", {SaadMachine::SharedMemory}}};
+               {"broadcast-each", {SaadMachine::Bus}}, {"write-then-read", {SaadMachine::SharedMemory}},
+               {"block-by-block", {SaadMachine::SharedMemory}}};
   s.build = build;
   s.formula = formula;
   return {s};

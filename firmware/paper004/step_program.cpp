@@ -27,11 +27,11 @@ void run_saad_program(NodeApi& api, const SaadProgram& program) {
       if ((t.kind == SaadTransferKind::Message && t.to == me) || (t.kind == SaadTransferKind::Broadcast && t.from != me))
         api.receive(t.from, t.to_address, t.bytes, tag);
     for (const SaadTransfer& t : program.steps[s]) {
-      if (t.kind == SaadTransferKind::SharedRead && t.to == me) api.shared_read(t.to_address, t.from_address, t.bytes);
+      if (t.kind == SaadTransferKind::SharedRead && t.to == me) api.shared_read(t.to_address, t.from_address, t.bytes, t.pieces);
       if (t.from != me) continue;
       if (t.kind == SaadTransferKind::Message) api.send(t.to, t.from_address, t.bytes, tag);
       if (t.kind == SaadTransferKind::Broadcast) api.broadcast(t.from_address, t.bytes, tag);
-      if (t.kind == SaadTransferKind::SharedWrite) api.shared_write(t.to_address, t.from_address, t.bytes);
+      if (t.kind == SaadTransferKind::SharedWrite) api.shared_write(t.to_address, t.from_address, t.bytes, t.pieces);
     }
     api.wait_all();
     if (barrier && program.barrier_after(s)) api.hardware_barrier();

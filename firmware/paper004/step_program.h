@@ -34,6 +34,7 @@ struct SaadTransfer {
   std::uint32_t to_address = 0;
   std::uint32_t bytes = 0;
   SaadTransferKind kind = SaadTransferKind::Message;
+  GlobalPieces pieces{};  // a shared access's global end in pieces (strided); contiguous by default
 };
 
 struct SaadProgram {

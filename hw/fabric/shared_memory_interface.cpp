@@ -5,6 +5,17 @@
 #include "tlm/transport.h"
 
 namespace meshmp {
+namespace {
+
+std::string describe_access(bool write, std::uint32_t global, std::size_t length, std::uint32_t piece,
+                            std::uint32_t stride) {
+  std::string text = std::string(write ? "shared write to" : "shared read from") + " global address " +
+                     std::to_string(global) + " (" + std::to_string(length) + " bytes";
+  if (piece != 0) text += " in pieces of " + std::to_string(piece) + " every " + std::to_string(stride);
+  return text + ")";
+}
+
+}  // namespace
 
 SharedMemoryInterface::SharedMemoryInterface(sc_core::sc_module_name name, int node, std::size_t memory_bytes)
     : sc_core::sc_module(name),
@@ -39,12 +50,17 @@ bool SharedMemoryInterface::local_access(tlm::tlm_command command, std::uint32_t
 bool SharedMemoryInterface::start_access(bool write) {
   const std::uint32_t global = registers_.global_address(), address = registers_.local_address();
   const std::uint32_t length = registers_.length();
-  const std::string what = std::string(write ? "shared write to" : "shared read from") + " global address " +
-                           std::to_string(global) + " (" + std::to_string(length) + " bytes)";
+  const std::uint32_t piece = registers_.global_piece(), stride = registers_.global_stride();
+  const std::string what = describe_access(write, global, length, piece, stride);
   if (static_cast<std::uint64_t>(address) + length > memory_bytes_)
     return registers_.reject(what + ": LOCAL_ADDRESS + LENGTH = " + std::to_string(std::uint64_t{address} + length) +
                   " exceeds the local memory of " + std::to_string(memory_bytes_) + " bytes");
-  Access a{registers_.new_descriptor(), write, global, address, std::vector<std::uint8_t>(length)};
+  if (piece != 0 && length % piece != 0)
+    return registers_.reject(what + ": GLOBAL_PIECE = " + std::to_string(piece) + " does not divide LENGTH");
+  if (piece != 0 && stride < piece)
+    return registers_.reject(what + ": GLOBAL_STRIDE = " + std::to_string(stride) + " is less than GLOBAL_PIECE = " +
+                             std::to_string(piece) + " (the pieces would overlap)");
+  Access a{registers_.new_descriptor(), write, global, address, piece, stride, std::vector<std::uint8_t>(length)};
   if (write && !local_access(tlm::TLM_READ_COMMAND, address, a.bytes.data(), length))
     return registers_.reject(what + ": local memory read failed");
   queued_.push_back(std::move(a));
@@ -66,10 +82,14 @@ void SharedMemoryInterface::channel() {
     trans.set_byte_enable_length(0);
     trans.set_dmi_allowed(false);
     trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    if (a.piece_bytes != 0) {
+      strided_ = StridedAccess(a.piece_bytes, a.stride_bytes);
+      trans.set_extension(&strided_);
+    }
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
     global_port->b_transport(trans, delay);
-    const std::string what = std::string(a.write ? "shared write to" : "shared read from") + " global address " +
-                             std::to_string(a.global_address) + " (" + std::to_string(a.bytes.size()) + " bytes)";
+    trans.clear_extension<StridedAccess>();  // the payload is the engine's: its destructor must not free it
+    const std::string what = describe_access(a.write, a.global_address, a.bytes.size(), a.piece_bytes, a.stride_bytes);
     if (!trans.is_response_ok()) {
       registers_.refuse_from_now(what + ": the memory answered " + trans.get_response_string());
     } else if (!a.write && !local_access(tlm::TLM_WRITE_COMMAND, a.local_address, a.bytes.data(),
@@ -88,8 +108,7 @@ std::string SharedMemoryInterface::describe_descriptor(std::uint32_t id) const {
   if (!registers_.exists(id)) return number + " (no such descriptor)";
   for (const Access& a : queued_)
     if (a.descriptor == id)
-      return std::string(a.write ? "shared write to" : "shared read from") + " global address " +
-             std::to_string(a.global_address) + " (" + std::to_string(a.bytes.size()) + " bytes)";
+      return describe_access(a.write, a.global_address, a.bytes.size(), a.piece_bytes, a.stride_bytes);
   return number + (registers_.done(id) ? " (done)" : "");
 }
 

@@ -1,7 +1,8 @@
 // A node's DMA engine on paper 004's shared-memory machine (004 §2 B; tlm/shared_memory.h): the register
 // map of tlm/dma_registers.h, with the two commands that machine has instead of messages. SHARED_READ
 // moves LENGTH bytes from the global memory at GLOBAL_ADDRESS to local memory at LOCAL_ADDRESS,
-// SHARED_WRITE the other way. The engine's one channel (the processor's channel to the memory, b_M)
+// SHARED_WRITE the other way; GLOBAL_PIECE and GLOBAL_STRIDE make the global end strided (the pieces
+// of tlm/strided_access.h, sent with the transaction as that extension). The engine's one channel (the processor's channel to the memory, b_M)
 // carries the queued accesses one after the other, each as one TLM-2.0 transaction on `global_port` that
 // blocks for the memory's arbitration, bank conflicts and tau_M + m / b_M; the descriptor completes when it
 // returns. A write reads the local bytes when its descriptor starts; a read writes them to local memory
@@ -21,6 +22,7 @@
 
 #include "hw/node/dma_engine.h"
 #include "hw/node/dma_register_file.h"
+#include "tlm/strided_access.h"
 
 namespace meshmp {
 
@@ -50,6 +52,8 @@ class SharedMemoryInterface : public sc_core::sc_module, public DmaEngine {
     bool write;
     std::uint32_t global_address;
     std::uint32_t local_address;
+    std::uint32_t piece_bytes;  // 0: contiguous
+    std::uint32_t stride_bytes;
     std::vector<std::uint8_t> bytes;
   };
 
@@ -64,6 +68,7 @@ class SharedMemoryInterface : public sc_core::sc_module, public DmaEngine {
   std::deque<Access> queued_;
   std::uint64_t accesses_ = 0;
   tlm::tlm_generic_payload channel_payload_;
+  StridedAccess strided_;  // the channel payload's extension while a strided access is in flight
   sc_core::sc_event access_queued_;
 };
 

@@ -64,12 +64,18 @@ bool DmaRegisterFile::write(std::uint64_t address, std::uint32_t value, const st
     case dma::kStepMark: step_mark_ = value; return true;
     case dma::kCommand: return command(value);
     case dma::kGlobalAddress:
+    case dma::kGlobalPiece:
+    case dma::kGlobalStride:
       if (!has_.global_address) break;
-      global_address_ = value;
+      global_register(address) = value;
       return true;
     default: break;
   }
   return reject("no writable register at offset " + std::to_string(address));
+}
+
+std::uint32_t& DmaRegisterFile::global_register(std::uint64_t address) {
+  return address == dma::kGlobalPiece ? global_piece_ : address == dma::kGlobalStride ? global_stride_ : global_address_;
 }
 
 bool DmaRegisterFile::read(std::uint64_t address, std::uint32_t& value) {
@@ -86,8 +92,10 @@ bool DmaRegisterFile::read(std::uint64_t address, std::uint32_t& value) {
     case dma::kTag: value = tag_; return true;
     case dma::kStepMark: value = step_mark_; return true;
     case dma::kGlobalAddress:
+    case dma::kGlobalPiece:
+    case dma::kGlobalStride:
       if (!has_.global_address) break;
-      value = global_address_;
+      value = global_register(address);
       return true;
     default: break;
   }

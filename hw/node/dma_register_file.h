@@ -20,7 +20,7 @@ namespace meshmp {
 
 // The registers an engine has beyond the descriptor's common fields.
 struct DmaRegisterSet {
-  bool global_address = false;  // GLOBAL_ADDRESS (the shared memory's)
+  bool global_address = false;  // GLOBAL_ADDRESS, GLOBAL_PIECE and GLOBAL_STRIDE (the shared memory's)
   bool source_route = false;    // CHANNEL, ROUTE_LENGTH and ROUTE (the router network's)
 };
 
@@ -40,6 +40,8 @@ class DmaRegisterFile {
   std::uint32_t tag() const { return tag_; }
   std::uint32_t step_mark() const { return step_mark_; }
   std::uint32_t global_address() const { return global_address_; }
+  std::uint32_t global_piece() const { return global_piece_; }
+  std::uint32_t global_stride() const { return global_stride_; }
   std::uint32_t channel() const { return channel_; }
   std::uint32_t route_length() const { return route_length_; }
   // The source route's ports, kMaxRouteHops of them (ROUTE_LENGTH says how many are the route).
@@ -62,12 +64,13 @@ class DmaRegisterFile {
  private:
   bool write(std::uint64_t address, std::uint32_t value, const std::function<bool(std::uint32_t)>& command);
   bool read(std::uint64_t address, std::uint32_t& value);
+  std::uint32_t& global_register(std::uint64_t address);  // GLOBAL_ADDRESS, GLOBAL_PIECE or GLOBAL_STRIDE
 
   int node_;
   std::string machine_;
   DmaRegisterSet has_;
   std::uint32_t peer_ = 0, local_address_ = 0, length_ = 0, tag_ = 0, query_ = 0, descriptor_id_ = 0;
-  std::uint32_t step_mark_ = 0, global_address_ = 0;
+  std::uint32_t step_mark_ = 0, global_address_ = 0, global_piece_ = 0, global_stride_ = 0;
   std::uint32_t channel_ = 0xffffffff, route_length_ = 0;  // CHANNEL's reset value: by first hop
   std::vector<std::uint8_t> route_;
   std::vector<bool> done_;

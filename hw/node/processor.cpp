@@ -95,14 +95,22 @@ std::uint32_t Processor::read_register(std::uint64_t address) {
 }
 
 Handle Processor::issue(std::uint32_t command, std::uint32_t peer, std::uint32_t address, std::uint32_t length,
-                        std::uint32_t tag, const std::vector<int>& route, std::uint32_t global_address) {
+                        std::uint32_t tag, const std::vector<int>& route, std::uint32_t global_address,
+                        GlobalPieces pieces) {
   if (route.size() > static_cast<std::size_t>(kMaxRouteHops))
     throw FirmwareError("a source route of " + std::to_string(route.size()) + " hops exceeds " +
                         std::to_string(kMaxRouteHops));
   if (timing_.fabric && !route.empty())
     throw FirmwareError("a source route of " + std::to_string(route.size()) + " hops to node " + std::to_string(peer) +
                         ": this machine (" + topology_.spec() + ") has no router network");
-  if (timing_.operations.global_memory) write_register(dma::kGlobalAddress, global_address);
+  if (timing_.operations.global_memory) {
+    // GLOBAL_ADDRESS, GLOBAL_PIECE and GLOBAL_STRIDE in one burst.
+    static_assert(dma::kGlobalPiece == dma::kGlobalAddress + 4 && dma::kGlobalStride == dma::kGlobalAddress + 8);
+    const std::uint32_t global[3] = {global_address, pieces.piece_bytes, pieces.stride_bytes};
+    unsigned char bytes[sizeof global];
+    std::memcpy(bytes, global, sizeof global);
+    register_access(tlm::TLM_WRITE_COMMAND, dma::kGlobalAddress, bytes, sizeof bytes);
+  }
   if (!route.empty()) {
     std::vector<unsigned char> ports;
     for (int p : route) ports.push_back(static_cast<unsigned char>(p < 0 || p > 254 ? 255 : p));
@@ -122,11 +130,11 @@ Handle Processor::issue(std::uint32_t command, std::uint32_t peer, std::uint32_t
 
 Handle Processor::start_transfer(std::uint32_t command, std::uint32_t peer, int model_peer, std::uint32_t address,
                                  std::uint32_t length, std::uint32_t tag, const std::vector<int>& route,
-                                 std::uint32_t global_address) {
+                                 std::uint32_t global_address, GlobalPieces pieces) {
   poll_host_requests();
   if (!params_.startup_on_channel) wait_cycles(params_.startup_cycles);
   activity_.sending(node_, model_peer, length, route);
-  Handle h = issue(command, peer, address, length, tag, route, global_address);
+  Handle h = issue(command, peer, address, length, tag, route, global_address, pieces);
   activity_.issued(node_, h);
   ++startups_;
   step_count_.messages += 1;
@@ -148,18 +156,20 @@ Handle Processor::broadcast(std::uint32_t address, std::uint32_t length, std::ui
   return start_transfer(dma::kCommandSend, dma::kPeerAllOthers, node_, address, length, tag, {});
 }
 
-Handle Processor::shared_write(std::uint32_t global_address, std::uint32_t local_address, std::uint32_t length) {
+Handle Processor::shared_write(std::uint32_t global_address, std::uint32_t local_address, std::uint32_t length,
+                               GlobalPieces pieces) {
   if (!timing_.operations.global_memory)
     throw FirmwareError("shared_write of " + std::to_string(length) + " bytes: this machine (" + topology_.spec() +
                         ") has no global memory (" + timing_.global_memory_machines + " has)");
-  return start_transfer(dma::kCommandSharedWrite, 0, node_, local_address, length, 0, {}, global_address);
+  return start_transfer(dma::kCommandSharedWrite, 0, node_, local_address, length, 0, {}, global_address, pieces);
 }
 
-Handle Processor::shared_read(std::uint32_t local_address, std::uint32_t global_address, std::uint32_t length) {
+Handle Processor::shared_read(std::uint32_t local_address, std::uint32_t global_address, std::uint32_t length,
+                              GlobalPieces pieces) {
   if (!timing_.operations.global_memory)
     throw FirmwareError("shared_read of " + std::to_string(length) + " bytes: this machine (" + topology_.spec() +
                         ") has no global memory (" + timing_.global_memory_machines + " has)");
-  return start_transfer(dma::kCommandSharedRead, 0, node_, local_address, length, 0, {}, global_address);
+  return start_transfer(dma::kCommandSharedRead, 0, node_, local_address, length, 0, {}, global_address, pieces);
 }
 
 Handle Processor::receive(int peer, std::uint32_t address, std::uint32_t length, std::uint32_t tag) {

@@ -52,8 +52,10 @@ class Processor : public sc_core::sc_module, public NodeApi {
               const std::vector<int>& route = {}) override;
   Handle receive(int peer, std::uint32_t address, std::uint32_t length, std::uint32_t tag) override;
   Handle broadcast(std::uint32_t address, std::uint32_t length, std::uint32_t tag) override;
-  Handle shared_write(std::uint32_t global_address, std::uint32_t local_address, std::uint32_t length) override;
-  Handle shared_read(std::uint32_t local_address, std::uint32_t global_address, std::uint32_t length) override;
+  Handle shared_write(std::uint32_t global_address, std::uint32_t local_address, std::uint32_t length,
+                      GlobalPieces pieces = {}) override;
+  Handle shared_read(std::uint32_t local_address, std::uint32_t global_address, std::uint32_t length,
+                     GlobalPieces pieces = {}) override;
   void wait(Handle handle) override;
   void wait_all() override;
   bool test(Handle handle) override;
@@ -83,12 +85,12 @@ class Processor : public sc_core::sc_module, public NodeApi {
   std::uint32_t read_register(std::uint64_t address);
   void register_access(tlm::tlm_command command, std::uint64_t address, unsigned char* data, unsigned length);
   Handle issue(std::uint32_t command, std::uint32_t peer, std::uint32_t address, std::uint32_t length, std::uint32_t tag,
-               const std::vector<int>& route, std::uint32_t global_address = 0);
+               const std::vector<int>& route, std::uint32_t global_address = 0, GlobalPieces pieces = {});
   // A message or shared-memory access leaving through the DMA engine: t_s, the activity hook (the
   // zero-load model), the descriptor, the step's counts.
   Handle start_transfer(std::uint32_t command, std::uint32_t peer, int model_peer, std::uint32_t address,
                         std::uint32_t length, std::uint32_t tag, const std::vector<int>& route,
-                        std::uint32_t global_address = 0);
+                        std::uint32_t global_address = 0, GlobalPieces pieces = {});
   // Ends the simulation when the program is being stopped (hw/base/stop_request.h); prints a progress
   // line when one is due (hw/base/progress_poll.h).
   void poll_host_requests();
