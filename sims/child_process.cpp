@@ -12,6 +12,7 @@
 #include <chrono>
 #include <thread>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 
 #include "hw/base/stop_request.h"
@@ -31,20 +32,52 @@ std::string ChildOutcome::describe() const {
   return text;
 }
 
-ChildOutcome run_child_process(const std::vector<std::string>& argv) {
-  int out_pipe[2], err_pipe[2];
-  if (pipe2(out_pipe, O_CLOEXEC) != 0) throw std::runtime_error(std::string("cannot create a pipe: ") + std::strerror(errno));
-  if (pipe2(err_pipe, O_CLOEXEC) != 0) {
-    close(out_pipe[0]);
-    close(out_pipe[1]);
-    throw std::runtime_error(std::string("cannot create a pipe: ") + std::strerror(errno));
+namespace {
+
+// A pipe whose ends close with it (O_CLOEXEC: no other child inherits them).
+struct Pipe {
+  int read_end = -1, write_end = -1;
+  Pipe() {
+    int ends[2];
+    if (pipe2(ends, O_CLOEXEC) != 0) throw std::runtime_error(std::string("cannot create a pipe: ") + std::strerror(errno));
+    read_end = ends[0], write_end = ends[1];
   }
+  ~Pipe() {
+    close_read();
+    close_write();
+  }
+  Pipe(const Pipe&) = delete;
+  Pipe& operator=(const Pipe&) = delete;
+  void close_read() {
+    if (read_end >= 0) close(read_end);
+    read_end = -1;
+  }
+  void close_write() {
+    if (write_end >= 0) close(write_end);
+    write_end = -1;
+  }
+};
+
+// This process's environment without kProgressFdVariable, with it set to 3 when `progress`.
+std::vector<std::string> child_environment(bool progress) {
+  std::vector<std::string> variables;
+  const std::string prefix = std::string(kProgressFdVariable) + "=";
+  for (char** v = environ; *v != nullptr; ++v)
+    if (std::string(*v).rfind(prefix, 0) != 0) variables.emplace_back(*v);
+  if (progress) variables.push_back(prefix + "3");
+  return variables;
+}
+
+// Starts argv with standard input from /dev/null, output and error into `out` and `err`, and, when
+// `progress` is given, descriptor 3 into it. The child takes the default action for the signals this
+// process ignores (SIGPIPE, SIGXFSZ).
+pid_t spawn(const std::vector<std::string>& argv, Pipe& out, Pipe& err, Pipe* progress) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, out_pipe[1], 1);
-  posix_spawn_file_actions_adddup2(&actions, err_pipe[1], 2);
-  // The child takes the default action for the signals this process ignores (SIGPIPE, SIGXFSZ).
+  posix_spawn_file_actions_adddup2(&actions, out.write_end, 1);
+  posix_spawn_file_actions_adddup2(&actions, err.write_end, 2);
+  if (progress != nullptr) posix_spawn_file_actions_adddup2(&actions, progress->write_end, 3);
   posix_spawnattr_t attributes;
   posix_spawnattr_init(&attributes);
   sigset_t defaults;
@@ -56,43 +89,60 @@ ChildOutcome run_child_process(const std::vector<std::string>& argv) {
   std::vector<char*> args;
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
+  std::vector<std::string> environment = child_environment(progress != nullptr);
+  std::vector<char*> envp;
+  for (std::string& e : environment) envp.push_back(e.data());
+  envp.push_back(nullptr);
   pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, args[0], &actions, &attributes, args.data(), environ);
+  const int spawned = posix_spawn(&pid, args[0], &actions, &attributes, args.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
-  close(out_pipe[1]);
-  close(err_pipe[1]);
-  if (spawned != 0) {
-    close(out_pipe[0]);
-    close(err_pipe[0]);
-    throw std::runtime_error("cannot start " + argv[0] + ": " + std::strerror(spawned));
-  }
-  register_child(pid);
+  if (spawned != 0) throw std::runtime_error("cannot start " + argv[0] + ": " + std::strerror(spawned));
+  return pid;
+}
 
-  ChildOutcome outcome;
-  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
-  std::string* texts[2] = {&outcome.out, &outcome.err};
-  int open_pipes = 2;
+// Reads the child's pipes until every one is closed: its output, its error, and its progress lines (each
+// complete line handed to on_progress).
+void read_until_closed(Pipe& out, Pipe& err, Pipe* progress, ChildOutcome& outcome,
+                       const std::function<void(const std::string&)>& on_progress) {
+  std::string lines;  // progress text not yet ended by a newline
+  pollfd fds[3] = {{out.read_end, POLLIN, 0}, {err.read_end, POLLIN, 0}, {progress ? progress->read_end : -1, POLLIN, 0}};
+  std::string* texts[3] = {&outcome.out, &outcome.err, &lines};
+  int open_pipes = progress ? 3 : 2;
   char buffer[1 << 14];
   while (open_pipes > 0) {
-    if (poll(fds, 2, -1) < 0) {
+    if (poll(fds, 3, -1) < 0) {
       if (errno == EINTR) continue;
       break;
     }
-    for (int i = 0; i < 2; ++i) {
+    for (int i = 0; i < 3; ++i) {
       if (fds[i].fd < 0 || fds[i].revents == 0) continue;
       const ssize_t got = read(fds[i].fd, buffer, sizeof buffer);
       if (got > 0) {
         texts[i]->append(buffer, static_cast<std::size_t>(got));
       } else if (got == 0 || errno != EINTR) {
-        close(fds[i].fd);
         fds[i].fd = -1;
         --open_pipes;
       }
     }
+    for (std::size_t end; (end = lines.find('\n')) != std::string::npos; lines.erase(0, end + 1))
+      on_progress(lines.substr(0, end));
   }
-  for (const pollfd& f : fds)
-    if (f.fd >= 0) close(f.fd);
+}
+
+}  // namespace
+
+ChildOutcome run_child_process(const std::vector<std::string>& argv,
+                               const std::function<void(const std::string&)>& on_progress) {
+  Pipe out, err;
+  std::unique_ptr<Pipe> progress = on_progress ? std::make_unique<Pipe>() : nullptr;
+  const pid_t pid = spawn(argv, out, err, progress.get());
+  out.close_write();
+  err.close_write();
+  if (progress) progress->close_write();
+  register_child(pid);
+  ChildOutcome outcome;
+  read_until_closed(out, err, progress.get(), outcome, on_progress);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }

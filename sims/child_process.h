@@ -3,6 +3,7 @@
 // argument vector, capture what it prints, and stop it when they are stopped (sims/stop_signals.h).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -17,9 +18,15 @@ struct ChildOutcome {
   std::string describe() const;
 };
 
-// Runs `argv` (argv[0] is the program's path) with its standard input from /dev/null. Throws
-// std::runtime_error when it cannot be started.
-ChildOutcome run_child_process(const std::vector<std::string>& argv);
+// The environment variable that gives a child `meshmp run` the file descriptor its progress lines go to
+// (sims/progress_line.h), one line each, for the parent to show: it is set only by run_child_process.
+constexpr const char* kProgressFdVariable = "MESHMP_PROGRESS_FD";
+
+// Runs `argv` (argv[0] is the program's path) with its standard input from /dev/null. With `on_progress`,
+// the child's progress lines (a pipe on its descriptor 3, named by kProgressFdVariable) are handed to it
+// as they come, apart from its standard error. Throws std::runtime_error when it cannot be started.
+ChildOutcome run_child_process(const std::vector<std::string>& argv,
+                               const std::function<void(const std::string&)>& on_progress = {});
 
 // Whether the child ended because this program is being stopped: it ended by (or exited for) SIGINT,
 // SIGTERM or SIGHUP and this program's own stop request is there, or arrives within a second (a

@@ -8,13 +8,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <utility>
 
 #include "sims/stop_signals.h"
 
 namespace meshmp {
 
 ChildRun run_meshmp_child(const std::string& self_path, const std::vector<std::string>& run_arguments,
-                          const std::string& command) {
+                          const std::string& command, const std::function<void(const std::string&)>& on_progress) {
   const char* tmp = std::getenv("TMPDIR");
   std::string path = std::string(tmp && *tmp ? tmp : "/tmp") + "/meshmp-run-XXXXXX.json";
   const int fd = mkstemps(path.data(), 5);
@@ -24,7 +25,7 @@ ChildRun run_meshmp_child(const std::string& self_path, const std::vector<std::s
   argv.insert(argv.end(), {"--stats-json", path});
   ChildRun run;
   try {
-    run.outcome = run_child_process(argv);
+    run.outcome = run_child_process(argv, on_progress);
   } catch (...) {
     std::remove(path.c_str());
     throw;
@@ -41,11 +42,54 @@ int status_after_failed_child(int status, int child_exit_status) {
   return std::max(status, child_exit_status == 2 ? 2 : 1);
 }
 
+std::ostream* terminal_progress(std::ostream& err) { return isatty(STDERR_FILENO) != 0 ? &err : nullptr; }
+
+namespace {
+
+// "torus:32x32x32 tseng-c64": what a progress line says it is about, from the run's arguments.
+std::string run_label(const std::vector<std::string>& words) {
+  std::string topology, algorithm;
+  for (std::size_t i = 0; i + 1 < words.size(); ++i) {
+    if (words[i] == "--topology" || words[i] == "-t") topology = words[i + 1];
+    if (words[i] == "--algorithm" || words[i] == "-a") algorithm = words[i + 1];
+  }
+  return topology + (topology.empty() || algorithm.empty() ? "" : " ") + algorithm;
+}
+
+// Shows a child's progress lines on `err`, one line rewritten in place; erases it when it goes.
+class ProgressRelay {
+ public:
+  ProgressRelay(std::ostream* err, std::string label) : err_(err), label_(std::move(label)) {}
+  ~ProgressRelay() {
+    if (shown_) *err_ << "\r\033[K" << std::flush;
+  }
+  ProgressRelay(const ProgressRelay&) = delete;
+  ProgressRelay& operator=(const ProgressRelay&) = delete;
+  std::function<void(const std::string&)> sink() {
+    if (err_ == nullptr) return {};
+    return [this](const std::string& text) {
+      *err_ << "\r  " << label_ << ": " << text << "\033[K" << std::flush;
+      shown_ = true;
+    };
+  }
+
+ private:
+  std::ostream* err_;
+  std::string label_;
+  bool shown_ = false;
+};
+
+}  // namespace
+
 std::optional<nlohmann::json> run_child(const std::string& self_path, const std::string& arguments, std::string& failure,
-                                        int& exit_status) {
+                                        int& exit_status, std::ostream* progress) {
   throw_if_stop_requested();
   const std::vector<std::string> words = split_arguments("arguments", arguments);
-  ChildRun run = run_meshmp_child(self_path, words);
+  ChildRun run;
+  {
+    ProgressRelay relay(progress, run_label(words));
+    run = run_meshmp_child(self_path, words, "run", relay.sink());
+  }
   if (stopped_with_this_process(run.outcome)) throw StopRequested{};
   exit_status = run.outcome.exit_status;
   if (run.outcome.exit_status != 0 || !run.stats.contains("statistics")) {
@@ -61,7 +105,7 @@ MeasuredRun measure_verified_run(const std::string& self_path, const std::string
                                  int& status) {
   std::string command;
   int exit_status = 0;
-  const auto stats = run_child(self_path, arguments, command, exit_status);
+  const auto stats = run_child(self_path, arguments, command, exit_status, terminal_progress(err));
   MeasuredRun m;
   if (!stats || !(*stats)["verification"]["ok"].get<bool>()) {
     err << "meshmp: error: " << (stats ? "the run was not verified" : "the run failed") << " (" << command << ")\n";

@@ -160,7 +160,7 @@ int run_paper_table(const std::string& self_path, const std::string& table, std:
                                "--topology " + row.topology + " --algorithm " + row.algorithm + " -m " +
                                    std::to_string(row.block_bytes) + row.run_options +
                                    (row.sync.empty() ? "" : " --algorithm-option sync=" + row.sync),
-                               command, exit_status);
+                               command, exit_status, terminal_progress(err));
     if (!run) {
       err << "meshmp: error: " << row.algorithm << " on " << row.topology << " failed (" << command << ")\n";
       status = status_after_failed_child(status, exit_status);

@@ -2,14 +2,21 @@
 //  - ProgressPoll: the reporter runs at a poll after its period, never between, and never after the poll
 //    is gone;
 //  - `meshmp run` on a terminal (a pseudo-terminal from script(1)) prints the line on standard error and
-//    erases it before the summary; with --quiet, or when standard error is not a terminal, it prints none.
+//    erases it before the summary; with --quiet, or when standard error is not a terminal, it prints none;
+//  - a child run (sims/child_run.h, what `meshmp paper` runs its rows in) hands its progress to its parent
+//    on a pipe of its own, quiet as it is and with its standard error captured, and the parent shows it
+//    as one line naming the run, erased when the child ends; without a relay the child reports nothing.
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <thread>
 
+#include <sstream>
+
 #include "meshmp_process.h"
 #include "hw/base/progress_poll.h"
+#include "sims/child_process.h"
+#include "sims/child_run.h"
 
 namespace meshmp {
 namespace {
@@ -32,8 +39,8 @@ TEST(ProgressPoll, ReportsAtAPollAfterEachPeriodAndNotAfterItEnds) {
   EXPECT_EQ(reports, 3);
 }
 
-// A run of a few seconds: 256 nodes exchanging 64-byte blocks.
-const char* kLongRun = "run -t torus:16x16 -a direct -m 64 -o ''";
+// A run of about 3 s here (the line comes once a second): 256 nodes exchanging 96-byte blocks.
+const char* kLongRun = "run -t torus:16x16 -a direct -m 96 -o ''";
 
 TEST(ProgressLine, ARunOnATerminalShowsItsProgressAndErasesIt) {
   const std::string run = std::string(MESHMP_BINARY) + " " + kLongRun;
@@ -53,6 +60,39 @@ TEST(ProgressLine, ARunOnATerminalShowsItsProgressAndErasesIt) {
   const auto piped = meshmp_test::meshmp(kLongRun);
   ASSERT_EQ(piped.status, 0) << piped.output;
   EXPECT_EQ(piped.output.find("  simulated cycle "), std::string::npos) << piped.output;
+}
+
+TEST(ProgressLine, AChildRunShowsItsProgressThroughItsParent) {
+  const std::string arguments = "-t torus:16x16 -a direct -m 96 --quiet";
+  std::ostringstream shown;
+  std::string failure;
+  int exit_status = -1;
+  const auto stats = run_child(MESHMP_BINARY, arguments, failure, exit_status, &shown);
+  ASSERT_TRUE(stats.has_value()) << failure;
+  const std::string text = shown.str();
+  EXPECT_EQ(text.rfind("\r  torus:16x16 direct: simulated cycle ", 0), 0u) << text;
+  EXPECT_NE(text.find(" messages delivered, "), std::string::npos) << text;
+  EXPECT_EQ(text.size() - text.rfind("\033[K\r\033[K"), 7u) << text;  // erased as the child ends
+
+  // The lines never reach the child's standard error; without a relay there are none.
+  const ChildOutcome relayed = run_child_process({MESHMP_BINARY, "run", "-t", "torus:16x16", "-a", "direct", "-m", "96"},
+                                                 [](const std::string&) {});
+  EXPECT_EQ(relayed.exit_status, 0) << relayed.err;
+  EXPECT_EQ(relayed.err.find("simulated cycle"), std::string::npos) << relayed.err;
+  ASSERT_TRUE(run_child(MESHMP_BINARY, arguments, failure, exit_status, nullptr).has_value()) << failure;
+}
+
+// A stale MESHMP_PROGRESS_FD in the environment is ignored: a run writes its progress only to a pipe
+// above the standard descriptors (run_child_process sets the variable only for a relay).
+TEST(ProgressLine, AStaleProgressVariableIsIgnored) {
+  for (const std::string stale : {"=2", "=5 5</dev/null"}) {
+    const std::string variable = std::string(kProgressFdVariable) + stale.substr(0, 2);
+    const std::string redirect = stale.size() > 2 ? stale.substr(3) : "";
+    const auto run = meshmp_test::run_command("(" + variable + " " + MESHMP_BINARY + " " + kLongRun + " --quiet " +
+                                              redirect + ")");
+    ASSERT_EQ(run.status, 0) << run.output;
+    EXPECT_EQ(run.output.find("simulated cycle"), std::string::npos) << stale << ": " << run.output;
+  }
 }
 
 }  // namespace
