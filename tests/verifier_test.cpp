@@ -10,9 +10,9 @@ namespace meshmp {
 namespace {
 
 struct Memories {
-  ExchangeLayout layout{4, 16};
+  ExchangeLayout layout;
   std::vector<std::vector<std::uint8_t>> nodes;
-  Memories() {
+  explicit Memories(std::uint32_t block_bytes = 16) : layout{4, block_bytes} {
     for (int d = 0; d < layout.num_nodes; ++d) {
       nodes.emplace_back(layout.memory_bytes());
       fill_exchange_memory(nodes.back(), layout, d);
@@ -22,6 +22,7 @@ struct Memories {
     }
   }
   std::uint8_t* slot(int node, int src) { return nodes[node].data() + layout.receive_block(src); }
+  std::uint32_t block_bytes() const { return layout.block_bytes; }
   VerificationReport verify() {
     return verify_exchange(layout, [&](int n) -> const std::vector<std::uint8_t>& { return nodes[n]; });
   }
@@ -63,6 +64,34 @@ TEST(ExchangeVerifier, NamesMisplacedAndDuplicatedBlocks) {
   EXPECT_EQ(r.error_count, 2u);
   EXPECT_TRUE(mentions(r, "block 0->2 misplaced: found at node 2 slot 1 instead of node 2 slot 0"));
   EXPECT_TRUE(mentions(r, "block 1->2 misplaced: found at node 2 slot 0 instead of node 2 slot 1"));
+}
+
+// One byte changed anywhere in a block is an error naming the block and its place: the first, a middle and
+// the last byte of the last node's last block, with 1-, 2- and 64-byte blocks (a verifier that skipped a
+// block's last byte would check nothing at all with 1-byte blocks).
+TEST(ExchangeVerifier, NamesABlockWithOneByteChanged) {
+  for (const std::uint32_t block_bytes : {1u, 2u, 64u})
+    for (const std::uint32_t byte : {0u, block_bytes / 2, block_bytes - 1}) {
+      Memories m(block_bytes);
+      m.slot(3, 3)[byte] ^= 0x01;  // block 3->3, the last node's last block
+      const auto r = m.verify();
+      const std::string what = std::to_string(block_bytes) + "-byte blocks, byte " + std::to_string(byte);
+      EXPECT_EQ(r.error_count, 2u) << what;  // unrecognised data in its place, and the block lost
+      EXPECT_EQ(r.units_correct, 15u) << what;
+      EXPECT_TRUE(mentions(r, "node 3 slot 3: expected block 3->3, found unrecognised data (first wrong byte at offset " +
+                                  std::to_string(byte) + ")"))
+          << what << ": " << (r.errors.empty() ? "" : r.errors.front());
+      EXPECT_TRUE(mentions(r, "block 3->3 lost")) << what;
+    }
+}
+
+// Every bit of every byte of a block is checked: each of the 8 bits of the last byte, flipped alone.
+TEST(ExchangeVerifier, NamesEveryBitOfTheLastByte) {
+  for (int bit = 0; bit < 8; ++bit) {
+    Memories m(2);
+    m.slot(3, 3)[1] ^= static_cast<std::uint8_t>(1u << bit);
+    EXPECT_FALSE(m.verify().ok()) << "bit " << bit;
+  }
 }
 
 }  // namespace
