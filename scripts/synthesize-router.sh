@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Synthesizes the RTL router (rtl/) with Debian's yosys for three configurations and reports cells,
-# flip-flops and memory bits per configuration (docs/architecture.md, "RTL router", has the figures).
+# flip-flops and memory bits per configuration (docs/architecture.md, "RTL router", has the figures); it
+# fails when the cells or flip-flops are more than 10 % from the figures expected below.
 #
 # The flow is yosys's generic `synth` (coarse passes, then fine mapping to yosys's internal gate library)
 # without `memory_map` and without `share`: the flit buffers and the routing table stay memories, as SRAM
@@ -47,9 +48,12 @@ flit_bits=342; max_buffer=8; table_bits=12   # rtl/meshmp_flit_pkg.sv, rtl/CMake
   echo "|---|---|---|---|---|---|---|"
 } > "$out"
 
-# name, PORTS, NET_PORTS, VCS
-for configuration in "2-D mesh, 2 VCs:5:4:2" "2-D mesh, 4 VCs:5:4:4" "hypercube of dimension 6, 4 VCs:7:6:4"; do
-  IFS=: read -r name ports net_ports vcs <<< "$configuration"
+# name, PORTS, NET_PORTS, VCS, and the cells and flip-flops this RTL synthesizes to (docs/architecture.md):
+# a run more than 10 % away from either fails, so that a change of the RTL that changes its size is seen
+# (and these figures updated with it).
+for configuration in "2-D mesh, 2 VCs:5:4:2:39162:2622" "2-D mesh, 4 VCs:5:4:4:78855:3272" \
+                     "hypercube of dimension 6, 4 VCs:7:6:4:137317:4550"; do
+  IFS=: read -r name ports net_ports vcs expected_cells expected_flops <<< "$configuration"
   if [ -n "$only" ] && [ "$only" != "p${ports}v${vcs}" ]; then continue; fi
   log=build/synthesis/p${ports}v${vcs}.log
   cat > build/synthesis/p${ports}v${vcs}.ys <<YS
@@ -73,6 +77,13 @@ YS
   memory_bits=$((ports * vcs * max_buffer * flit_bits + (1 << table_bits) * 8))
   echo "| $name | $ports | $vcs | $cells | $flops | $memory_bits | $cpu |" >> "$out"
   if [ -z "$cells" ] || [ "$flops" -eq 0 ]; then echo "no statistics in $log" >&2; exit 1; fi
+  for measure in "cells:$cells:$expected_cells" "flip-flops:$flops:$expected_flops"; do
+    IFS=: read -r what got expected <<< "$measure"
+    if [ $((got * 10)) -lt $((expected * 9)) ] || [ $((got * 10)) -gt $((expected * 11)) ]; then
+      echo "$name: $got $what, more than 10 % from the $expected expected (scripts/synthesize-router.sh)" >&2
+      exit 1
+    fi
+  done
 done
 if [ "$(wc -l < "$out")" -le 2 ]; then echo "--only $only: expected p5v2, p5v4 or p7v4" >&2; exit 2; fi
 cat "$out"
