@@ -54,6 +54,7 @@ void RunOptions::add_setting(CLI::App& c, std::size_t index) {
   switch (setting.kind) {
     case SettingKind::OffSwitch: c.add_flag(setting.flags, given.flag, setting.option_help()); break;
     case SettingKind::OptionMap: c.add_option(setting.flags, given.items, setting.option_help())->type_name("KEY=VALUE"); break;
+    case SettingKind::TextList: c.add_option(setting.flags, given.items, setting.option_help())->type_name("SPEC"); break;
     case SettingKind::WholeNumber: c.add_option(setting.flags, given.text, setting.option_help())->type_name("N"); break;
     case SettingKind::Number: c.add_option(setting.flags, given.text, setting.option_help())->type_name("X"); break;
     case SettingKind::Choice: c.add_option(setting.flags, given.text, setting.option_help())->type_name("NAME"); break;
@@ -86,6 +87,11 @@ MachineConfig RunOptions::resolve_over(MachineConfig config) const {
     const GivenSetting& given = given_[i];
     if (given.flag) setting.read_text(config, "");
     if (given.text) setting.read_text(config, *given.text);
+    if (setting.kind == SettingKind::TextList) {  // the items given replace the config file's list
+      if (!given.items.empty()) setting.read_json(config, nlohmann::json::array());
+      for (const std::string& item : given.items) setting.read_text(config, item);
+      continue;
+    }
     // KEY=VALUE options over the config file's; a key given twice on the command line is an error, as a
     // repeated flag is (which of the two was meant?).
     std::map<std::string, std::string> seen;

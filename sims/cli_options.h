@@ -32,7 +32,7 @@ class RunOptions {
   // What the command line gave for one setting of machine_settings(), as typed.
   struct GivenSetting {
     std::optional<std::string> text;
-    std::vector<std::string> items;  // an OptionMap's KEY=VALUE, in order
+    std::vector<std::string> items;  // an OptionMap's KEY=VALUE or a TextList's items, in order
     bool flag = false;               // an OffSwitch
     bool given() const { return text || !items.empty() || flag; }
   };

@@ -60,6 +60,9 @@ void print_run_summary(const Machine& machine, const Algorithm& algorithm, const
       << " cycles after it is sent)"
       << "; nodes: " << to_string(config.port_model) << ", t_s = " << config.processor.startup_cycles
       << " cycles, rho = " << config.processor.copy_cycles_per_byte << " cycles/byte\n";
+  for (const FaultReport& fault : machine.fault_reports())
+    summary << "  fault injected: " << fault.spec << ": "
+            << (fault.fired ? "at cycle " + std::to_string(fault.cycle) + ", " : std::string()) << fault.effect << "\n";
   if (result.status != RunStatus::Completed) {
     err << "  FAILED (" << to_string(result.status) << "): " << result.message << "\n";
     const std::size_t shown = std::min<std::size_t>(result.details.size(), 40);

@@ -91,6 +91,62 @@ Machine::Machine(sc_core::sc_module_name name, const MachineConfig& config, Topo
     nodes_.push_back(std::make_unique<Node>(("node" + std::to_string(n)).c_str(), n, topology_, make_engine, timing,
                                             period_, *workload_, config.processor, *barrier_, step_statistics_,
                                             *zero_load_, firmware, options_, [this, n] { node_finished(n); }));
+  prepare_faults();
+}
+
+void Machine::prepare_faults() {
+  std::vector<LinkFault> link_faults;
+  for (const std::string& text : config_.inject_faults) {
+    FaultSpec fault = parse_fault_spec(text);
+    check_fault_spec(fault, topology_, config_.fidelity);
+    if (fault.kind == FaultSpec::Kind::Link) link_faults.push_back(fault.link);
+    const std::size_t memory = fault.kind == FaultSpec::Kind::Memory ? nodes_[fault.node]->memory.bytes().size() : 0;
+    if (fault.kind == FaultSpec::Kind::Memory && fault.address >= memory)
+      throw ConfigError("run.inject_faults", text,
+                        "names byte " + std::to_string(fault.address) + " of node " + std::to_string(fault.node) +
+                            "'s memory, which has bytes 0.." + std::to_string(memory - 1));
+    faults_.push_back(std::move(fault));
+  }
+  memory_fault_reports_.resize(faults_.size());
+  if (!link_faults.empty()) cycle_network_->inject_link_faults(std::move(link_faults));
+}
+
+void Machine::apply_memory_faults() {
+  for (std::size_t i = 0; i < faults_.size(); ++i) {
+    const FaultSpec& fault = faults_[i];
+    if (fault.kind != FaultSpec::Kind::Memory) continue;
+    std::uint8_t& byte = nodes_[fault.node]->memory.bytes()[fault.address];
+    const unsigned was = byte;
+    byte ^= static_cast<std::uint8_t>(1u << fault.bit);
+    FaultReport& report = memory_fault_reports_[i];
+    report.fired = true;
+    report.cycle = current_cycle();
+    report.effect = "flipped bit " + std::to_string(fault.bit) + " of node " + std::to_string(fault.node) + "'s byte " +
+                    std::to_string(fault.address) + " (" + std::to_string(was) + " -> " + std::to_string(byte) +
+                    ") after the run";
+  }
+}
+
+std::vector<FaultReport> Machine::fault_reports() const {
+  std::vector<FaultReport> reports;
+  std::size_t link = 0;
+  for (std::size_t i = 0; i < faults_.size(); ++i) {
+    FaultReport report = memory_fault_reports_[i];
+    report.spec = faults_[i].text;
+    if (faults_[i].kind == FaultSpec::Kind::Link) {
+      const LinkFaultOutcome& outcome = cycle_network_->link_faults().outcomes()[link++];
+      report.fired = outcome.fired;
+      report.cycle = outcome.cycle;
+      report.effect = outcome.fired ? outcome.what
+                                    : std::string("never fired: no ") +
+                                          (faults_[i].link.kind == LinkFault::Kind::HoldCredit ? "credit" : "payload flit") +
+                                          " crossed the link from cycle " + std::to_string(faults_[i].link.cycle) + " on";
+    } else if (!report.fired) {
+      report.effect = "never applied: the run was interrupted";
+    }
+    reports.push_back(std::move(report));
+  }
+  return reports;
 }
 
 DmaEngineFactory Machine::build_network() {
@@ -265,6 +321,7 @@ RunResult Machine::run() {
   sc_core::sc_start(period_ * static_cast<double>(config_.max_cycles), sc_core::SC_EXIT_ON_STARVATION);
   result.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   for (const auto& node : nodes_) result.completion_cycles = std::max(result.completion_cycles, node->cpu.finish_cycle());
+  if (stop_signal() == 0) apply_memory_faults();
 
   if (const int signal = stop_signal()) {
     result.completion_cycles = current_cycle();  // the cycle at which the run stopped

@@ -20,6 +20,7 @@
 #include "hw/node/dma_engine.h"
 #include "hw/node/node_register_bus.h"
 #include "hw/node/hardware_barrier.h"
+#include "hw/machine/fault_spec.h"
 #include "hw/machine/machine_config.h"
 #include "hw/machine/port_rule_check.h"
 #include "hw/machine/run_spec.h"
@@ -130,8 +131,11 @@ class Machine : public sc_core::sc_module {
   void open_rtl_waveform(const std::string& path, const std::vector<int>& nodes);
   // Closes the waveforms (both written completely): after the run, before their files are put in place.
   void close_waveforms();
-  // Runs the SystemC kernel until the firmware on every node finished or the run failed.
+  // Runs the SystemC kernel until the firmware on every node finished or the run failed; then (unless it
+  // was interrupted) applies the memory faults of config.inject_faults, before any verification.
   RunResult run();
+  // What each injected fault did (hw/machine/fault_spec.h), in the order given; empty without faults.
+  std::vector<FaultReport> fault_reports() const;
 
  private:
   Machine(sc_core::sc_module_name name, const MachineConfig& config, Topology topology,
@@ -143,6 +147,9 @@ class Machine : public sc_core::sc_module {
   DmaEngineFactory build_network();
   DmaEngineFactory build_fabric();
   void stop_simulation() { sc_core::sc_stop(); }
+  // Parses config.inject_faults, checks the memory addresses, and hands the link faults to the network.
+  void prepare_faults();
+  void apply_memory_faults();
 
   MachineConfig config_;
   Topology topology_;
@@ -161,6 +168,8 @@ class Machine : public sc_core::sc_module {
   std::vector<std::unique_ptr<Node>> nodes_;
   std::unique_ptr<PortRuleCheck> port_rule_check_;  // the algorithm's port rule (004 §2), if any
   int finished_nodes_ = 0;
+  std::vector<FaultSpec> faults_;               // config.inject_faults, parsed
+  std::vector<FaultReport> memory_fault_reports_;  // per fault; filled by run() for memory faults
   sc_core::sc_trace_file* waveform_ = nullptr;
   // Processors ask for the end of the run through this event: sc_stop() is called from a method
   // process, not from a processor's thread stack.

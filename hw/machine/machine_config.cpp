@@ -12,6 +12,7 @@
 #include "topology/config_error.h"
 #include "topology/input_file.h"
 #include "topology/topology.h"
+#include "hw/machine/fault_spec.h"
 #include "hw/machine/machine_settings.h"
 #include "hw/router/router_model.h"
 #include "hw/router/routing.h"
@@ -172,6 +173,11 @@ std::optional<std::string> MachineConfig::validate(const Topology& topo) const {
     return std::string(e.what());
   }
   if (auto error = output_rules(*this, topo)) return error;
+  try {
+    for (const std::string& fault : inject_faults) check_fault_spec(parse_fault_spec(fault), topo, fidelity);
+  } catch (const ConfigError& e) {
+    return std::string(e.what());
+  }
   return inert_settings(*this, topo);
 }
 

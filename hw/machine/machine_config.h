@@ -41,6 +41,8 @@ struct MachineConfig {
   std::uint64_t max_cycles = 200000000;
   // Host threads stepping the routers (hw/network/router_step_pool.h): simulation speed only, never the result.
   int host_threads = 1;
+  // Faults to inject, each a SPEC of hw/machine/fault_spec.h ("memory:15:31", "flip:0-1:100:3").
+  std::vector<std::string> inject_faults;
   std::string stats_json = "meshmp-stats.json";  // where to write statistics; empty = nowhere
   std::string vcd;                   // waveform file; empty = no tracing
   std::string trace_rtl;             // FST waveform of the traced RTL routers' internals; empty = none

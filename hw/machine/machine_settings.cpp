@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "hw/machine/fault_spec.h"
 #include "topology/config_error.h"
 #include "topology/topology.h"
 #include "hw/base/config_limits.h"
@@ -275,6 +276,35 @@ std::vector<MachineSetting> declare_settings() {
                     false, [](auto& c) -> auto& { return c.fabric.memory_banks; }));
   s.push_back(whole(limits::kMaxCycles, "--max-cycles", "end the run after this many cycles", false,
                     [](auto& c) -> auto& { return c.max_cycles; }));
+  {
+    MachineSetting faults;
+    faults.key = "run.inject_faults";
+    faults.flags = "--inject-fault";
+    faults.help = "SPEC: a fault to inject, to see what the run makes of it (repeatable): memory:NODE:ADDRESS[:BIT] "
+                  "flips a bit of a node's memory before the verifier; flip:FROM-TO:CYCLE[:BIT], drop:FROM-TO:CYCLE "
+                  "and credit:FROM-TO:CYCLE flip a bit of, or drop, the first payload flit on the link FROM->TO from "
+                  "CYCLE on, or withhold its first credit (cycle-level router network)";
+    faults.kind = SettingKind::TextList;
+    faults.get = [](const MachineConfig& c) { return nlohmann::json(c.inject_faults); };
+    faults.read_text = [](MachineConfig& c, const std::string& v) {
+      parse_fault_spec(v);
+      c.inject_faults.push_back(v);
+    };
+    faults.read_json = [](MachineConfig& c, const nlohmann::json& j) {
+      if (!j.is_array()) throw ConfigError("run.inject_faults", j.dump(), "must be a list of fault specs");
+      std::vector<std::string> list;
+      for (const auto& v : j) {
+        if (!v.is_string()) throw ConfigError("run.inject_faults", v.dump(), kFaultSpecRule);
+        parse_fault_spec(v.get<std::string>());
+        list.push_back(v.get<std::string>());
+      }
+      c.inject_faults = std::move(list);
+    };
+    faults.check = [](const MachineConfig& c) {
+      for (const std::string& v : c.inject_faults) parse_fault_spec(v);
+    };
+    s.push_back(std::move(faults));
+  }
 
   // Outputs.
   s.push_back(output_path("output.stats_json", "-o,--stats-json",
@@ -335,7 +365,7 @@ std::string MachineSetting::name() const {
 }
 
 std::string MachineSetting::option_help() const {
-  if (kind == SettingKind::OffSwitch || kind == SettingKind::OptionMap) return help;
+  if (kind == SettingKind::OffSwitch || kind == SettingKind::OptionMap || kind == SettingKind::TextList) return help;
   static const MachineConfig defaults;
   const nlohmann::json value = get(defaults);
   std::string shown;

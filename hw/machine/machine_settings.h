@@ -23,6 +23,7 @@ enum class SettingKind {
   OffSwitch,    // --no-dateline; "dateline": false. The flag turns the setting off.
   NodeList,     // --trace-nodes 0,9; "trace_nodes": [0, 9]
   OptionMap,    // --workload-option rows=64 (repeatable); "workload_options": {"rows": "64"}
+  TextList,     // --inject-fault memory:3:31 (repeatable); "inject_faults": ["memory:3:31"]
 };
 
 struct MachineSetting {
@@ -35,7 +36,8 @@ struct MachineSetting {
   bool recorded = true;   // in the results' "config" and --print-config (the output paths are not)
   std::function<nlohmann::json(const MachineConfig&)> get;
   // Sets the value from a config file's JSON, or from the command line's text (an OffSwitch's text is
-  // ignored; an OptionMap's is one KEY=VALUE). Throw ConfigError naming the key, the value and the rule.
+  // ignored; an OptionMap's is one KEY=VALUE, a TextList's one item, added to the list). Throw ConfigError
+  // naming the key, the value and the rule.
   std::function<void(MachineConfig&, const nlohmann::json&)> read_json;
   std::function<void(MachineConfig&, const std::string&)> read_text;
   // The value's own rule on a configuration built in code (a library user's); nullptr: none beyond its type.

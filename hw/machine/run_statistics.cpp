@@ -178,6 +178,14 @@ nlohmann::json collect_statistics(const Machine& machine, const RunResult& resul
   const ScheduleSummary schedule = schedule_of(machine);
   stats["schedule"] = schedule_statistics(schedule);
   stats["bounds"] = bounds_statistics(topo, schedule);
+  if (const std::vector<FaultReport> faults = machine.fault_reports(); !faults.empty()) {
+    stats["faults"] = nlohmann::json::array();
+    for (const FaultReport& f : faults)
+      stats["faults"].push_back({{"spec", f.spec},
+                                 {"fired", f.fired},
+                                 {"cycle", f.fired ? nlohmann::json(f.cycle) : nlohmann::json(nullptr)},
+                                 {"effect", f.effect}});
+  }
   if (!machine.has_network()) {
     stats["fabric"] = fabric_statistics(machine);
     return stats;

@@ -159,14 +159,26 @@ void Network::send_flit(int router, int out_port, const Flit& flit) {
       return;
     }
     ++flit_hops_;
-    ++flits_on_links_;
-    const std::uint64_t arrival = now_cycle_ + params_.link_latency_cycles;
-    stamp_arrival(flit, arrival);
-    ++link_arrivals_[arrival % calendar_slots_];
-    flit_calendar_[calendar_index(arrival % calendar_slots_, next)].push_back(
-        {next, topology_.reverse_port(out_port), flit});
+    if (link_faults_.empty()) {
+      put_on_link(next, out_port, flit);
+    } else {
+      Flit crossing = flit;
+      if (!link_faults_.pass_flit(router, next, now_cycle_, crossing)) {
+        --flits_in_network_;  // dropped on the link: it never arrives
+        return;
+      }
+      put_on_link(next, out_port, crossing);
+    }
   }
   ++pending_deliveries_;
+}
+
+void Network::put_on_link(int next, int out_port, const Flit& flit) {
+  ++flits_on_links_;
+  const std::uint64_t arrival = now_cycle_ + params_.link_latency_cycles;
+  stamp_arrival(flit, arrival);
+  ++link_arrivals_[arrival % calendar_slots_];
+  flit_calendar_[calendar_index(arrival % calendar_slots_, next)].push_back({next, topology_.reverse_port(out_port), flit});
 }
 
 void Network::send_credit(int router, int in_port, int vc) {
@@ -175,6 +187,7 @@ void Network::send_credit(int router, int in_port, int vc) {
     injection_credit_calendar_[(now_cycle_ + 1) % calendar_slots_].push_back({router, in_port - net_ports, vc});
   } else {
     const int upstream = topology_.neighbor(router, in_port);
+    if (!link_faults_.empty() && !link_faults_.pass_credit(upstream, router, now_cycle_)) return;  // withheld
     // On the wire, then registered by the upstream output unit: handed to it when its allocators may
     // count the slot (a router model sees a credit at the cycle it counts).
     const std::uint64_t counted = now_cycle_ + params_.credit_wire_cycles() + params_.credit_processing_cycles;

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "hw/network/interconnect.h"
+#include "hw/network/link_faults.h"
 #include "hw/network/network_endpoint.h"
 #include "hw/network/packet_records.h"
 #include "hw/router/router_model.h"
@@ -104,6 +105,13 @@ class Network : public sc_core::sc_module, public Interconnect, public RouterEnv
   std::uint64_t cycles_stepped() const override { return cycles_stepped_; }
   // Host threads stepping the network (speed only: the simulated machine is the same at any count).
   int host_threads() const override { return host_threads_; }
+
+  // Faults on the links (hw/network/link_faults.h), injected before the run; what each did, after it.
+  void inject_link_faults(std::vector<LinkFault> faults) { link_faults_ = LinkFaults(std::move(faults)); }
+  const LinkFaults& link_faults() const {
+    settled();
+    return link_faults_;
+  }
 
   // Set when the run must end: a deadlock (with blocked channels) or a protocol error.
   bool failed() const override {
@@ -188,6 +196,8 @@ class Network : public sc_core::sc_module, public Interconnect, public RouterEnv
   // measured from there). Taken when the flit is sent, on the simulation thread: workers that deliver it
   // never touch a packet record.
   void stamp_arrival(const Flit& flit, std::uint64_t arrival);
+  // A flit from the router before `next` onto the link into `next` through `out_port`, arriving after the link latency.
+  void put_on_link(int next, int out_port, const Flit& flit);
   // The endpoints' deliveries and steps of this cycle (simulation thread).
   void step_endpoints(std::uint64_t cycle);
   // Chunk k's deliveries and router steps of this cycle (any thread): touches only its routers and lists.
@@ -242,6 +252,7 @@ class Network : public sc_core::sc_module, public Interconnect, public RouterEnv
   std::uint64_t cycles_stepped_ = 0;
   std::uint64_t flits_in_network_ = 0;
   std::uint64_t flit_hops_ = 0;
+  LinkFaults link_faults_;
   std::uint64_t flits_on_links_ = 0;
   // Credits sent and not yet delivered (on a link, or on their way to or from an endpoint): a credit in
   // flight is progress, so the watchdog waits for it as it waits for a flit on a link.
