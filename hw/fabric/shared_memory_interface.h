@@ -2,10 +2,10 @@
 // map of tlm/dma_registers.h, with the two commands that machine has instead of messages. SHARED_READ
 // moves LENGTH bytes from the global memory at GLOBAL_ADDRESS to local memory at LOCAL_ADDRESS,
 // SHARED_WRITE the other way; GLOBAL_PIECE and GLOBAL_STRIDE make the global end strided (the pieces
-// of tlm/strided_access.h, sent with the transaction as that extension). The engine's one channel (the processor's channel to the memory, b_M)
-// carries the queued accesses one after the other, each as one TLM-2.0 transaction on `global_port` that
-// blocks for the memory's arbitration, bank conflicts and tau_M + m / b_M; the descriptor completes when it
-// returns. A write reads the local bytes when its descriptor starts; a read writes them to local memory
+// of tlm/strided_access.h, sent with the transaction as that extension). The engine's one channel (the
+// processor's channel to the memory, b_M) carries the queued accesses one after the other, each as one
+// TLM-2.0 transaction on `global_port` that blocks for the memory's arbitration, bank conflicts and
+// tau_M + m / b_M; the descriptor completes when it returns. A write reads the local bytes when its descriptor starts; a read writes them to local memory
 // when the access completes. SEND and RECEIVE are refused: the machine has no messages (004: "data
 // exchanges are performed via the global memory").
 #pragma once
