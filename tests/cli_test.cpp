@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "hw/machine/machine_settings.h"
 #include "meshmp_process.h"
 
 namespace {
@@ -296,12 +297,18 @@ TEST(CommandLine, RunsAreReproducible) {
   EXPECT_EQ(first, second) << "two runs of one configuration differ";
 }
 
+// The help lists every setting of the table (hw/machine/machine_settings.h) by its option, and every config
+// file key, and the sections a man page has.
 TEST(CommandLine, HelpReadsLikeAManPage) {
   const Outcome o = meshmp("run --help");
   EXPECT_EQ(o.status, 0);
-  for (const char* option : {"--topology", "--algorithm", "--block-bytes", "--switching", "--port-model",
-                             "--startup-cycles", "--copy-cycles-per-byte", "--stats-json", "--vcd", "--config"})
-    EXPECT_NE(o.output.find(option), std::string::npos) << option;
+  for (const meshmp::MachineSetting& setting : meshmp::machine_settings()) {
+    const std::string flag = setting.flags.substr(setting.flags.rfind(',') + 1);
+    EXPECT_NE(o.output.find(flag + " "), std::string::npos) << flag;
+    EXPECT_NE(o.output.find(setting.name()), std::string::npos) << setting.key << " in CONFIG FILE";
+  }
+  for (const char* section : {"DESCRIPTION", "EXAMPLES", "CONFIG FILE", "EXIT STATUS", "--config"})
+    EXPECT_NE(o.output.find(section), std::string::npos) << section;
 }
 
 // The summary says which speed is which: the clock skips idle cycles, so simulated cycles/s overstates
