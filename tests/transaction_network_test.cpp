@@ -97,17 +97,25 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(FidelityBoth, PrintsBothCompletionsAndTheErrorAndRecordsThem) {
   const std::string path = temp_path("both.json");
   // Unsynchronised T1 meets header blocking: the two levels differ, and the error is reported, not hidden.
-  const auto outcome = meshmp("run -t torus:8x8 -a tseng-t1 -m 8 --fidelity both -o " + path);
+  const std::string args = "-t torus:8x8 -a tseng-t1 -m 8";
+  const auto outcome = meshmp("run " + args + " --fidelity both -o " + path);
   ASSERT_EQ(outcome.status, 0) << outcome.output;
-  EXPECT_NE(outcome.output.find("fidelity: cycle level 1664 cycles, transaction level"), std::string::npos) << outcome.output;
   EXPECT_NE(outcome.output.find("error (tlm / cycle - 1)"), std::string::npos) << outcome.output;
   EXPECT_EQ(meshmp_test::schema_violations("run.schema.json", path), "");
   const nlohmann::json run = nlohmann::json::parse(std::ifstream(path));
   const nlohmann::json& comparison = run["fidelity_comparison"];
   EXPECT_EQ(comparison["cycle_completion_cycles"], run["statistics"]["completion_cycles"]);
-  EXPECT_EQ(comparison["cycle_completion_cycles"], 1664);
+  // Each level's completion is what a run at that level alone gives (1,664 cycles at the cycle level here).
+  const double cycle = run_at(args, "cycle")["statistics"]["completion_cycles"].get<double>();
+  const double tlm = run_at(args, "tlm")["statistics"]["completion_cycles"].get<double>();
+  EXPECT_EQ(comparison["cycle_completion_cycles"].get<double>(), cycle);
+  EXPECT_EQ(comparison["tlm_completion_cycles"].get<double>(), tlm);
+  EXPECT_NE(outcome.output.find("fidelity: cycle level " + std::to_string(static_cast<std::uint64_t>(cycle)) +
+                                " cycles, transaction level " + std::to_string(static_cast<std::uint64_t>(tlm))),
+            std::string::npos)
+      << outcome.output;
   const double error = comparison["tlm_over_cycle_minus_one"].get<double>();
-  EXPECT_DOUBLE_EQ(error, comparison["tlm_completion_cycles"].get<double>() / 1664 - 1);
+  EXPECT_DOUBLE_EQ(error, tlm / cycle - 1);
   EXPECT_NE(error, 0) << "this schedule contends: the levels differ";
   EXPECT_LT(std::abs(error), 0.05) << "the papers' algorithms unsynchronised are within 5 %";
   EXPECT_TRUE(comparison["tlm_verification_passed"].get<bool>());
@@ -229,8 +237,9 @@ TEST(TransactionChannels, AFullSourceBufferStopsTheChannelAsCreditsDo) {
   const double cycle_blocking = cycle["statistics"]["network"]["header_blocking_cycles"].get<double>();
   const double tlm_blocking = tlm["statistics"]["network"]["header_blocking_cycles"].get<double>();
   ASSERT_GT(cycle_blocking, 0.0) << "the case must contend";
-  EXPECT_LT(tlm_blocking, 2.0 * cycle_blocking);
-  EXPECT_GT(tlm_blocking, 0.5 * cycle_blocking);
+  // Measured: 10,051,953 against 13,273,803 cycles (0.757); before the source buffers held, 5 times.
+  EXPECT_LT(tlm_blocking, 1.3 * cycle_blocking);
+  EXPECT_GT(tlm_blocking, 0.7 * cycle_blocking);
 
   meshmp::Machine machine("machine", direct_at_once("torus:8x8", 8), meshmp::find_algorithm("direct"));
   machine.fill_memory();
