@@ -42,7 +42,7 @@ sources=(meshmp_flit_pkg meshmp_router_pkg meshmp_input_unit meshmp_route_table 
 read_sources=""
 for s in "${sources[@]}"; do read_sources+=" rtl/$s.sv"; done
 
-flit_bits=342; max_buffer=8; table_bits=12   # rtl/meshmp_flit_pkg.sv, rtl/CMakeLists.txt
+flit_bits=342; max_buffer=32; table_bits=12   # rtl/meshmp_flit_pkg.sv, rtl/CMakeLists.txt (MESHMP_RTL_MAX_BUFFER)
 {
   echo "| configuration | ports | VCs | cells | flip-flops | memory bits (flit buffers + routing table) | yosys CPU s |"
   echo "|---|---|---|---|---|---|---|"

@@ -25,10 +25,11 @@ struct ExchangeRun {
   std::vector<ReceivedMessageRecord> messages;        // every received message, when asked for
 };
 
+// The router model of the pass: in the rtl/ pass every machine is asked for the verilated routers, and
+// one the RTL matrix does not cover is refused by the machine (a ConfigError naming the rule), never
+// quietly built from the SystemC router.
 inline MachineConfig with_test_router_model(MachineConfig config) {
-  const char* model = std::getenv("MESHMP_TEST_ROUTER_MODEL");
-  if (model != nullptr && Topology::fabric_of(config.topology).empty() && !RtlRouter::unsupported(Topology::parse(config.topology), config.router, config.port_model))
-    config.router.model = model;
+  if (const char* model = std::getenv("MESHMP_TEST_ROUTER_MODEL")) config.router.model = model;
   return config;
 }
 

@@ -10,6 +10,8 @@
 #include "hw/machine/machine.h"
 #include "hw/machine/run_statistics.h"
 
+#include "exchange_run.h"
+
 namespace meshmp {
 namespace {
 
@@ -38,7 +40,7 @@ TEST_P(BaselineExchange, EveryByteInPlace) {
   config.router.max_packet_payload_flits = 4;  // blocks of 40 bytes become two packets
   if (c.switching != SwitchingMode::Wormhole) config.router.buffer_flits = 5;
   ASSERT_FALSE(config.validate().has_value()) << *config.validate();
-  Machine machine("machine", config, find_algorithm(c.algorithm));
+  Machine machine("machine", with_test_router_model(config), find_algorithm(c.algorithm));
   const int n = machine.topology().num_nodes();
   for (int i = 0; i < n; ++i) fill_exchange_memory(machine.node(i).memory.bytes(), machine.layout(), i);
   const RunResult result = machine.run();
@@ -104,7 +106,7 @@ TEST(PaperCostModel, PairwiseOnTheHypercubeFollowsTheStepEstimate) {
   config.algorithm = "pairwise";
   config.block_bytes = 256;
   const Algorithm& algorithm = find_algorithm("pairwise");
-  Machine machine("machine", config, algorithm);
+  Machine machine("machine", with_test_router_model(config), algorithm);
   for (int i = 0; i < 64; ++i) fill_exchange_memory(machine.node(i).memory.bytes(), machine.layout(), i);
   const RunResult result = machine.run();
   ASSERT_EQ(result.status, RunStatus::Completed) << result.message;

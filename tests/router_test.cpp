@@ -36,12 +36,12 @@ struct Bench : RouterEnvironment {
 };
 
 // The router under test: the SystemC router, or in the rtl/ pass (MESHMP_TEST_ROUTER_MODEL=rtl,
-// tests/CMakeLists.txt) the verilated one wherever the RTL matrix has the configuration.
+// tests/CMakeLists.txt) the verilated one, refused with the rule where the RTL matrix lacks the configuration.
 std::unique_ptr<RouterModel> router_under_test(int node, const Topology& topology, const RouterParams& params,
                                                Bench& bench) {
   const char* model = std::getenv("MESHMP_TEST_ROUTER_MODEL");
-  const bool rtl = model != nullptr && !RtlRouter::unsupported(topology, params, PortModel::OnePort);
-  return make_router(rtl ? model : "cpp", node, topology, params, PortModel::OnePort, &dimension_order_port, &bench);
+  return make_router(model != nullptr ? model : "cpp", node, topology, params, PortModel::OnePort, &dimension_order_port,
+                     &bench);
 }
 
 void run_single_router(SwitchingMode mode, int pipeline_depth, std::uint64_t seed) {

@@ -11,6 +11,8 @@
 #include "hw/machine/run_statistics.h"
 #include "hw/machine/schedule_summary.h"
 
+#include "exchange_run.h"
+
 namespace meshmp {
 namespace {
 
@@ -30,7 +32,7 @@ TEST(Schedule, PairwiseOnTheHypercubeIsContentionFree) {
   config.topology = "hypercube:4";
   config.algorithm = "pairwise";
   config.block_bytes = 40;
-  Machine machine("machine", config, find_algorithm("pairwise"));
+  Machine machine("machine", with_test_router_model(config), find_algorithm("pairwise"));
   const RunResult result = machine.run();
   ASSERT_EQ(result.status, RunStatus::Completed) << result.message;
   const ScheduleSummary s = schedule_of(machine);
@@ -54,7 +56,7 @@ TEST(Schedule, BlockingIsChargedToTheStepThatSentTheMessage) {
   config.algorithm = "direct";
   config.algorithm_options = {{"order", "ascending"}};
   config.processor.startup_cycles = 0;
-  Machine machine("machine", config, find_algorithm("direct"));
+  Machine machine("machine", with_test_router_model(config), find_algorithm("direct"));
   const RunResult result = machine.run();
   ASSERT_EQ(result.status, RunStatus::Completed) << result.message;
   const auto& by_step = machine.network().header_blocking_by_step();
@@ -72,7 +74,7 @@ TEST(Schedule, CountsTheLargestMessageOfEachStepInBlocks) {
   MachineConfig config;
   config.topology = "ring:4";
   config.block_bytes = 32;
-  Machine machine("machine", config, [](NodeApi& api) {
+  Machine machine("machine", with_test_router_model(config), [](NodeApi& api) {
     const std::uint32_t scratch = api.layout().receive_base();
     if (api.id() == 0) {
       api.begin_step(1);

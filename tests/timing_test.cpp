@@ -58,7 +58,7 @@ TEST_P(ZeroLoadLatency, MatchesTheFormula) {
   if (t.switching != SwitchingMode::Wormhole) config.router.buffer_flits = 17;
   config.processor.startup_cycles = 37;
   ASSERT_FALSE(config.validate().has_value()) << *config.validate();
-  config = with_test_router_model(config);  // the rtl/ pass: the verilated routers where the matrix has them
+  config = with_test_router_model(config);  // the rtl/ pass: the verilated routers
   const int last = t.hops;
   const std::uint32_t bytes = t.bytes;
   static std::uint64_t received_at = 0;

@@ -12,6 +12,8 @@
 #include "hw/machine/machine.h"
 #include "hw/network/zero_load_model.h"
 
+#include "exchange_run.h"
+
 namespace meshmp {
 namespace {
 
@@ -38,7 +40,7 @@ TEST_P(PairwiseOnTheHypercube, MeasuredEqualsTheZeroLoadModel) {
   config.algorithm = "pairwise";
   config.block_bytes = block_bytes;
   config.processor.startup_cycles = startup;
-  Machine machine("machine", config, find_algorithm("pairwise"));
+  Machine machine("machine", with_test_router_model(config), find_algorithm("pairwise"));
   const int n = machine.topology().num_nodes();
   for (int i = 0; i < n; ++i) fill_exchange_memory(machine.node(i).memory.bytes(), machine.layout(), i);
   const RunResult result = machine.run();
@@ -72,7 +74,7 @@ TEST(ZeroLoadModel, AsymmetricStepIsExactWithBarriers) {
   MachineConfig config;
   config.topology = "ring:4";
   config.block_bytes = 256;
-  Machine machine("machine", config, [](NodeApi& api) {
+  Machine machine("machine", with_test_router_model(config), [](NodeApi& api) {
     const std::uint32_t in = api.layout().receive_base();
     Handle large = -1, small = -1;
     api.begin_step(1);

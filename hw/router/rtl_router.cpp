@@ -2,6 +2,7 @@
 #include "hw/router/rtl_router.h"
 
 #include <algorithm>
+#include <atomic>
 
 #include "hw/router/flit_wire.h"
 #include "hw/router/verilated_router.h"
@@ -22,7 +23,7 @@ VerilatedContext& rtl_verilator_context() {
 
 namespace {
 
-constexpr int kMaxBuffer = 8;       // MAX_BUFFER of the built configurations (and the tests' checked one)
+std::atomic<std::uint64_t> routers_built{0};  // built_count()
 constexpr int kTableBits = 12;      // TABLE_BITS: up to 4096 destinations
 
 // The matrix (rtl/CMakeLists.txt), smallest first.
@@ -58,10 +59,10 @@ std::optional<std::string> RtlRouter::unsupported(const Topology& topology, cons
     std::string built;
     for (const auto& c : built_configurations()) built += "; " + c.name;
     return std::optional<std::string>(why + " (RTL configurations built, each with up to " +
-                                      std::to_string(kMaxBuffer) + " flits per VC and " +
+                                      std::to_string(kRtlMaxBuffer) + " flits per VC and " +
                                       std::to_string(1 << kTableBits) + " nodes" + built + ")");
   };
-  if (params.buffer_flits > kMaxBuffer)
+  if (params.buffer_flits > kRtlMaxBuffer)
     return refuse("router.buffer_flits = " + std::to_string(params.buffer_flits) + " exceeds the RTL buffers");
   if (topology.num_nodes() > (1 << kTableBits))
     return refuse(std::to_string(topology.num_nodes()) + " nodes exceed the RTL routing table");
@@ -82,6 +83,7 @@ RtlRouter::RtlRouter(int node, const Topology& topology, const RouterParams& par
       local_ports_(port_model == PortModel::AllPort ? topology.num_ports() : 1),
       vcs_(params.vcs) {
   if (auto why = unsupported(topology, params, port_model)) throw ConfigError("router.model", "rtl", *why);
+  ++routers_built;
   if (model != nullptr && !covers(*model, topology, params, port_model))
     throw ConfigError("router.model", "rtl", "the RTL configuration " + model->name + " does not fit this machine");
   const RtlModelConfiguration& c = model != nullptr ? *model : *find_configuration(topology, params, port_model);
@@ -126,6 +128,8 @@ RtlRouter::RtlRouter(int node, const Topology& topology, const RouterParams& par
 }
 
 RtlRouter::~RtlRouter() = default;
+
+std::uint64_t RtlRouter::built_count() { return routers_built; }
 
 void RtlRouter::receive_flit(int in_port, const Flit& flit, std::uint64_t) {
   model_->put_flit(model_port(in_port), wire::pack(flit));

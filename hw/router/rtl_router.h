@@ -26,6 +26,10 @@ namespace meshmp {
 class RtlModelPort;             // the verilated model behind a uniform interface (hw/router/rtl_model_port.h)
 struct RtlModelConfiguration;  // a verilated configuration (the same header)
 
+// Slots per VC of every built RTL configuration (MESHMP_RTL_MAX_BUFFER, rtl/CMakeLists.txt): the deepest
+// router.buffer_flits the RTL router takes.
+inline constexpr int kRtlMaxBuffer = 32;
+
 class RtlRouter final : public RouterModel {
  public:
   // `model` (tests only): the verilated configuration to build instead of the matrix's, one that fits
@@ -39,6 +43,10 @@ class RtlRouter final : public RouterModel {
   // ones (field router.model).
   static std::optional<std::string> unsupported(const Topology& topology, const RouterParams& params,
                                                 PortModel port_model);
+
+  // How many RTL routers this process has built (the tests' rtl/ pass checks that each of its entries
+  // built some, tests/test_main.cpp).
+  static std::uint64_t built_count();
 
   // Adds this router's verilated model (ports and internals) to an FST waveform (RtlWaveform).
   void add_to_waveform(VerilatedFstC* file);
@@ -73,7 +81,7 @@ class RtlRouter final : public RouterModel {
     std::int32_t dst;
     std::uint8_t next_route_entry;    // the next output port of a source route, kNoPort if none
   };
-  static constexpr int kHeldRing = 8;  // per input VC: at most one packet per buffered flit
+  static constexpr int kHeldRing = kRtlMaxBuffer;  // per input VC: at most one packet per buffered flit
 
   int node_;
   const Topology& topology_;
