@@ -51,8 +51,8 @@ flit_bits=342; max_buffer=32; table_bits=12   # rtl/meshmp_flit_pkg.sv, rtl/CMak
 # name, PORTS, NET_PORTS, VCS, and the cells and flip-flops this RTL synthesizes to (docs/architecture.md):
 # a run more than 10 % away from either fails, so that a change of the RTL that changes its size is seen
 # (and these figures updated with it).
-for configuration in "2-D mesh, 2 VCs:5:4:2:39162:2622" "2-D mesh, 4 VCs:5:4:4:78855:3272" \
-                     "hypercube of dimension 6, 4 VCs:7:6:4:137317:4550"; do
+for configuration in "2-D mesh, 2 VCs:5:4:2:39359:2642" "2-D mesh, 4 VCs:5:4:4:79156:3312" \
+                     "hypercube of dimension 6, 4 VCs:7:6:4:137756:4606"; do
   IFS=: read -r name ports net_ports vcs expected_cells expected_flops <<< "$configuration"
   if [ -n "$only" ] && [ "$only" != "p${ports}v${vcs}" ]; then continue; fi
   log=build/synthesis/p${ports}v${vcs}.log

@@ -6,12 +6,16 @@
 //    switch's permutations), its completion equals this machine's zero-load model of the schedule less one
 //    cycle per shared-memory round its phase continues after (the next round's access was issued while the
 //    port was busy; the model, putting the steps one after the other, issues it afterwards);
+//    the program's steps and words are the firmware's own (a pin on the programs: 004's expressions hold
+//    them where 004 is exact, SaadFabric.* and tests/saad_machine_test.cpp), and where accesses can
+//    conflict the run is bounded above by the memory's own conflict count (SaadFabricConflicts);
 //  - SaadFabric: single runs here: the paper's counts where 004 gives them exactly, the fabric statistics,
 //    a data placement whose accesses conflict in the memory's banks, and the errors a user meets.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <fstream>
+#include <tuple>
 
 #include "exchange_run.h"
 #include "meshmp_process.h"
@@ -100,6 +104,35 @@ MachineConfig fabric_config(const std::string& topology, const std::string& algo
 }
 
 // The bus's expressions are exact: (3.26) k start-ups and N words; T_{2,B} one broadcast.
+// Where accesses can conflict (the shared memory at k* = 3) the sweep above only bounds the run from below by
+// the zero-load model. Bounded from above too, by a count the memory keeps apart from any schedule: a
+// conflict delays an access by its bank conflict cycles, and no more, so the run exceeds its zero-load
+// model (less the rounds continuing, as above) by at most the memory's bank conflict cycles in all.
+class SaadFabricConflicts : public ::testing::TestWithParam<std::tuple<std::string, int>> {};
+
+TEST_P(SaadFabricConflicts, CostAtMostTheirBankConflictCycles) {
+  const auto& [algorithm, k] = GetParam();
+  MachineConfig config = fabric_config("shared-memory:" + std::to_string(k), algorithm, 3);
+  const ExchangeRun run = run_exchange(config);
+  ASSERT_EQ(run.result.status, RunStatus::Completed) << run.result.message;
+  EXPECT_TRUE(run.report.ok());
+  const SaadPlan plan = saad_plan(algorithm, Topology::parse(config.topology), exchange_parameters(config));
+  const auto continuing = static_cast<std::uint64_t>(
+      std::count(plan.program.round_continues.begin(), plan.program.round_continues.end(), true));
+  const std::uint64_t conflicts = run.stats["fabric"]["shared_memory"]["bank_conflict_cycles"];
+  EXPECT_GE(run.result.completion_cycles + continuing, run.zero_load_cycles);
+  EXPECT_LE(run.result.completion_cycles + continuing, run.zero_load_cycles + conflicts);
+}
+
+INSTANTIATE_TEST_SUITE_P(SharedMemory, SaadFabricConflicts,
+                         ::testing::Combine(::testing::ValuesIn(kOperations), ::testing::Values(3, 8, 16)),
+                         [](const auto& info) {
+                           std::string name = std::get<0>(info.param) + "_k" + std::to_string(std::get<1>(info.param));
+                           for (char& ch : name)
+                             if (ch == '-') ch = '_';
+                           return name;
+                         });
+
 TEST(SaadFabric, TheBusAllToAllBroadcastMeetsItsExpressionExactly) {
   MachineConfig config = fabric_config("bus:16", "saad-all-to-all-broadcast");
   config.workload_options = {{"words", "512"}};

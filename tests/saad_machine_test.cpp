@@ -10,6 +10,7 @@
 //    the machine while it runs (an error naming the step, the node and the rule).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -261,6 +262,29 @@ TEST(SaadPaper, FigureAgainstNuWritesTheTableAndThePlot) {
   std::string header;
   std::getline(table, header);
   EXPECT_EQ(header, "packets,completion_cycles,paper_estimate_cycles,nu_opt,paper_optimum_cycles");
+  // Every row against 004's expressions written out here: the figure is (3.21)'s broadcast on hypercube:6
+  // (n = 6 dimensions), N = 2048 words, tau = 100, b = 1 word per cycle: t(nu) = (nu - 1 + n)(tau + N / nu),
+  // minimal at nu_opt = sqrt((n - 1) N / tau) (3.4), where it is (sqrt((n - 1) tau) + sqrt(N))^2.
+  const double n = 6, words = 2048, tau = 100;
+  const double nu_opt = std::sqrt((n - 1) * words / tau);
+  const double optimum = std::pow(std::sqrt((n - 1) * tau) + std::sqrt(words), 2);
+  std::string line;
+  int rows = 0;
+  double best_nu = 0, best_cycles = 1e300;
+  while (std::getline(table, line)) {
+    double nu = 0, cycles = 0, estimate = 0, row_nu_opt = 0, row_optimum = 0;
+    ASSERT_EQ(std::sscanf(line.c_str(), "%lf,%lf,%lf,%lf,%lf", &nu, &cycles, &estimate, &row_nu_opt, &row_optimum), 5) << line;
+    ++rows;
+    const double t = (nu - 1 + n) * (tau + words / nu);
+    EXPECT_NEAR(estimate, t, 1e-5 * t) << line;  // the table's 6 significant digits
+    EXPECT_NEAR(row_nu_opt, nu_opt, 1e-4) << line;
+    EXPECT_NEAR(row_optimum, optimum, 1e-2) << line;
+    EXPECT_GE(estimate, optimum) << line;
+    EXPECT_GE(cycles, estimate) << "the machine adds what (3.21) leaves out (head flits, pipelines): " << line;
+    if (cycles < best_cycles) best_cycles = cycles, best_nu = nu;
+  }
+  EXPECT_GE(rows, 10);
+  EXPECT_NEAR(best_nu, nu_opt, 2.0) << "the measured time is least near (3.4)'s nu_opt";
   EXPECT_TRUE(std::ifstream(png).good());
   std::remove(png.c_str());
   std::remove(csv.c_str());

@@ -132,31 +132,42 @@ TEST(TsengT4, RefusesToriItCannotScheduleNamingTheRule) {
 // (rings of ny/2, items of 2 nx blocks) in each of two slots. A step of the schedule is what runs at once:
 // step k of a slot is phase k of both rings (the shorter ring's torus idles through the rest), and under
 // sync=barrier a barrier precedes every step, so the critical path passes through every step's largest
-// message. Derived here from the two ring plans alone: the two preparation steps (N/2 blocks each), then
-// per slot and step k the larger of (largest message of the nx/2-ring's phase k) x 2 ny and (of the
-// ny/2-ring's phase k) x 2 nx blocks, steps in which neither ring sends not counted. Numbering each
-// node's phases by its own stage (as before) put phases of different stages under one step: on 48x16
-// 14 steps / 7,520 blocks against the critical path's 18 / 9,280, step 7 begun from cycle 8,610 to
-// 16,790, and 32,520 cycles against a zero-load model of 26,436.
+// message: the two preparation steps (N/2 blocks each), then per slot and step k the larger of (largest
+// message of the nx/2-ring's phase k) x 2 ny and (of the ny/2-ring's phase k) x 2 nx blocks, steps in which
+// neither ring sends not counted. Numbering each node's phases by its own stage (as before) put phases of
+// different stages under one step: on 48x16 14 steps / 7,520 blocks against the critical path's 18 /
+// 9,280, step 7 begun from cycle 8,610 to 16,790, and 32,520 cycles against a zero-load model of 26,436.
 struct CriticalPath {
   std::uint64_t steps = 2, blocks = 0;
   std::vector<std::uint64_t> step_max_blocks;
 };
 
+// The largest message of each phase of a ring of n nodes, in items. For n = 2^d the paper's count
+// (Lemmas 2-5 with §2.4's overlap, tseng_counts.h), not the firmware's plan. For other lengths 001 §5
+// gives no count: the ring plan's own phases are taken, a regression pin on the plan (whose every length
+// TsengRingPlan.AnyLengthIsOnePortInEveryPhase checks one-port and complete, and whose 2^d lengths
+// TsengRingPlan.PhasesMatchLemmasTwoToFiveAndTheoremOne holds to the same lemmas).
+std::vector<std::uint64_t> ring_phase_largest_items(int n) {
+  if ((n & (n - 1)) == 0) return expected_phase_blocks(__builtin_ctz(static_cast<unsigned>(n)));
+  std::vector<std::uint64_t> largest;
+  for (const RingPhase& phase : ring_exchange_plan(n).phases) {
+    std::uint64_t items = 0;
+    for (const RingMessage& m : phase.messages) items = std::max<std::uint64_t>(items, m.blocks.size());
+    largest.push_back(items);
+  }
+  return largest;
+}
+
 CriticalPath t4_non_square_critical_path(int nx, int ny) {
   CriticalPath path;
   const std::uint64_t half = static_cast<std::uint64_t>(nx) * ny / 2;
   path.step_max_blocks = {half, half};
-  const RingExchangePlan& x = ring_exchange_plan(nx / 2);
-  const RingExchangePlan& y = ring_exchange_plan(ny / 2);
-  auto largest = [](const RingExchangePlan& plan, std::size_t k, std::uint64_t item_blocks) {
-    std::uint64_t items = 0;
-    if (k < plan.phases.size())
-      for (const RingMessage& m : plan.phases[k].messages) items = std::max<std::uint64_t>(items, m.blocks.size());
-    return items * item_blocks;
+  const std::vector<std::uint64_t> x = ring_phase_largest_items(nx / 2), y = ring_phase_largest_items(ny / 2);
+  auto largest = [](const std::vector<std::uint64_t>& phases, std::size_t k, std::uint64_t item_blocks) {
+    return k < phases.size() ? phases[k] * item_blocks : 0;
   };
   for (int slot = 0; slot < 2; ++slot)
-    for (std::size_t k = 0; k < std::max(x.phases.size(), y.phases.size()); ++k) {
+    for (std::size_t k = 0; k < std::max(x.size(), y.size()); ++k) {
       const std::uint64_t blocks = std::max(largest(x, k, 2ull * ny), largest(y, k, 2ull * nx));
       if (blocks == 0) continue;
       ++path.steps;
@@ -188,7 +199,24 @@ TEST_P(TsengT4NonSquare, EveryByteInPlaceWithTheCriticalPathsCounts) {
   }
 }
 
-// 48x16: rings of 24 (8 phases, GP_3 empty) beside rings of 8 (4 phases): 18 steps, 9,280 blocks.
+// 16x32 by hand from the paper's counts alone. Rings of 8 (d = 3), largest messages per phase in items:
+// GP_0 3 + 1 (Corollary 1, §2.4's overlap), GP_1 4 + 1 (Lemma 3, the d = 3 overlap), SP_1 1 (Lemma 4),
+// SP_0 3 + 1: 4, 5, 1, 4. Rings of 16 (d = 4): GP_0 7 + 1, GP_1 max(2^4 - 10 + 3, 7) = 9, GP_2 4 + 6 = 10,
+// SP_2 1, SP_1 9, SP_0 7 + 1: 8, 9, 10, 1, 9, 8. An item is 2 ny = 64 blocks on the 8-ring and 2 nx = 32 on
+// the 16-ring; per slot the steps are max(4x64, 8x32) = 256, max(320, 288) = 320, max(64, 320) = 320,
+// max(256, 32) = 256, 288 and 256 (the 8-ring idle): 14 steps, 2 x 256 + 2 x 1,696 = 3,904 blocks.
+TEST(TsengT4, NonSquareCriticalPathOn16x32FromThePapersCounts) {
+  EXPECT_EQ(expected_phase_blocks(3), (std::vector<std::uint64_t>{4, 5, 1, 4}));
+  EXPECT_EQ(expected_phase_blocks(4), (std::vector<std::uint64_t>{8, 9, 10, 1, 9, 8}));
+  const CriticalPath path = t4_non_square_critical_path(16, 32);
+  const std::vector<std::uint64_t> steps = {256, 256, 256, 320, 320, 256, 288, 256, 256, 320, 320, 256, 288, 256};
+  EXPECT_EQ(path.step_max_blocks, steps);
+  EXPECT_EQ(path.steps, 14u);
+  EXPECT_EQ(path.blocks, 3904u);
+}
+
+// 48x16: rings of 24 (8 phases, GP_3 empty) beside rings of 8 (4 phases): 18 steps, 9,280 blocks (a
+// regression pin: the 24-ring's phases are the plan's, see ring_phase_largest_items).
 TEST(TsengT4, NonSquareCriticalPathOn48x16) {
   const CriticalPath path = t4_non_square_critical_path(48, 16);
   EXPECT_EQ(path.steps, 18u);
