@@ -59,12 +59,15 @@ std::string case_name(const std::string& base, const std::string& router_model, 
   return router_model == "cpp" ? base : base + "-" + router_model;
 }
 
-// 8x8 mesh, dimension-order routing, 4 VCs x 8 flits, 4-flit packets, 0.2 flits/node/cycle uniform random,
-// routers of `router_model` stepped on `host_threads`, or the transaction-level network.
+// 8x8 mesh, dimension-order routing (or the adaptive `routing`, most credits selected), 4 VCs x 8 flits,
+// 4-flit packets, 0.2 flits/node/cycle uniform random, routers of `router_model` stepped on
+// `host_threads`, or the transaction-level network.
 nlohmann::json uniform_random_case(const std::string& router_model, int host_threads,
-                                   NetworkFidelity fidelity = NetworkFidelity::Cycle) {
+                                   NetworkFidelity fidelity = NetworkFidelity::Cycle,
+                                   const std::string& routing = "dimension-order") {
   const Topology topology = Topology::parse("mesh:8x8");
-  RouterParams params;
+  RouterParams params = with_routing(RouterParams{}, routing);
+  if (params.adaptive_routing != nullptr) params.selection = RouteSelection::MostCredits;
   params.vcs = 4;
   params.buffer_flits = 8;
   params.max_packet_payload_flits = 3;
@@ -91,9 +94,11 @@ nlohmann::json uniform_random_case(const std::string& router_model, int host_thr
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const std::uint64_t cycles = network.current_cycle();
   const auto& s = generator.stats();
-  return {{"case", case_name("uniform", router_model, fidelity)},
+  const bool adaptive = params.adaptive_routing != nullptr;
+  return {{"case", case_name(adaptive ? "uniform-" + routing : "uniform", router_model, fidelity)},
           {"router_model", router_model},
-          {"workload", "mesh:8x8 uniform random, dimension-order, 4 VCs x 8 flits, 4-flit packets, 0.2 flits/node/cycle"},
+          {"workload", "mesh:8x8 uniform random, " + routing + (adaptive ? " (most credits)" : "") +
+                           ", 4 VCs x 8 flits, 4-flit packets, 0.2 flits/node/cycle"},
           {"simulated_cycles", cycles},
           {"host_seconds", seconds},
           {"simulated_cycles_per_second", cycles / seconds},
@@ -171,6 +176,7 @@ int run_benchmark_case(const std::string& name, int host_threads, std::ostream& 
   nlohmann::json result;
   if (name == "kernel") result = kernel_floor_case();
   else if (name == "uniform") result = uniform_random_case("cpp", host_threads);
+  else if (name == "uniform-odd-even") result = uniform_random_case("cpp", host_threads, NetworkFidelity::Cycle, "odd-even");
   else if (name == "direct") result = direct_torus_case("cpp", host_threads);
   else if (name == "uniform-rtl") result = uniform_random_case("rtl", host_threads);
   else if (name == "direct-rtl") result = direct_torus_case("rtl", host_threads);
@@ -181,7 +187,7 @@ int run_benchmark_case(const std::string& name, int host_threads, std::ostream& 
   else if (name == "scale") result = scale_case();
   else {
     err << "meshmp: error: bench case = '" << name
-        << "': expected kernel, uniform, direct, uniform-rtl, direct-rtl, uniform-tlm, direct-tlm, direct-32x32, "
+        << "': expected kernel, uniform, uniform-odd-even, direct, uniform-rtl, direct-rtl, uniform-tlm, direct-tlm, direct-32x32, "
            "direct-32x32-tlm or scale\n";
     return 2;
   }
@@ -192,7 +198,7 @@ int run_benchmark_case(const std::string& name, int host_threads, std::ostream& 
 int run_benchmarks(const std::string& self_path, const std::string& json_path, bool with_scale, int host_threads,
                    std::ostream& out, std::ostream& err) {
   nlohmann::json results = nlohmann::json::array();
-  std::vector<std::string> names{"kernel", "uniform", "direct", "uniform-rtl", "direct-rtl", "uniform-tlm", "direct-tlm"};
+  std::vector<std::string> names{"kernel", "uniform", "uniform-odd-even", "direct", "uniform-rtl", "direct-rtl", "uniform-tlm", "direct-tlm"};
   if (with_scale) names.insert(names.end(), {"direct-32x32", "direct-32x32-tlm", "scale"});
   OutputFile json_file;  // checked before the first case runs
   if (!json_path.empty()) json_file = OutputFile("--json", json_path);

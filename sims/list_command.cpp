@@ -29,9 +29,10 @@ int ListCommand::run(const CommandContext& context) {
     out << "  " << w.name << " - " << w.summary << " [" << w.source << "]\n";
     for (const auto& o : w.options) print_option(out, "--workload-option", o);
   }
-  out << "routing functions:";
-  for (const auto& name : routing_function_names()) out << " " << name;
-  out << " (plus source routes chosen by the firmware)\n";
+  out << "routing functions (--routing; source routes chosen by the firmware work beside any of them):\n";
+  for (const auto& f : routing_functions())
+    out << "  " << f.name << " - " << (f.adaptive != nullptr ? "adaptive (--selection first, random or most-credits)" : "deterministic")
+        << "; applies to " << f.applies_to << "; virtual channels: " << f.virtual_channels << " [" << f.source << "]\n";
   return 0;
 }
 

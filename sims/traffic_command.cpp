@@ -214,11 +214,13 @@ namespace {
 // The network alone at the level asked for (network.fidelity; `both` is meshmp run's and the fidelity
 // table's).
 std::unique_ptr<Interconnect> build_network(const MachineConfig& config, const Topology& topology,
-                                            sc_core::sc_time period) {
+                                            sc_core::sc_time period, std::uint64_t seed) {
   if (config.fidelity == NetworkFidelity::Transaction)
     return std::make_unique<TransactionNetwork>("network", topology, config.router, config.port_model,
                                                 find_routing_function(config.routing), period);
-  return std::make_unique<Network>("network", topology, config.router, config.port_model,
+  RouterParams router = with_routing(config.router, config.routing);
+  router.selection_seed = seed;  // router.selection random: the traffic's seed
+  return std::make_unique<Network>("network", topology, router, config.port_model,
                                    find_routing_function(config.routing), period, config.watchdog_cycles,
                                    config.host_threads);
 }
@@ -294,7 +296,7 @@ int TrafficCommand::run_point(double rate, std::ostream& out, std::ostream& err)
   OutputFile stats_file;
   if (!stats_json_.empty() && !stats_to_stdout) stats_file = OutputFile("--stats-json", stats_json_);
   const sc_core::sc_time period(1, sc_core::SC_NS);
-  const std::unique_ptr<Interconnect> built = build_network(config, topology, period);
+  const std::unique_ptr<Interconnect> built = build_network(config, topology, period, params.seed);
   Interconnect& network = *built;
   network.on_failure([] { sc_core::sc_stop(); });
   TrafficGenerator generator(network, params);

@@ -193,7 +193,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"run --port-model two-port", "node.port_model = 'two-port': expected one-port or all-port"},
         BadInput{"run --flit-bytes 64", "router.flit_bytes = '64': must be 1..32"},
         BadInput{"run --trace-nodes 64", "output.trace_nodes = '64': not a node of torus:8x8"},
-        BadInput{"run --routing west-first", "router.routing = 'west-first': unknown routing function"},
+        BadInput{"run --routing zigzag", "router.routing = 'zigzag': unknown routing function"},
         BadInput{"run --config /nonexistent.json", "--config = '/nonexistent.json': the file cannot be opened"},
         BadInput{"run --vcs many", "router.vcs = 'many': is not a whole number; must be 1..16"},
         BadInput{"run --frobnicate", "The following argument was not expected: --frobnicate"},

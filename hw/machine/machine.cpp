@@ -154,7 +154,8 @@ DmaEngineFactory Machine::build_network() {
   switch (config_.fidelity) {
     case NetworkFidelity::Cycle:
       if (!config_.trace_rtl.empty()) RtlWaveform::enable();  // before the RTL routers are built
-      cycle_network_ = std::make_unique<Network>("network", topology_, config_.router, config_.port_model, routing,
+      cycle_network_ = std::make_unique<Network>("network", topology_, with_routing(config_.router, config_.routing),
+                                                 config_.port_model, routing,
                                                  period_, config_.watchdog_cycles, config_.host_threads);
       network_ = cycle_network_.get();
       break;

@@ -29,7 +29,7 @@ std::optional<std::string> bad(const std::string& field, const std::string& valu
 // router settings that would build routers or trace them refused (the others do not apply).
 std::optional<std::string> network_rules(const MachineConfig& c, const Topology& topo) {
   if (topo.fabric().empty()) {
-    if (auto error = c.router.validate(topo)) return error;
+    if (auto error = with_routing(c.router, c.routing).validate(topo)) return error;
     if (auto error = router_model_unsupported(c.router.model, topo, c.router, c.port_model)) return error;
     if (c.fidelity != NetworkFidelity::Cycle) {
       // The transaction-level network has no routers to build, trace or step.
@@ -150,7 +150,18 @@ std::optional<std::string> MachineConfig::validate() const {
 
 std::optional<std::string> MachineConfig::validate(const Topology& topo) const {
   try {
-    find_routing_function(routing);
+    const RoutingFunctionInfo& function = find_routing(routing);
+    if (Topology::fabric_of(topology).empty()) {
+      if (auto why = function.unsupported(topo)) throw ConfigError("router.routing", routing, *why);
+      if (function.adaptive != nullptr && port_model == PortModel::AllPort)
+        throw ConfigError("router.routing", routing,
+                          "is adaptive: an all-port node injects on the channel of its route's first hop, which an "
+                          "adaptive function leaves open (use node.port_model one-port)");
+      if (function.adaptive != nullptr && fidelity != NetworkFidelity::Cycle)
+        throw ConfigError("router.routing", routing,
+                          "is adaptive: the transaction-level network reserves one fixed path per message (use "
+                          "network.fidelity cycle)");
+    }
   } catch (const ConfigError& e) {
     return std::string(e.what());
   }

@@ -192,6 +192,13 @@ std::vector<MachineSetting> declare_settings() {
   s.push_back(plain_text("router.routing", "--routing", "routing function (see `meshmp list`)", true,
                          [](auto& c) -> auto& { return c.routing; }));
   s.push_back(text(
+      "router.selection", "--selection",
+      "how a head picks among an adaptive routing function's outputs: first, random or most-credits (the "
+      "function's first by default; refused beside a deterministic function)",
+      true, [](auto& c) -> auto& { return c.router.selection; },
+      [](const std::string& v) { return parse_route_selection(v, "router.selection"); },
+      [](RouteSelection selection) { return to_string(selection); }));
+  s.push_back(text(
       "node.port_model", "--port-model", "one-port or all-port: the channels a node injects and ejects on at once", true,
       [](auto& c) -> auto& { return c.port_model; },
       [](const std::string& v) { return parse_port_model(v, "node.port_model"); },

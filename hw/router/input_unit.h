@@ -16,6 +16,7 @@
 
 #include "hw/base/config_limits.h"
 #include "hw/router/flit.h"
+#include "hw/router/routing.h"
 
 namespace meshmp {
 
@@ -47,6 +48,7 @@ struct InputVirtualChannel {
   int vc_begin = 0, vc_end = 0;         // the output VCs the packet may use
   std::uint8_t next_vc_class = 0;
   std::uint8_t next_ring_dimension = kNoPort;
+  RouteChoices choices;                 // an adaptive function's outputs (count 0: out_port is the route)
   // The cycle the last tail crossed the switch from this VC (head pipeline from-front: the head behind
   // it is routed the cycle after).
   std::uint64_t last_tail_cycle = 0;

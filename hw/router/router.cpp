@@ -14,6 +14,7 @@ Router::Router(int node, const Topology& topology, const RouterParams& params, P
       local_ports_(port_model == PortModel::AllPort ? topology.num_ports() : 1),
       env_(environment),
       routing_unit_(node, topology, params, port_model, routing),
+      selection_random_(params.selection_seed * 0x9e3779b97f4a7c15ull + static_cast<std::uint64_t>(node)),
       vc_allocator_(net_ports_ + local_ports_, params.vcs, params.islip_vc_allocator),
       vc_allocation_lead_(params.islip_vc_allocator && params.pipeline_depth >= 2 ? 1 : 0),
       switch_allocator_(net_ports_ + local_ports_, net_ports_ + local_ports_, params.vcs),
@@ -75,6 +76,15 @@ void Router::step(std::uint64_t cycle) {
           continue;
         }
         RouteDecision d = routing_unit_.compute(front, in);
+        vc.choices.count = 0;
+        if (routing_unit_.adaptive() && routing_unit_.adaptive_choices(front, env_->packet_source(front.tag), vc.choices)) {
+          if (vc.choices.count == 0) {
+            env_->protocol_error("router " + std::to_string(node_) + ": the routing function offers no output to node " +
+                                 std::to_string(front.dst));
+            continue;
+          }
+          d = routing_unit_.to_output(front, vc.choices.ports[0]);
+        }
         vc.out_port = d.out_port;
         vc.vc_begin = d.vc_begin;
         vc.vc_end = d.vc_end;
@@ -85,6 +95,7 @@ void Router::step(std::uint64_t cycle) {
       // Store-and-forward: the packet's tail must be in the buffer, and then the head still takes the
       // whole pipeline, counted from the tail's buffer write (waiting for it is not contention).
       if (store_and_forward && !tail_ready(unit, v)) continue;
+      if (vc.choices.count > 1) select_output(vc, packet_credits_needed(front));
       vc_allocator_.request(vc.out_port, {in * vcs + v, vc.vc_begin, vc.vc_end, packet_credits_needed(front)});
     }
   }
@@ -110,6 +121,37 @@ void Router::step(std::uint64_t cycle) {
   // ---- Update ----
   for (const SwitchGrant& grant : switch_allocator_.allocate()) traverse(grant);
   for (InputUnit& unit : inputs_) unit.age_one_cycle();
+}
+
+void Router::select_output(InputVirtualChannel& vc, int credits_needed) {
+  const Flit& head = vc.front_flit();
+  int available[4];
+  int count = 0, most = 0, most_credits = -1;
+  for (int k = 0; k < vc.choices.count; ++k) {
+    const RouteDecision d = routing_unit_.to_output(head, vc.choices.ports[k]);
+    const OutputUnit& output = outputs_[d.out_port];
+    int credits = -1;
+    for (int v = d.vc_begin; v < d.vc_end; ++v)
+      if (output.is_free(v) && output.has_credit(v, credits_needed)) credits = std::max(credits, 0) + output.credits(v);
+    if (credits < 0) continue;
+    if (credits > most_credits) most_credits = credits, most = k;
+    available[count++] = k;
+  }
+  int pick = 0;
+  if (count > 0) {
+    switch (params_.selection) {
+      case RouteSelection::Unset:
+      case RouteSelection::First: pick = available[0]; break;
+      case RouteSelection::Random: pick = available[selection_random_() % static_cast<std::uint64_t>(count)]; break;
+      case RouteSelection::MostCredits: pick = most; break;
+    }
+  }
+  const RouteDecision d = routing_unit_.to_output(head, vc.choices.ports[pick]);
+  vc.out_port = d.out_port;
+  vc.vc_begin = d.vc_begin;
+  vc.vc_end = d.vc_end;
+  vc.next_vc_class = d.vc_class;
+  vc.next_ring_dimension = d.ring_dimension;
 }
 
 void Router::traverse(const SwitchGrant& grant) {

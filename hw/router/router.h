@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -83,6 +84,8 @@ class Router final : public RouterModel {
   // Store-and-forward: the front packet's tail is in the buffer and has been for the whole pipeline.
   bool tail_ready(const InputUnit& unit, int v) const;
   int packet_credits_needed(const Flit& head) const;
+  // An adaptive head's output this cycle (router.selection), its VCs and class set in `vc`.
+  void select_output(InputVirtualChannel& vc, int credits_needed);
   void traverse(const SwitchGrant& grant);
 
   std::uint64_t now_ = 0;  // the cycle being stepped
@@ -93,6 +96,7 @@ class Router final : public RouterModel {
   int local_ports_;
   RouterEnvironment* env_;
   RoutingUnit routing_unit_;
+  std::mt19937_64 selection_random_;  // router.selection random
   std::vector<InputUnit> inputs_;
   std::vector<OutputUnit> outputs_;
   VcAllocator vc_allocator_;

@@ -23,6 +23,31 @@ PortModel parse_port_model(const std::string& text, const std::string& field) {
   throw ConfigError(field, text, "expected one-port or all-port");
 }
 
+RouterParams with_routing(RouterParams params, const std::string& routing) {
+  const RoutingFunctionInfo& function = find_routing(routing);
+  params.adaptive_routing = function.adaptive;
+  params.adaptive_routing_name = function.adaptive != nullptr ? function.name : nullptr;
+  return params;
+}
+
+RouteSelection parse_route_selection(const std::string& text, const std::string& field) {
+  if (text == "first") return RouteSelection::First;
+  if (text == "random") return RouteSelection::Random;
+  if (text == "most-credits") return RouteSelection::MostCredits;
+  if (text.empty()) return RouteSelection::Unset;
+  throw ConfigError(field, text, "expected first, random or most-credits");
+}
+
+std::string to_string(RouteSelection selection) {
+  switch (selection) {
+    case RouteSelection::Unset: return "";
+    case RouteSelection::First: return "first";
+    case RouteSelection::Random: return "random";
+    case RouteSelection::MostCredits: return "most-credits";
+  }
+  return "?";
+}
+
 std::string to_string(SwitchingMode mode) {
   switch (mode) {
     case SwitchingMode::Wormhole: return "wormhole";
@@ -75,6 +100,15 @@ std::optional<std::string> RouterParams::validate(const Topology& topology) cons
                                          ": needs router.model cpp, not " + echo(model) + " (the RTL router " +
                                          rule->rtl_does + ")")
                              .what());
+  if (adaptive_routing != nullptr && !description->systemc_stages)
+    return std::string(ConfigError("router.routing", adaptive_routing_name,
+                                   "is adaptive, a rule of the SystemC router's route computation: needs router.model "
+                                   "cpp, not " + echo(model) + " (the RTL router routes by a table of one output per "
+                                   "destination)").what());
+  if (adaptive_routing == nullptr && selection != RouteSelection::Unset)
+    return std::string(ConfigError("router.selection", to_string(selection),
+                                   "picks among the outputs of an adaptive routing function: the deterministic "
+                                   "router.routing gives one (see `meshmp list`)").what());
   if (dateline && topology.has_rings() && vcs < 2)
     return bad("router.vcs", vcs,
                "a topology with rings needs at least 2 virtual channels for the dateline classes");

@@ -6,17 +6,26 @@
 #include <optional>
 #include <string>
 
+#include "hw/router/routing.h"
 #include "topology/topology.h"
 
 namespace meshmp {
 
 enum class SwitchingMode { Wormhole, VirtualCutThrough, StoreAndForward };
 enum class PortModel { OnePort, AllPort };
+// How a head picks among the outputs an adaptive routing function allows (router.selection), each cycle
+// until it holds an output VC, among those with a free VC that has a credit (the function's first when
+// none has): the function's first, one at random (a generator per router, seeded from selection_seed and
+// the node), or the one whose free VCs hold the most credits (the first on a tie). Unset: first, and
+// refused beside a deterministic function, which has nothing to select.
+enum class RouteSelection { Unset, First, Random, MostCredits };
 
 SwitchingMode parse_switching(const std::string& text, const std::string& field);
 PortModel parse_port_model(const std::string& text, const std::string& field);
+RouteSelection parse_route_selection(const std::string& text, const std::string& field);
 std::string to_string(SwitchingMode mode);
 std::string to_string(PortModel model);
+std::string to_string(RouteSelection selection);
 // A router rule with two settings: the default (false) and BookSim2's (true), which only the SystemC
 // router has; `stage` is where it acts, `rtl_does` what the RTL router does instead.
 struct RouterRuleChoice {
@@ -82,11 +91,21 @@ struct RouterParams {
   // one-port rule). Off for the bare sinks of synthetic traffic, which take a flit per cycle from any
   // packet, interleaved on the ejection channel's VCs.
   bool exclusive_ejection = true;
+  // The adaptive routing function (hw/router/routing.h), null when the network's deterministic function
+  // routes every head; set from router.routing by whoever builds the network (routing_params()).
+  AdaptiveRoutingFunction adaptive_routing = nullptr;
+  const char* adaptive_routing_name = nullptr;
+  RouteSelection selection = RouteSelection::Unset;
+  std::uint64_t selection_seed = 1;
 
   int max_packet_flits() const { return 1 + max_packet_payload_flits; }
   int credit_wire_cycles() const { return credit_latency_cycles > 0 ? credit_latency_cycles : link_latency_cycles; }
   // Empty when valid; otherwise the first broken rule, naming field, value and rule.
   std::optional<std::string> validate(const Topology& topology) const;
 };
+
+// `params` routed by the function named `routing` (router.routing): its adaptive function set, if it has
+// one. Throws ConfigError for an unknown name.
+RouterParams with_routing(RouterParams params, const std::string& routing);
 
 }  // namespace meshmp

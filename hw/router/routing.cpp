@@ -3,6 +3,7 @@
 
 #include <utility>
 
+#include "hw/router/turn_models.h"
 #include "topology/config_error.h"
 
 namespace meshmp {
@@ -43,23 +44,41 @@ int dimension_order_split_ties_port(const Topology& topology, int node, int dst)
 }
 
 namespace {
-const std::pair<const char*, RoutingFunction> kRoutingFunctions[] = {
-    {"dimension-order", &dimension_order_port},
-    {"dimension-order-split-ties", &dimension_order_split_ties_port},
-};
+std::optional<std::string> applies_everywhere(const Topology&) { return std::nullopt; }
 }  // namespace
 
-RoutingFunction find_routing_function(const std::string& name) {
-  for (const auto& [n, f] : kRoutingFunctions)
-    if (name == n) return f;
+const std::vector<RoutingFunctionInfo>& routing_functions() {
+  static const std::vector<RoutingFunctionInfo> functions{
+      {"dimension-order", &dimension_order_port, nullptr, "every topology", "1; 2 on rings (the dateline classes)",
+       "e-cube / XY routing (003 §3, 000 §2); Dally & Seitz 1987 with the dateline classes on rings", &applies_everywhere},
+      {"dimension-order-split-ties", &dimension_order_split_ties_port, nullptr, "every topology",
+       "1; 2 on rings (the dateline classes)",
+       "dimension order, half-way ties on even rings split by the source's parity", &applies_everywhere},
+      {"west-first", &dimension_order_port, &west_first_choices, "2-D meshes", "1", "Glass & Ni 1992, the turn model",
+       &turn_model_unsupported},
+      {"north-last", &dimension_order_port, &north_last_choices, "2-D meshes", "1", "Glass & Ni 1992, the turn model",
+       &turn_model_unsupported},
+      {"negative-first", &dimension_order_port, &negative_first_choices, "2-D meshes", "1",
+       "Glass & Ni 1992, the turn model", &turn_model_unsupported},
+      {"odd-even", &dimension_order_port, &odd_even_choices, "2-D meshes", "1", "Chiu 2000, the odd-even turn model",
+       &turn_model_unsupported},
+  };
+  return functions;
+}
+
+const RoutingFunctionInfo& find_routing(const std::string& name) {
+  for (const auto& f : routing_functions())
+    if (name == f.name) return f;
   std::string names;
   for (const auto& n : routing_function_names()) names += (names.empty() ? "" : ", ") + n;
   throw ConfigError("router.routing", name, "unknown routing function; known: " + names);
 }
 
+RoutingFunction find_routing_function(const std::string& name) { return find_routing(name).deterministic; }
+
 std::vector<std::string> routing_function_names() {
   std::vector<std::string> names;
-  for (const auto& entry : kRoutingFunctions) names.push_back(entry.first);
+  for (const auto& f : routing_functions()) names.push_back(f.name);
   return names;
 }
 

@@ -7,7 +7,13 @@ RoutingUnit::RoutingUnit(int node, const Topology& topology, const RouterParams&
                          RoutingFunction routing)
     : node_(node), topology_(topology), vcs_(params.vcs), dateline_(params.dateline),
       whole_segment_(params.dateline_whole_segment),
-      all_port_(port_model == PortModel::AllPort), routing_(routing) {}
+      all_port_(port_model == PortModel::AllPort), routing_(routing), adaptive_(params.adaptive_routing) {}
+
+bool RoutingUnit::adaptive_choices(const Flit& head, int src, RouteChoices& out) const {
+  if (adaptive_ == nullptr || head.route_length > 0 || head.dst == node_) return false;
+  adaptive_(topology_, node_, src, head.dst, out);
+  return true;
+}
 
 RouteDecision RoutingUnit::compute(const Flit& head, int in_port) const {
   const int net_ports = topology_.num_ports();
@@ -20,6 +26,10 @@ RouteDecision RoutingUnit::compute(const Flit& head, int in_port) const {
     int eject = all_port_ && in_port < net_ports ? in_port : 0;
     return {net_ports + eject, 0, vcs_, 0, kNoPort};
   }
+  return to_output(head, out);
+}
+
+RouteDecision RoutingUnit::to_output(const Flit& head, int out) const {
   const int dim = topology_.port(out).dimension;
   if (!dateline_ || topology_.dimension(dim).kind != DimensionKind::Ring)
     return {out, 0, vcs_, 0, static_cast<std::uint8_t>(dim)};

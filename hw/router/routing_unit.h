@@ -7,6 +7,7 @@
 // no class-1 stretch reaches the link opposite the wrap-around one, so neither class closes a cycle, and
 // the two classes share the traffic. Ejection: one-port
 // nodes have one ejection channel; all-port nodes eject through the channel of the arrival direction.
+// An adaptive function (router.routing) offers several outputs; the router picks one (router.selection).
 #pragma once
 
 #include <cstdint>
@@ -32,6 +33,12 @@ class RoutingUnit {
               RoutingFunction routing);
 
   RouteDecision compute(const Flit& head, int in_port) const;
+  // An adaptive function's outputs for a head the routers route (no source route, not at its destination),
+  // from `src`; false when the head takes compute()'s one output.
+  bool adaptive_choices(const Flit& head, int src, RouteChoices& out) const;
+  bool adaptive() const { return adaptive_ != nullptr; }
+  // The decision for a network output `out` (its VCs, dateline class).
+  RouteDecision to_output(const Flit& head, int out) const;
 
  private:
   int node_;
@@ -44,6 +51,7 @@ class RoutingUnit {
   bool segment_crosses_dateline(const Flit& head, int out) const;
   bool all_port_;
   RoutingFunction routing_;
+  AdaptiveRoutingFunction adaptive_;
 };
 
 }  // namespace meshmp
