@@ -3,6 +3,7 @@
 
 #include "sims/bench_command.h"
 #include "sims/fidelity_command.h"
+#include "sims/check_command.h"
 #include "sims/list_command.h"
 #include "sims/merge_command.h"
 #include "sims/paper_command.h"
@@ -16,6 +17,7 @@ std::vector<std::unique_ptr<Command>> make_commands() {
   std::vector<std::unique_ptr<Command>> commands;
   commands.push_back(std::make_unique<RunCommand>());
   commands.push_back(std::make_unique<ListCommand>());
+  commands.push_back(std::make_unique<CheckCommand>());
   commands.push_back(std::make_unique<TrafficCommand>());
   commands.push_back(std::make_unique<BenchCommand>());
   commands.push_back(std::make_unique<SweepCommand>());

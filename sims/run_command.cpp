@@ -16,6 +16,7 @@
 #include "firmware/api/algorithm_registry.h"
 #include "topology/config_error.h"
 #include "hw/machine/machine.h"
+#include "sims/check_command.h"
 #include "hw/machine/machine_settings.h"
 #include "hw/machine/model_size.h"
 #include "hw/base/stop_request.h"
@@ -270,6 +271,7 @@ int run_machine(const MachineConfig& config, std::ostream& out, std::ostream& er
     err << "meshmp: error: " << *error << "\n";
     return 2;
   }
+  warn_of_a_dependency_cycle(config, err);
   // --fidelity both: the transaction level first, in a child; then the cycle level here, as any run.
   nlohmann::json transaction_level;
   if (config.fidelity == NetworkFidelity::Both) {

@@ -2,6 +2,7 @@
 #include "sims/traffic_command.h"
 
 #include "sims/build_identity.h"
+#include "sims/check_command.h"
 #include "sims/plot_script.h"
 
 #include <systemc>
@@ -295,6 +296,7 @@ int TrafficCommand::run_point(double rate, std::ostream& out, std::ostream& err)
   std::ostream& summary = stats_to_stdout ? err : out;
   OutputFile stats_file;
   if (!stats_json_.empty() && !stats_to_stdout) stats_file = OutputFile("--stats-json", stats_json_);
+  warn_of_a_dependency_cycle(config, err);
   const sc_core::sc_time period(1, sc_core::SC_NS);
   const std::unique_ptr<Interconnect> built = build_network(config, topology, period, params.seed);
   Interconnect& network = *built;
