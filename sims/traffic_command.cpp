@@ -55,7 +55,9 @@ const std::vector<TrafficCommand::TrafficSetting>& TrafficCommand::traffic_setti
       {"pattern", "--pattern", K::Text, &TrafficCommand::pattern_, nullptr,
        "destinations: uniform (random over all nodes, the source included unless --exclude-self), transpose "
        "((x,y) -> (y,x), square 2-D), bit-complement (i -> ~i, 2^n nodes), hotspot (a share --hotspot-fraction "
-       "to --hotspot-node, the rest uniform), neighbour (+1 in dimension 0, wrapping)  [default uniform]"},
+       "to --hotspot-node, the rest uniform), neighbour (+1 in dimension 0, wrapping), bit-reverse (the bits of i "
+       "reversed, 2^n nodes), shuffle (the bits of i rotated left, 2^n nodes), tornado (c -> c + ceil(k/2) - 1 in "
+       "every dimension of k >= 3), random-permutation (a permutation drawn from --seed)  [default uniform]"},
       {"rate", "--rate", K::Number, &TrafficCommand::rate_, nullptr,
        "offered load: Bernoulli injection, flits/node/cycle  [default 0.1]"},
       {"rates", "--rates", K::Text, &TrafficCommand::rates_, nullptr,

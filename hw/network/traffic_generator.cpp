@@ -19,7 +19,28 @@ TrafficPattern parse_traffic_pattern(const std::string& name) {
   if (name == "bit-complement") return TrafficPattern::BitComplement;
   if (name == "hotspot") return TrafficPattern::Hotspot;
   if (name == "neighbour" || name == "neighbor") return TrafficPattern::Neighbour;
-  throw ConfigError("traffic.pattern", name, "expected uniform, transpose, bit-complement, hotspot or neighbour");
+  if (name == "bit-reverse" || name == "bitrev") return TrafficPattern::BitReverse;
+  if (name == "shuffle") return TrafficPattern::Shuffle;
+  if (name == "tornado") return TrafficPattern::Tornado;
+  if (name == "random-permutation" || name == "randperm") return TrafficPattern::RandomPermutation;
+  throw ConfigError("traffic.pattern", name,
+                    "expected uniform, transpose, bit-complement, bit-reverse, shuffle, tornado, neighbour, "
+                    "random-permutation or hotspot");
+}
+
+std::optional<PermutationPattern> permutation_of(TrafficPattern pattern) {
+  switch (pattern) {
+    case TrafficPattern::Uniform:
+    case TrafficPattern::Hotspot: return std::nullopt;
+    case TrafficPattern::Transpose: return PermutationPattern::Transpose;
+    case TrafficPattern::BitComplement: return PermutationPattern::BitComplement;
+    case TrafficPattern::Neighbour: return PermutationPattern::Neighbour;
+    case TrafficPattern::BitReverse: return PermutationPattern::BitReverse;
+    case TrafficPattern::Shuffle: return PermutationPattern::Shuffle;
+    case TrafficPattern::Tornado: return PermutationPattern::Tornado;
+    case TrafficPattern::RandomPermutation: return PermutationPattern::RandomPermutation;
+  }
+  return std::nullopt;
 }
 
 std::string to_string(TrafficPattern pattern) {
@@ -29,6 +50,10 @@ std::string to_string(TrafficPattern pattern) {
     case TrafficPattern::BitComplement: return "bit-complement";
     case TrafficPattern::Hotspot: return "hotspot";
     case TrafficPattern::Neighbour: return "neighbour";
+    case TrafficPattern::BitReverse: return "bit-reverse";
+    case TrafficPattern::Shuffle: return "shuffle";
+    case TrafficPattern::Tornado: return "tornado";
+    case TrafficPattern::RandomPermutation: return "random-permutation";
   }
   return "?";
 }
@@ -57,13 +82,8 @@ std::optional<std::string> TrafficParams::validate(const Topology& topology) con
   if (packet_flits < 1 || packet_flits > 4097)
     return bad("traffic.packet_flits", std::to_string(packet_flits), "must be 1..4097 (head included)");
   if (measure_cycles < 1) return bad("traffic.measure_cycles", "0", "must be at least 1");
-  if (pattern == TrafficPattern::Transpose &&
-      (topology.num_dimensions() != 2 || topology.dimension(0).size != topology.dimension(1).size))
-    return bad("traffic.pattern", "transpose", "needs a square 2-D topology (node (x,y) sends to (y,x)); " +
-                                                   topology.spec() + " is not");
-  if (pattern == TrafficPattern::BitComplement && (n & (n - 1)) != 0)
-    return bad("traffic.pattern", "bit-complement", "needs a power-of-two number of nodes; " + topology.spec() +
-                                                        " has " + std::to_string(n));
+  if (const auto permutation = permutation_of(pattern))
+    if (auto why = permutation_unsupported(topology, *permutation)) return bad("traffic.pattern", to_string(pattern), *why);
   if (pattern == TrafficPattern::Hotspot && (hotspot_node < 0 || hotspot_node >= n))
     return bad("traffic.hotspot_node", std::to_string(hotspot_node), "must be a node, 0.." + std::to_string(n - 1));
   if (pattern == TrafficPattern::Hotspot && !(hotspot_fraction >= 0 && hotspot_fraction <= 1))
@@ -89,23 +109,18 @@ double ideal_saturation_rate(const Topology& topology, RoutingFunction routing, 
     for (int dst = 0; dst < n; ++dst)
       if (params.include_self || dst != src) send(src, dst, weight / others);
   };
-  for (int src = 0; src < n; ++src) switch (params.pattern) {
-      case TrafficPattern::Uniform: uniform(src, 1); break;
-      case TrafficPattern::Transpose:
-        send(src, topology.node_at({topology.coordinate(src, 1), topology.coordinate(src, 0)}), 1);
-        break;
-      case TrafficPattern::BitComplement: send(src, (n - 1) ^ src, 1); break;
-      case TrafficPattern::Hotspot:
-        send(src, params.hotspot_node, params.hotspot_fraction);
-        uniform(src, 1 - params.hotspot_fraction);
-        break;
-      case TrafficPattern::Neighbour: {
-        std::vector<int> c = topology.coordinates(src);
-        c[0] = (c[0] + 1) % topology.dimension(0).size;
-        send(src, topology.node_at(c), 1);
-        break;
-      }
+  const auto permutation = permutation_of(params.pattern);
+  const std::vector<int> fixed =
+      permutation ? permutation_destinations(topology, *permutation, params.seed) : std::vector<int>{};
+  for (int src = 0; src < n; ++src) {
+    if (permutation) send(src, fixed[static_cast<std::size_t>(src)], 1);
+    else if (params.pattern == TrafficPattern::Hotspot) {
+      send(src, params.hotspot_node, params.hotspot_fraction);
+      uniform(src, 1 - params.hotspot_fraction);
+    } else {
+      uniform(src, 1);
     }
+  }
   double busiest = 1;  // every node injects the whole offered load on its injection channel
   for (double load : link_load) busiest = std::max(busiest, load);
   for (double load : ejection_load) busiest = std::max(busiest, load);
@@ -277,6 +292,8 @@ class TrafficGenerator::GenerationClock : public sc_core::sc_module {
 
 TrafficGenerator::TrafficGenerator(Interconnect& network, const TrafficParams& params)
     : network_(network), params_(params), rng_(params.seed) {
+  if (const auto permutation = permutation_of(params.pattern))
+    fixed_destination_ = permutation_destinations(network.topology(), *permutation, params.seed);
   if (auto* flits = dynamic_cast<Network*>(&network)) {
     for (int n = 0; n < network.topology().num_nodes(); ++n) {
       endpoints_.push_back(std::make_unique<Endpoint>(*this, *flits, n));
@@ -313,20 +330,11 @@ int TrafficGenerator::destination(int src) {
     const int d = std::uniform_int_distribution<int>(0, n - 2)(rng_);
     return d >= src ? d + 1 : d;
   };
-  switch (params_.pattern) {
-    case TrafficPattern::Uniform: return uniform();
-    case TrafficPattern::Transpose: return t.node_at({t.coordinate(src, 1), t.coordinate(src, 0)});
-    case TrafficPattern::BitComplement: return (n - 1) ^ src;
-    case TrafficPattern::Hotspot:
-      return std::uniform_real_distribution<double>(0.0, 1.0)(rng_) < params_.hotspot_fraction ? params_.hotspot_node
-                                                                                               : uniform();
-    case TrafficPattern::Neighbour: {
-      std::vector<int> c = t.coordinates(src);
-      c[0] = (c[0] + 1) % t.dimension(0).size;
-      return t.node_at(c);
-    }
-  }
-  return src;
+  if (!fixed_destination_.empty()) return fixed_destination_[static_cast<std::size_t>(src)];
+  if (params_.pattern == TrafficPattern::Hotspot)
+    return std::uniform_real_distribution<double>(0.0, 1.0)(rng_) < params_.hotspot_fraction ? params_.hotspot_node
+                                                                                             : uniform();
+  return uniform();
 }
 
 double TrafficGenerator::latency_percentile(double q) const {

@@ -1,8 +1,9 @@
 // Synthetic traffic for the network alone (`meshmp traffic`, benchmarks, network tests): every node is a
 // Bernoulli source of fixed-length packets offered at a rate in flits per node per cycle, with an
 // unbounded source queue (latency counts the time spent there: creation to tail ejection), and a
-// destination pattern: uniform random (the source itself included unless excluded), transpose, bit
-// complement, hotspot, or the +1 neighbour in dimension 0. Sinks check every delivered packet: its
+// destination pattern: uniform random (the source itself included unless excluded), hotspot, or one of
+// the permutations of hw/network/permutation_patterns.h (transpose, bit complement, bit reverse, shuffle,
+// tornado, the +1 neighbour in dimension 0, a random permutation). Sinks check every delivered packet: its
 // destination, its flit count and every payload byte, so a lost, duplicated or reordered flit is an error.
 // On the transaction-level network (hw/network/transaction_network.h) every packet is one transaction of the same
 // bytes, created by the same draws, and its flits count as delivered when its tail arrives.
@@ -19,11 +20,17 @@
 #include "hw/network/interconnect.h"
 #include "hw/network/network_endpoint.h"
 #include "hw/network/packetizer.h"
+#include "hw/network/permutation_patterns.h"
 #include "hw/router/routing.h"
 
 namespace meshmp {
 
-enum class TrafficPattern { Uniform, Transpose, BitComplement, Hotspot, Neighbour };
+enum class TrafficPattern {
+  Uniform, Transpose, BitComplement, Hotspot, Neighbour, BitReverse, Shuffle, Tornado, RandomPermutation
+};
+
+// The permutation a pattern is, if it is one (every pattern but uniform and hotspot).
+std::optional<PermutationPattern> permutation_of(TrafficPattern pattern);
 
 // Throws ConfigError("traffic.pattern", ...) for an unknown name.
 TrafficPattern parse_traffic_pattern(const std::string& name);
@@ -89,6 +96,7 @@ class TrafficGenerator {
   TrafficParams params_;
   TrafficStats stats_;
   std::mt19937_64 rng_;
+  std::vector<int> fixed_destination_;  // a permutation pattern's destination of every source
   std::vector<std::unique_ptr<Endpoint>> endpoints_;           // cycle level
   std::vector<std::unique_ptr<TransactionSource>> sources_;    // transaction level,
   std::unique_ptr<GenerationClock> clock_;                     // which draws their packets cycle by cycle
