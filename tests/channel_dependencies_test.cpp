@@ -58,7 +58,7 @@ TEST(ChannelDependencies, EveryFunctionIsAcyclicWhereItApplies) {
 
 // The checker and the simulation agree: torus:4x4 without the dateline is flagged (meshmp check exits 1
 // printing the cycle, meshmp traffic warns before it starts) and deadlocks at a high load (the watchdog
-// ends it); with the dateline it is acyclic (exit 0) and the same load runs to its end.
+// ends it, naming the same cycle); with the dateline it is acyclic (exit 0) and the same load runs to its end.
 TEST(ChannelDependencies, AFlaggedTorusDeadlocksAndTheCheckedOneDoesNot) {
   const auto flagged = meshmp_test::meshmp("check -t torus:4x4 --no-dateline");
   EXPECT_EQ(flagged.status, 1) << flagged.output;
@@ -68,6 +68,12 @@ TEST(ChannelDependencies, AFlaggedTorusDeadlocksAndTheCheckedOneDoesNot) {
   const auto deadlocked = meshmp_test::meshmp(traffic + " --no-dateline");
   EXPECT_TRUE(meshmp_test::contains(deadlocked.output, "meshmp: warning: channel dependency graph")) << deadlocked.output;
   EXPECT_TRUE(meshmp_test::contains(deadlocked.output, "FAILED: deadlock")) << deadlocked.output;
+  // The watchdog's report names the same cycle.
+  const std::string cycle = flagged.output.substr(flagged.output.find("node ", flagged.output.find("can deadlock")));
+  EXPECT_TRUE(meshmp_test::contains(
+      deadlocked.output, "the routing's channel dependency graph has this cycle (meshmp check): " +
+                             cycle.substr(0, cycle.find(" -> node", cycle.find(" -> node") + 1))))
+      << deadlocked.output;
   EXPECT_NE(deadlocked.status, 0);
 
   const auto safe = meshmp_test::meshmp("check -t torus:4x4");

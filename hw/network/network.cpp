@@ -1,6 +1,8 @@
 // The cycle-level interconnect: link calendar, clock process and deadlock watchdog. See network.h.
 #include "hw/network/network.h"
 
+#include "hw/router/channel_dependencies.h"
+
 #include "hw/base/progress_poll.h"
 #include "hw/base/stop_request.h"
 
@@ -311,8 +313,17 @@ void Network::settle() {
   if (flits_in_network_ > 0 && flits_on_links_ == 0 && credits_in_flight_ == 0 &&
       now_cycle_ > last_progress_cycle_ + watchdog_cycles_)
     fail("deadlock: " + std::to_string(flits_in_network_) + " flits in the network and none moved for " +
-             std::to_string(watchdog_cycles_) + " cycles",
+             std::to_string(watchdog_cycles_) + " cycles" + dependency_cycle_note(),
          now_cycle_);
+}
+
+std::string Network::dependency_cycle_note() const {
+  if (topology_.num_nodes() > kChannelCheckBeforeRunMaxNodes) return "";
+  const ChannelDependencyReport report = check_channel_dependencies(topology_, params_, port_model_, routing_);
+  if (report.acyclic()) return "";
+  std::string note = "; the routing's channel dependency graph has this cycle (meshmp check): ";
+  for (std::size_t i = 0; i < report.cycle.size(); ++i) note += (i ? " -> " : "") + report.cycle[i];
+  return note;
 }
 
 void Network::step_endpoints(std::uint64_t cycle) {

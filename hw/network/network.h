@@ -206,6 +206,9 @@ class Network : public sc_core::sc_module, public Interconnect, public RouterEnv
     return slot * chunks_.size() + static_cast<std::size_t>(chunk_of_node_[node]);
   }
   void fail(const std::string& what, std::uint64_t cycle);
+  // For a deadlock report: the cycle of the routing's channel dependency graph, if it has one (machines of
+  // up to kChannelCheckBeforeRunMaxNodes nodes), else empty.
+  std::string dependency_cycle_note() const;
 
   const Topology& topology_;
   RouterParams params_;
