@@ -59,7 +59,14 @@ const std::vector<TrafficCommand::TrafficSetting>& TrafficCommand::traffic_setti
        "reversed, 2^n nodes), shuffle (the bits of i rotated left, 2^n nodes), tornado (c -> c + ceil(k/2) - 1 in "
        "every dimension of k >= 3), random-permutation (a permutation drawn from --seed)  [default uniform]"},
       {"rate", "--rate", K::Number, &TrafficCommand::rate_, nullptr,
-       "offered load: Bernoulli injection, flits/node/cycle  [default 0.1]"},
+       "offered load, flits/node/cycle  [default 0.1]"},
+      {"injection", "--injection", K::Text, &TrafficCommand::injection_, nullptr,
+       "how sources offer it: bernoulli (a trial every cycle) or on-off (BookSim2's two-state Markov source: bursts "
+       "of --burst-cycles on average, then --idle-cycles without packets)  [default bernoulli]"},
+      {"burst_cycles", "--burst-cycles", K::Number, &TrafficCommand::burst_cycles_, nullptr,
+       "on-off: mean burst length, cycles  [default 10]"},
+      {"idle_cycles", "--idle-cycles", K::Number, &TrafficCommand::idle_cycles_, nullptr,
+       "on-off: mean idle length, cycles  [default 10]"},
       {"rates", "--rates", K::Text, &TrafficCommand::rates_, nullptr,
        "sweep the load FROM:TO:STEP (e.g. 0.02:0.4:0.02) or over a list of increasing loads (e.g. 0.1,0.2,0.25), each "
        "point in its own process; writes --csv and --png"},
@@ -118,8 +125,8 @@ void TrafficCommand::add_to(CLI::App& c) {
   c.add_flag("--json-line", json_line_, "print the result as one JSON line (used by the sweep)")->group("");
   c.footer(R"(
 DESCRIPTION
-  Every node is a Bernoulli source of fixed-length packets (--packet-flits, the head included) at the
-  offered load --rate in flits/node/cycle, with an unbounded source queue. Packets created during the
+  Every node is a source of fixed-length packets (--packet-flits, the head included) at the offered
+  load --rate in flits/node/cycle, Bernoulli or on-off (--injection), with an unbounded source queue. Packets created during the
   measurement window are measured from creation to the ejection of their tail (source queueing
   included); the accepted load counts the flits ejected during the window. With --rates each load runs
   in its own process and the curve is written as CSV and PNG; --compare-reference compares it with a
@@ -174,6 +181,14 @@ TrafficCommand::Setup TrafficCommand::prepare(double rate) const {
   params.measure_cycles = parse_integer(measure_cycles_, limits::kTrafficMeasureCycles);
   params.drain_cycles = parse_integer(drain_cycles_, limits::kTrafficDrainCycles);
   params.seed = parse_integer(seed_, limits::kTrafficSeed);
+  params.injection = parse_traffic_injection(injection_);
+  params.burst_cycles = burst_cycles_;
+  params.idle_cycles = idle_cycles_;
+  if (params.injection != TrafficInjection::OnOff)
+    for (const char* key : {"burst_cycles", "idle_cycles"})
+      if (const CLI::Option* option = given_.at(key); option->count() > 0 || from_file_.count(key))
+        throw ConfigError(std::string("traffic.") + key, option->count() > 0 ? option->as<std::string>() : from_file_.at(key),
+                          "applies to --injection on-off only (the injection is " + injection_ + ")");
   if (params.pattern != TrafficPattern::Hotspot) {
     for (const CLI::Option* option : {hotspot_node_option_, hotspot_fraction_option_})
       if (option && option->count() > 0)
@@ -700,6 +715,7 @@ nlohmann::json TrafficCommand::config_json(const Setup& setup, const std::option
     const std::string& key = setting.key;
     if (key == "rate" || key == "rates") continue;  // one of the two, below
     if ((key == "hotspot_node" || key == "hotspot_fraction") && setup.params.pattern != TrafficPattern::Hotspot) continue;
+    if ((key == "burst_cycles" || key == "idle_cycles") && setup.params.injection != TrafficInjection::OnOff) continue;
     switch (setting.kind) {
       case TrafficSetting::Kind::Text: traffic[key] = this->*std::get<std::string TrafficCommand::*>(setting.member); break;
       case TrafficSetting::Kind::Number: traffic[key] = this->*std::get<double TrafficCommand::*>(setting.member); break;

@@ -86,6 +86,8 @@ class TrafficCommand : public Command {
   bool exclude_self_ = false;
   int hotspot_node_ = 0;
   double hotspot_fraction_ = 0.2;
+  std::string injection_ = "bernoulli";
+  double burst_cycles_ = 10, idle_cycles_ = 10;
   std::string stats_json_, csv_ = "meshmp-traffic.csv", png_ = "meshmp-traffic.png", reference_;
   bool json_line_ = false;
   // Options that apply to one pattern or to a sweep only: given elsewhere, they are refused.

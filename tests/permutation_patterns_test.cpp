@@ -1,6 +1,7 @@
 // The permutation traffic patterns (hw/network/permutation_patterns.h) against destinations written out
 // by hand from BookSim2's definitions, their ideal saturation rates against channel loads counted by
-// hand, and a run of each on the network with every packet checked by the sinks.
+// hand, and a run of each on the network with every packet checked by the sinks; and the on-off injection
+// process beside them (hw/network/traffic_generator.h).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -74,6 +75,46 @@ TEST(PermutationPatterns, EachRunsOnTheNetworkWithEveryPacketChecked) {
     EXPECT_TRUE(meshmp_test::contains(outcome.output, "packets measured")) << args << ": " << outcome.output;
     EXPECT_FALSE(meshmp_test::contains(outcome.output, "error")) << args << ": " << outcome.output;
   }
+}
+
+}  // namespace
+}  // namespace meshmp
+
+namespace meshmp {
+namespace {
+
+double traffic_value(const std::string& args, const char* key) {
+  const auto outcome = meshmp_test::meshmp("traffic -t mesh:8x8 --rate 0.15 --measure-cycles 20000 -o - " + args);
+  EXPECT_EQ(outcome.status, 0) << outcome.output;
+  const auto begin = outcome.output.find('{'), end = outcome.output.find("\n}", begin);
+  if (begin == std::string::npos || end == std::string::npos) return 0;
+  return nlohmann::json::parse(outcome.output.substr(begin, end + 2 - begin)).value(key, 0.0);
+}
+
+// On-off sources (BookSim2's on_off) offer the same load in bursts: the accepted load is the offered one
+// below saturation, and the bursts queue: the latency is higher than under Bernoulli injection, more so the
+// longer the bursts.
+TEST(OnOffInjection, TheSameLoadInBurstsCostsLatency) {
+  const double bernoulli = traffic_value("", "average_packet_latency_cycles");
+  const std::string bursts = "--injection on-off --burst-cycles 20 --idle-cycles 60 ";
+  EXPECT_NEAR(traffic_value(bursts, "accepted_flits_per_node_per_cycle"), 0.15, 0.15 * 0.03);
+  const double short_bursts = traffic_value("--injection on-off --burst-cycles 5 --idle-cycles 15", "average_packet_latency_cycles");
+  const double long_bursts = traffic_value(bursts, "average_packet_latency_cycles");
+  EXPECT_GT(short_bursts, bernoulli);
+  EXPECT_GT(long_bursts, short_bursts);
+}
+
+TEST(OnOffInjection, MisusesAreRefusedNamingTheRule) {
+  auto refused = [](const std::string& args, const std::string& rule) {
+    const auto outcome = meshmp_test::meshmp("traffic -t mesh:4x4 " + args);
+    EXPECT_EQ(outcome.status, 2) << args << ": " << outcome.output;
+    EXPECT_TRUE(meshmp_test::contains(outcome.output, rule)) << args << ": " << outcome.output;
+  };
+  refused("--injection sometimes", "traffic.injection = 'sometimes': expected bernoulli or on-off");
+  refused("--burst-cycles 5", "traffic.burst_cycles = '5': applies to --injection on-off only");
+  refused("--injection on-off --idle-cycles 0.5", "traffic.idle_cycles = '0.5': must be at least 1 cycle");
+  refused("--injection on-off --rate 0.5 --burst-cycles 5 --idle-cycles 50",
+          "traffic.rate = '0.5': on-off sources offer it in bursts");
 }
 
 }  // namespace

@@ -28,6 +28,16 @@ TrafficPattern parse_traffic_pattern(const std::string& name) {
                     "random-permutation or hotspot");
 }
 
+TrafficInjection parse_traffic_injection(const std::string& name) {
+  if (name == "bernoulli") return TrafficInjection::Bernoulli;
+  if (name == "on-off" || name == "on_off") return TrafficInjection::OnOff;
+  throw ConfigError("traffic.injection", name, "expected bernoulli or on-off");
+}
+
+std::string to_string(TrafficInjection injection) {
+  return injection == TrafficInjection::OnOff ? "on-off" : "bernoulli";
+}
+
 std::optional<PermutationPattern> permutation_of(TrafficPattern pattern) {
   switch (pattern) {
     case TrafficPattern::Uniform:
@@ -82,6 +92,16 @@ std::optional<std::string> TrafficParams::validate(const Topology& topology) con
   if (packet_flits < 1 || packet_flits > 4097)
     return bad("traffic.packet_flits", std::to_string(packet_flits), "must be 1..4097 (head included)");
   if (measure_cycles < 1) return bad("traffic.measure_cycles", "0", "must be at least 1");
+  if (injection == TrafficInjection::OnOff) {
+    if (!(burst_cycles >= 1)) return bad("traffic.burst_cycles", shortest_text(burst_cycles), "must be at least 1 cycle");
+    if (!(idle_cycles >= 1)) return bad("traffic.idle_cycles", shortest_text(idle_cycles), "must be at least 1 cycle");
+    const double peak = flits_per_node_per_cycle / packet_flits * (burst_cycles + idle_cycles) / burst_cycles;
+    if (peak > 1)
+      return bad("traffic.rate", shortest_text(flits_per_node_per_cycle),
+                 "on-off sources offer it in bursts, a packet per cycle at most: rate x (burst_cycles + idle_cycles) / "
+                 "burst_cycles must be at most packet_flits (" + shortest_text(peak * packet_flits) + " > " +
+                     std::to_string(packet_flits) + ")");
+  }
   if (const auto permutation = permutation_of(pattern))
     if (auto why = permutation_unsupported(topology, *permutation)) return bad("traffic.pattern", to_string(pattern), *why);
   if (pattern == TrafficPattern::Hotspot && (hotspot_node < 0 || hotspot_node >= n))
@@ -136,7 +156,14 @@ std::uint8_t payload_byte(int src, std::uint32_t message_id, std::uint32_t index
 std::optional<OutgoingMessage> TrafficGenerator::draw_packet(int node, std::uint32_t& next_message_id, std::uint64_t cycle) {
   const TrafficParams& p = params_;
   if (cycle >= generation_end_cycle()) return std::nullopt;
-  const double packet_rate = p.flits_per_node_per_cycle / p.packet_flits;
+  double packet_rate = p.flits_per_node_per_cycle / p.packet_flits;
+  if (p.injection == TrafficInjection::OnOff) {
+    std::uint8_t& on = source_on_[static_cast<std::size_t>(node)];
+    const double u = std::uniform_real_distribution<double>(0.0, 1.0)(rng_);
+    if (u < 1.0 / (on ? p.burst_cycles : p.idle_cycles)) on ^= 1;
+    if (!on) return std::nullopt;
+    packet_rate *= (p.burst_cycles + p.idle_cycles) / p.burst_cycles;
+  }
   if (std::uniform_real_distribution<double>(0.0, 1.0)(rng_) >= packet_rate) return std::nullopt;
   OutgoingMessage msg;
   msg.src = node;
@@ -294,6 +321,10 @@ TrafficGenerator::TrafficGenerator(Interconnect& network, const TrafficParams& p
     : network_(network), params_(params), rng_(params.seed) {
   if (const auto permutation = permutation_of(params.pattern))
     fixed_destination_ = permutation_destinations(network.topology(), *permutation, params.seed);
+  if (params.injection == TrafficInjection::OnOff)  // each source starts in its stationary state
+    for (int node = 0; node < network.topology().num_nodes(); ++node)
+      source_on_.push_back(std::uniform_real_distribution<double>(0.0, 1.0)(rng_) <
+                           params.burst_cycles / (params.burst_cycles + params.idle_cycles));
   if (auto* flits = dynamic_cast<Network*>(&network)) {
     for (int n = 0; n < network.topology().num_nodes(); ++n) {
       endpoints_.push_back(std::make_unique<Endpoint>(*this, *flits, n));

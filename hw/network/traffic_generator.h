@@ -1,5 +1,5 @@
 // Synthetic traffic for the network alone (`meshmp traffic`, benchmarks, network tests): every node is a
-// Bernoulli source of fixed-length packets offered at a rate in flits per node per cycle, with an
+// source of fixed-length packets offered at a rate in flits per node per cycle (Bernoulli or on-off), with an
 // unbounded source queue (latency counts the time spent there: creation to tail ejection), and a
 // destination pattern: uniform random (the source itself included unless excluded), hotspot, or one of
 // the permutations of hw/network/permutation_patterns.h (transpose, bit complement, bit reverse, shuffle,
@@ -25,6 +25,13 @@
 
 namespace meshmp {
 
+// How a source offers its load: a Bernoulli trial every cycle, or on-off (BookSim2's on_off: a two-state
+// Markov source, on for burst_cycles on average and off for idle_cycles, drawing packets only while on,
+// at the rate that keeps the offered load the same).
+enum class TrafficInjection { Bernoulli, OnOff };
+TrafficInjection parse_traffic_injection(const std::string& name);
+std::string to_string(TrafficInjection injection);
+
 enum class TrafficPattern {
   Uniform, Transpose, BitComplement, Hotspot, Neighbour, BitReverse, Shuffle, Tornado, RandomPermutation
 };
@@ -42,6 +49,9 @@ struct TrafficParams {
   int hotspot_node = 0;                    // hotspot: the hot node ...
   double hotspot_fraction = 0.2;           // ... and the share of packets sent to it (others uniform)
   double flits_per_node_per_cycle = 0.2;
+  TrafficInjection injection = TrafficInjection::Bernoulli;
+  double burst_cycles = 10;                // on-off: mean on period ...
+  double idle_cycles = 10;                 // ... and mean off period, cycles
   int packet_flits = 4;                    // head + payload flits
   std::uint64_t warmup_cycles = 1000;      // packets created before this are not measured
   std::uint64_t measure_cycles = 10000;    // then packets are measured for this long
@@ -97,6 +107,7 @@ class TrafficGenerator {
   TrafficStats stats_;
   std::mt19937_64 rng_;
   std::vector<int> fixed_destination_;  // a permutation pattern's destination of every source
+  std::vector<std::uint8_t> source_on_;  // on-off: whether each source is in a burst
   std::vector<std::unique_ptr<Endpoint>> endpoints_;           // cycle level
   std::vector<std::unique_ptr<TransactionSource>> sources_;    // transaction level,
   std::unique_ptr<GenerationClock> clock_;                     // which draws their packets cycle by cycle
