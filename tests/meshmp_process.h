@@ -39,6 +39,14 @@ inline Outcome meshmp_within(int seconds, const std::string& args) {
 
 inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
+// The pretty-printed JSON a run wrote to standard output with -o -, out of its merged output (a summary or
+// warnings may come before or after it on standard error); an empty object when there is none.
+inline nlohmann::json json_in_output(const std::string& output) {
+  const auto begin = output.find('{'), end = output.find("\n}", begin);
+  if (begin == std::string::npos || end == std::string::npos) return nlohmann::json::object();
+  return nlohmann::json::parse(output.substr(begin, end + 2 - begin));
+}
+
 // The violations of `file` against sims/schema/SCHEMA (sims/validate_json.py with Debian's
 // python3-jsonschema), one per line; empty when the file matches its schema.
 inline std::string schema_violations(const std::string& schema, const std::string& file) {

@@ -86,9 +86,7 @@ namespace {
 double traffic_value(const std::string& args, const char* key) {
   const auto outcome = meshmp_test::meshmp("traffic -t mesh:8x8 --rate 0.15 --measure-cycles 20000 -o - " + args);
   EXPECT_EQ(outcome.status, 0) << outcome.output;
-  const auto begin = outcome.output.find('{'), end = outcome.output.find("\n}", begin);
-  if (begin == std::string::npos || end == std::string::npos) return 0;
-  return nlohmann::json::parse(outcome.output.substr(begin, end + 2 - begin)).value(key, 0.0);
+  return meshmp_test::json_in_output(outcome.output).value(key, 0.0);
 }
 
 // On-off sources (BookSim2's on_off) offer the same load in bursts: the accepted load is the offered one

@@ -183,18 +183,11 @@ INSTANTIATE_TEST_SUITE_P(Functions, TurnModelMachine,
                            return name;
                          });
 
-// The statistics JSON a traffic run wrote to standard output (its summary follows on standard error).
-nlohmann::json traffic_json(const std::string& output) {
-  const auto begin = output.find('{'), end = output.find("\n}", begin);
-  if (begin == std::string::npos || end == std::string::npos) return nlohmann::json::object();
-  return nlohmann::json::parse(output.substr(begin, end + 2 - begin));
-}
-
 double accepted(const std::string& args) {
   const auto outcome = meshmp_test::meshmp("traffic -t mesh:8x8 --pattern transpose --rate 0.30 --warmup-cycles 3000 "
                                            "--measure-cycles 6000 -o - " + args);
   EXPECT_EQ(outcome.status, 0) << outcome.output;
-  return traffic_json(outcome.output).value("accepted_flits_per_node_per_cycle", 0.0);
+  return meshmp_test::json_in_output(outcome.output).value("accepted_flits_per_node_per_cycle", 0.0);
 }
 
 // Glass & Ni 1992 and Chiu 2000: under transpose traffic on a mesh, west-first and odd-even sustain more
@@ -219,7 +212,7 @@ TEST(TurnModels, SaturationWithoutDeadlockAndTheSameResultOnTwoHostThreads) {
     const auto two = meshmp_test::meshmp(args + " --host-threads 2");
     ASSERT_EQ(two.status, 0) << two.output;
     auto measured = [](const std::string& output) {
-      const nlohmann::json j = traffic_json(output);
+      const nlohmann::json j = meshmp_test::json_in_output(output);
       return std::make_pair(j.value("accepted_flits_per_node_per_cycle", 0.0), j.value("measured_packets", std::uint64_t{0}));
     };
     EXPECT_EQ(measured(one.output), measured(two.output)) << routing;
