@@ -67,7 +67,7 @@ nlohmann::json uniform_random_case(const std::string& router_model, int host_thr
                                    const std::string& routing = "dimension-order") {
   const Topology topology = Topology::parse("mesh:8x8");
   RouterParams params = with_routing(RouterParams{}, routing);
-  if (params.adaptive_routing != nullptr) params.selection = RouteSelection::MostCredits;
+  if (params.adaptive()) params.selection = RouteSelection::MostCredits;
   params.vcs = 4;
   params.buffer_flits = 8;
   params.max_packet_payload_flits = 3;
@@ -94,7 +94,7 @@ nlohmann::json uniform_random_case(const std::string& router_model, int host_thr
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const std::uint64_t cycles = network.current_cycle();
   const auto& s = generator.stats();
-  const bool adaptive = params.adaptive_routing != nullptr;
+  const bool adaptive = params.adaptive();
   return {{"case", case_name(adaptive ? "uniform-" + routing : "uniform", router_model, fidelity)},
           {"router_model", router_model},
           {"workload", "mesh:8x8 uniform random, " + routing + (adaptive ? " (most credits)" : "") +

@@ -31,7 +31,8 @@ int ListCommand::run(const CommandContext& context) {
   }
   out << "routing functions (--routing; source routes chosen by the firmware work beside any of them):\n";
   for (const auto& f : routing_functions())
-    out << "  " << f.name << " - " << (f.adaptive != nullptr ? "adaptive (--selection first, random or most-credits)" : "deterministic")
+    out << "  " << f.name << " - " << (f.adaptive != nullptr ? "adaptive (--selection first, random or most-credits)"
+                                  : f.two_phase() ? "oblivious (an intermediate node drawn per packet)" : "deterministic")
         << "; applies to " << f.applies_to << "; virtual channels: " << f.virtual_channels << " [" << f.source << "]\n";
   return 0;
 }

@@ -237,7 +237,7 @@ std::unique_ptr<Interconnect> build_network(const MachineConfig& config, const T
     return std::make_unique<TransactionNetwork>("network", topology, config.router, config.port_model,
                                                 find_routing_function(config.routing), period);
   RouterParams router = with_routing(config.router, config.routing);
-  router.selection_seed = seed;  // router.selection random: the traffic's seed
+  router.routing_seed = seed;  // router.selection random and two-phase intermediate nodes: the traffic's seed
   return std::make_unique<Network>("network", topology, router, config.port_model,
                                    find_routing_function(config.routing), period, config.watchdog_cycles,
                                    config.host_threads);

@@ -153,14 +153,23 @@ std::optional<std::string> MachineConfig::validate(const Topology& topo) const {
     const RoutingFunctionInfo& function = find_routing(routing);
     if (Topology::fabric_of(topology).empty()) {
       if (auto why = function.unsupported(topo)) throw ConfigError("router.routing", routing, *why);
-      if (function.adaptive != nullptr && port_model == PortModel::AllPort)
+      const std::string kind = function.routes_by_choices() ? "adaptive" : "oblivious, through a random intermediate node";
+      if (function.beyond_one_route() && port_model == PortModel::AllPort)
         throw ConfigError("router.routing", routing,
-                          "is adaptive: an all-port node injects on the channel of its route's first hop, which an "
-                          "adaptive function leaves open (use node.port_model one-port)");
-      if (function.adaptive != nullptr && fidelity != NetworkFidelity::Cycle)
+                          "is " + kind + ": an all-port node injects on the channel of its route's first hop, which the "
+                          "function leaves to the router (use node.port_model one-port)");
+      if (function.beyond_one_route() && fidelity != NetworkFidelity::Cycle)
         throw ConfigError("router.routing", routing,
-                          "is adaptive: the transaction-level network reserves one fixed path per message (use "
+                          "is " + kind + ": the transaction-level network reserves one fixed path per message (use "
                           "network.fidelity cycle)");
+      if (!router.escape_channels && !function.escape_channels)
+        throw ConfigError("router.escape_channels", "false",
+                          "turns off the escape channels of a function that has them (min-adaptive): " + routing +
+                              " has none, so it changes nothing");
+      if (!router.phase_classes && !function.two_phase())
+        throw ConfigError("router.phase_classes", "false",
+                          "puts both phases of a two-phase function (valiant, romm) on every VC: " + routing +
+                              " has one phase, so it changes nothing");
     }
   } catch (const ConfigError& e) {
     return std::string(e.what());

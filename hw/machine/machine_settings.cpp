@@ -191,6 +191,26 @@ std::vector<MachineSetting> declare_settings() {
                           [](auto& c) -> auto& { return c.router.islip_vc_allocator; }));
   s.push_back(plain_text("router.routing", "--routing", "routing function (see `meshmp list`)", true,
                          [](auto& c) -> auto& { return c.routing; }));
+  const auto off_switch = [&](const char* key, const char* flag, const char* help, bool RouterParams::*member) {
+    MachineSetting setting;
+    setting.key = key;
+    setting.flags = flag;
+    setting.help = help;
+    setting.kind = SettingKind::OffSwitch;
+    setting.network = true;
+    setting.get = [member](const MachineConfig& c) { return nlohmann::json(c.router.*member); };
+    setting.read_json = [key, member](MachineConfig& c, const nlohmann::json& j) {
+      c.router.*member = json_as<bool>(j, key, "true or false");
+    };
+    setting.read_text = [member](MachineConfig& c, const std::string&) { c.router.*member = false; };
+    s.push_back(std::move(setting));
+  };
+  off_switch("router.escape_channels", "--no-escape-channels",
+             "min-adaptive: no escape channels, the adaptive outputs on every VC (can deadlock: for the study of deadlock)",
+             &RouterParams::escape_channels);
+  off_switch("router.phase_classes", "--no-phase-classes",
+             "valiant, romm: both phases on every VC, not a VC class each (can deadlock: for the study of deadlock)",
+             &RouterParams::phase_classes);
   s.push_back(text(
       "router.selection", "--selection",
       "how a head picks among an adaptive routing function's outputs: first, random or most-credits (the "

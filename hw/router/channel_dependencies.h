@@ -1,11 +1,14 @@
 // The channel dependency graph of a router network (Dally & Seitz 1987): a channel is a link's VC class
-// (node, output port, dateline class: the half of the VCs RoutingUnit gives a packet on a ring, or all of
-// them), and a packet holding one channel while it asks for the next makes a dependency. Built by walking
+// (node, output port, the range of VCs RoutingUnit gives a packet there: a dateline class on a ring, the
+// escape or the adaptive VCs, a phase's, or all of them), and a packet holding one channel while it asks for the next makes a dependency. Built by walking
 // every route, from every source to every destination, through the routers' own route computation
 // (hw/router/routing_unit.h): a deterministic function's one route, an adaptive function's every route its
-// choices allow. An acyclic graph is deadlock-free (for adaptive functions, every dependency any route
-// can make counted: the turn models' proof); a cycle is a configuration that can deadlock, returned as
-// the counter-example. Firmware source routes are chosen at run time and are not in it.
+// choices allow, a two-phase function's route through every intermediate node. An acyclic graph is
+// deadlock-free (for adaptive functions, every dependency any route can make counted: the turn models'
+// proof); a cycle is a configuration that can deadlock, returned as the counter-example. A function with
+// escape channels (Duato 1993) may have cycles among its adaptive channels: what decides is the graph of
+// its escape channels alone, each a packet keeps to once on one, so acyclic there is deadlock-free.
+// Firmware source routes are chosen at run time and are not in it.
 #pragma once
 
 #include <cstdint>
@@ -21,7 +24,12 @@ namespace meshmp {
 struct ChannelDependencyReport {
   std::uint64_t channels = 0;      // channels some route uses
   std::uint64_t dependencies = 0;  // distinct dependencies between them
-  std::uint64_t routes = 0;        // (source, destination) pairs walked
+  std::uint64_t routes = 0;        // (source, destination) pairs walked (with every intermediate node of a
+                                   // two-phase function)
+  // A function with escape channels: its escape channels and their dependencies, the graph whose cycle
+  // decides (Duato); 0 for the others.
+  std::uint64_t escape_channels = 0;
+  std::uint64_t escape_dependencies = 0;
   std::vector<std::string> cycle;  // a cycle of channels, each named; empty when the graph is acyclic
   bool acyclic() const { return cycle.empty(); }
   // One line: the counts and "acyclic: deadlock-free", or the cycle.

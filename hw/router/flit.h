@@ -36,4 +36,17 @@ struct Flit {
   };
 };
 
+// A two-phase oblivious function's header (hw/router/two_phase_routing.h) rides in the route field of a
+// head the routers route (route_length 0, so the field is free): its intermediate node in route[0..1]
+// (little-endian, 16 bits as dst) and its phase (0: to the intermediate node, 1: on to dst) in route[2].
+// Only the SystemC router routes these functions (the RTL router refuses them), so the wire format does
+// not carry the field.
+inline int two_phase_intermediate(const Flit& head) { return head.route[0] | head.route[1] << 8; }
+inline int two_phase_phase(const Flit& head) { return head.route[2]; }
+inline void set_two_phase_header(Flit& head, int intermediate, int phase) {
+  head.route[0] = static_cast<std::uint8_t>(intermediate & 0xff);
+  head.route[1] = static_cast<std::uint8_t>(intermediate >> 8);
+  head.route[2] = static_cast<std::uint8_t>(phase);
+}
+
 }  // namespace meshmp

@@ -55,6 +55,7 @@ struct InputVirtualChannel {
 
   bool empty() const { return count == 0; }
   const Flit& front_flit() const { return slots[front]; }
+  Flit& front_flit() { return slots[front]; }  // route computation writes a two-phase head's header
 };
 
 class InputUnit {

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "hw/router/two_phase_routing.h"
+
 namespace meshmp {
 
 Router::Router(int node, const Topology& topology, const RouterParams& params, PortModel port_model,
@@ -14,7 +16,7 @@ Router::Router(int node, const Topology& topology, const RouterParams& params, P
       local_ports_(port_model == PortModel::AllPort ? topology.num_ports() : 1),
       env_(environment),
       routing_unit_(node, topology, params, port_model, routing),
-      selection_random_(params.selection_seed * 0x9e3779b97f4a7c15ull + static_cast<std::uint64_t>(node)),
+      routing_random_(params.routing_seed * 0x9e3779b97f4a7c15ull + static_cast<std::uint64_t>(node)),
       vc_allocator_(net_ports_ + local_ports_, params.vcs, params.islip_vc_allocator),
       vc_allocation_lead_(params.islip_vc_allocator && params.pipeline_depth >= 2 ? 1 : 0),
       switch_allocator_(net_ports_ + local_ports_, net_ports_ + local_ports_, params.vcs),
@@ -75,15 +77,24 @@ void Router::step(std::uint64_t cycle) {
                                " vc " + std::to_string(v) + ": a body flit reached the front of an idle VC");
           continue;
         }
-        RouteDecision d = routing_unit_.compute(front, in);
         vc.choices.count = 0;
-        if (routing_unit_.adaptive() && routing_unit_.adaptive_choices(front, env_->packet_source(front.tag), vc.choices)) {
+        RouteDecision d;
+        if (routing_unit_.two_phase() && front.route_length == 0) {
+          // The source router draws the intermediate node; every router on the way reads it from the header.
+          const int intermediate = in >= net_ports_ ? draw_intermediate(topology_, routing_unit_.intermediates(), node_,
+                                                                        front.dst, routing_random_)
+                                                    : 0;
+          d = routing_unit_.compute_two_phase(vc.front_flit(), in, intermediate);
+        } else if (routing_unit_.adaptive() &&
+                   routing_unit_.adaptive_choices(front, in, env_->packet_source(front.tag), vc.choices)) {
           if (vc.choices.count == 0) {
             env_->protocol_error("router " + std::to_string(node_) + ": the routing function offers no output to node " +
                                  std::to_string(front.dst));
             continue;
           }
-          d = routing_unit_.to_output(front, vc.choices.ports[0]);
+          d = routing_unit_.to_output(front, vc.choices.ports[0], vc.choices.vc_sets[0]);
+        } else {
+          d = routing_unit_.compute(front, in);
         }
         vc.out_port = d.out_port;
         vc.vc_begin = d.vc_begin;
@@ -128,7 +139,7 @@ void Router::select_output(InputVirtualChannel& vc, int credits_needed) {
   int available[4];
   int count = 0, most = 0, most_credits = -1;
   for (int k = 0; k < vc.choices.count; ++k) {
-    const RouteDecision d = routing_unit_.to_output(head, vc.choices.ports[k]);
+    const RouteDecision d = routing_unit_.to_output(head, vc.choices.ports[k], vc.choices.vc_sets[k]);
     const OutputUnit& output = outputs_[d.out_port];
     int credits = -1;
     for (int v = d.vc_begin; v < d.vc_end; ++v)
@@ -142,11 +153,11 @@ void Router::select_output(InputVirtualChannel& vc, int credits_needed) {
     switch (params_.selection) {
       case RouteSelection::Unset:
       case RouteSelection::First: pick = available[0]; break;
-      case RouteSelection::Random: pick = available[selection_random_() % static_cast<std::uint64_t>(count)]; break;
+      case RouteSelection::Random: pick = available[routing_random_() % static_cast<std::uint64_t>(count)]; break;
       case RouteSelection::MostCredits: pick = most; break;
     }
   }
-  const RouteDecision d = routing_unit_.to_output(head, vc.choices.ports[pick]);
+  const RouteDecision d = routing_unit_.to_output(head, vc.choices.ports[pick], vc.choices.vc_sets[pick]);
   vc.out_port = d.out_port;
   vc.vc_begin = d.vc_begin;
   vc.vc_end = d.vc_end;

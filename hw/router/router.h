@@ -96,7 +96,8 @@ class Router final : public RouterModel {
   int local_ports_;
   RouterEnvironment* env_;
   RoutingUnit routing_unit_;
-  std::mt19937_64 selection_random_;  // router.selection random
+  // router.selection random, and the intermediate nodes of two-phase functions at their source router.
+  std::mt19937_64 routing_random_;
   std::vector<InputUnit> inputs_;
   std::vector<OutputUnit> outputs_;
   VcAllocator vc_allocator_;

@@ -25,8 +25,7 @@ PortModel parse_port_model(const std::string& text, const std::string& field) {
 
 RouterParams with_routing(RouterParams params, const std::string& routing) {
   const RoutingFunctionInfo& function = find_routing(routing);
-  params.adaptive_routing = function.adaptive;
-  params.adaptive_routing_name = function.adaptive != nullptr ? function.name : nullptr;
+  params.routing_function = function.beyond_one_route() ? &function : nullptr;
   return params;
 }
 
@@ -100,18 +99,30 @@ std::optional<std::string> RouterParams::validate(const Topology& topology) cons
                                          ": needs router.model cpp, not " + echo(model) + " (the RTL router " +
                                          rule->rtl_does + ")")
                              .what());
-  if (adaptive_routing != nullptr && !description->systemc_stages)
-    return std::string(ConfigError("router.routing", adaptive_routing_name,
-                                   "is adaptive, a rule of the SystemC router's route computation: needs router.model "
-                                   "cpp, not " + echo(model) + " (the RTL router routes by a table of one output per "
-                                   "destination)").what());
-  if (adaptive_routing == nullptr && selection != RouteSelection::Unset)
+  if (routing_function != nullptr && !description->systemc_stages)
+    return std::string(ConfigError("router.routing", routing_function->name,
+                                   std::string("is ") + (adaptive() ? "adaptive" : "oblivious, through a random intermediate node") +
+                                       ", a rule of the SystemC router's route computation: needs router.model cpp, not " +
+                                       echo(model) + " (the RTL router routes by a table of one output per destination)").what());
+  if (!adaptive() && selection != RouteSelection::Unset)
     return std::string(ConfigError("router.selection", to_string(selection),
                                    "picks among the outputs of an adaptive routing function: the deterministic "
                                    "router.routing gives one (see `meshmp list`)").what());
   if (dateline && topology.has_rings() && vcs < 2)
     return bad("router.vcs", vcs,
                "a topology with rings needs at least 2 virtual channels for the dateline classes");
+  const int dateline_classes = dateline && topology.has_rings() ? 2 : 1;
+  if (adaptive() && routing_function->escape_channels && escape_channels && vcs < dateline_classes + 1)
+    return bad("router.vcs", vcs,
+               std::string(routing_function->name) + " needs " + std::to_string(dateline_classes) + " escape VC" +
+                   (dateline_classes > 1 ? "s (one per dateline class)" : "") +
+                   " and at least 1 adaptive VC: at least " + std::to_string(dateline_classes + 1) +
+                   " (or router.escape_channels off, which can deadlock)");
+  if (two_phase() && phase_classes && vcs < 2 * dateline_classes)
+    return bad("router.vcs", vcs,
+               std::string(routing_function->name) + " needs a VC class per phase" +
+                   (dateline_classes > 1 ? " and dateline class" : "") + ": at least " +
+                   std::to_string(2 * dateline_classes) + " (or router.phase_classes off, which can deadlock)");
   if (switching != SwitchingMode::Wormhole && buffer_flits < max_packet_flits())
     return bad("router.buffer_flits", buffer_flits,
                to_string(switching) + " switching needs a buffer that holds a whole packet (" +

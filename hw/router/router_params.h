@@ -15,7 +15,7 @@ enum class SwitchingMode { Wormhole, VirtualCutThrough, StoreAndForward };
 enum class PortModel { OnePort, AllPort };
 // How a head picks among the outputs an adaptive routing function allows (router.selection), each cycle
 // until it holds an output VC, among those with a free VC that has a credit (the function's first when
-// none has): the function's first, one at random (a generator per router, seeded from selection_seed and
+// none has): the function's first, one at random (a generator per router, seeded from routing_seed and
 // the node), or the one whose free VCs hold the most credits (the first on a tie). Unset: first, and
 // refused beside a deterministic function, which has nothing to select.
 enum class RouteSelection { Unset, First, Random, MostCredits };
@@ -91,12 +91,23 @@ struct RouterParams {
   // one-port rule). Off for the bare sinks of synthetic traffic, which take a flit per cycle from any
   // packet, interleaved on the ejection channel's VCs.
   bool exclusive_ejection = true;
-  // The adaptive routing function (hw/router/routing.h), null when the network's deterministic function
-  // routes every head; set from router.routing by whoever builds the network (routing_params()).
-  AdaptiveRoutingFunction adaptive_routing = nullptr;
-  const char* adaptive_routing_name = nullptr;
+  // The routing function named router.routing (hw/router/routing.h) when it decides more than one output
+  // per destination (adaptive or two-phase oblivious); null when the network's deterministic function
+  // routes every head. Set by whoever builds the network (with_routing()).
+  const RoutingFunctionInfo* routing_function = nullptr;
+  // Duato's escape channels for a function that has them (router.escape_channels; off: the adaptive
+  // outputs on every VC, which can deadlock, for the study of deadlock).
+  bool escape_channels = true;
+  // A two-phase function's phases on separate VC classes (router.phase_classes; off: both phases on every
+  // VC, which can deadlock).
+  bool phase_classes = true;
   RouteSelection selection = RouteSelection::Unset;
-  std::uint64_t selection_seed = 1;
+  // Seeds each router's generator: router.selection random, and the intermediate nodes of two-phase
+  // functions (drawn at the source router).
+  std::uint64_t routing_seed = 1;
+
+  bool adaptive() const { return routing_function != nullptr && routing_function->routes_by_choices(); }
+  bool two_phase() const { return routing_function != nullptr && routing_function->two_phase(); }
 
   int max_packet_flits() const { return 1 + max_packet_payload_flits; }
   int credit_wire_cycles() const { return credit_latency_cycles > 0 ? credit_latency_cycles : link_latency_cycles; }
@@ -104,8 +115,8 @@ struct RouterParams {
   std::optional<std::string> validate(const Topology& topology) const;
 };
 
-// `params` routed by the function named `routing` (router.routing): its adaptive function set, if it has
-// one. Throws ConfigError for an unknown name.
+// `params` routed by the function named `routing` (router.routing): routing_function set when it decides
+// beyond one route per destination. Throws ConfigError for an unknown name.
 RouterParams with_routing(RouterParams params, const std::string& routing);
 
 }  // namespace meshmp

@@ -3,7 +3,9 @@
 
 #include <utility>
 
+#include "hw/router/minimal_adaptive.h"
 #include "hw/router/turn_models.h"
+#include "hw/router/two_phase_routing.h"
 #include "topology/config_error.h"
 
 namespace meshmp {
@@ -44,7 +46,15 @@ int dimension_order_split_ties_port(const Topology& topology, int node, int dst)
 }
 
 namespace {
+
 std::optional<std::string> applies_everywhere(const Topology&) { return std::nullopt; }
+
+std::optional<std::string> few_enough_dimensions(const Topology& topology) {
+  if (2 * topology.num_dimensions() < kMaxRouteChoices) return std::nullopt;
+  return "offers up to two outputs per dimension: at most " + std::to_string(kMaxRouteChoices / 2 - 1) +
+         " dimensions, not " + std::to_string(topology.num_dimensions());
+}
+
 }  // namespace
 
 const std::vector<RoutingFunctionInfo>& routing_functions() {
@@ -62,6 +72,17 @@ const std::vector<RoutingFunctionInfo>& routing_functions() {
        "Glass & Ni 1992, the turn model", &turn_model_unsupported},
       {"odd-even", &dimension_order_port, &odd_even_choices, "2-D meshes", "1", "Chiu 2000, the odd-even turn model",
        &turn_model_unsupported},
+      {"min-adaptive", &dimension_order_port, &minimal_adaptive_choices, "every topology",
+       "2: 1 escape + the adaptive rest; 3 on rings: 2 escape (the dateline classes) + the adaptive rest",
+       "Duato 1993, escape channels (BookSim2's min_adapt)", &few_enough_dimensions, true},
+      {"valiant", &dimension_order_port, nullptr, "every topology",
+       "2: a half per phase; 4 on rings: a quarter per phase and dateline class",
+       "Valiant & Brebner 1981, a random intermediate node (BookSim2's valiant)", &applies_everywhere, false,
+       &valiant_intermediates},
+      {"romm", &dimension_order_port, nullptr, "every topology",
+       "2: a half per phase; 4 on rings: a quarter per phase and dateline class",
+       "Nesson & Johnsson 1995, ROMM two-phase: an intermediate node in the minimal quadrant (BookSim2's romm)",
+       &applies_everywhere, false, &romm_intermediates},
   };
   return functions;
 }

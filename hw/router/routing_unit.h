@@ -8,6 +8,10 @@
 // the two classes share the traffic. Ejection: one-port
 // nodes have one ejection channel; all-port nodes eject through the channel of the arrival direction.
 // An adaptive function (router.routing) offers several outputs; the router picks one (router.selection).
+// With escape channels (Duato) the lowest VCs are the escape channels (one, or one per dateline class on
+// a topology with rings: the escape route's class picks which), the rest adaptive. A two-phase function
+// splits every range above in two: the lower half for the way to the intermediate node, the upper for
+// the way on (on rings 4 classes: phase x dateline class; hw/router/two_phase_routing.h).
 #pragma once
 
 #include <cstdint>
@@ -34,13 +38,23 @@ class RoutingUnit {
 
   RouteDecision compute(const Flit& head, int in_port) const;
   // An adaptive function's outputs for a head the routers route (no source route, not at its destination),
-  // from `src`; false when the head takes compute()'s one output.
-  bool adaptive_choices(const Flit& head, int src, RouteChoices& out) const;
+  // from `src`, arrived on `in_port`; false when the head takes compute()'s one output. With escape
+  // channels, a head that arrived on one is offered only the escape route.
+  bool adaptive_choices(const Flit& head, int in_port, int src, RouteChoices& out) const;
   bool adaptive() const { return adaptive_ != nullptr; }
-  // The decision for a network output `out` (its VCs, dateline class).
-  RouteDecision to_output(const Flit& head, int out) const;
+  // The decision for a network output `out` on the VCs `vc_set` (their range, dateline class).
+  RouteDecision to_output(const Flit& head, int out, VcSet vc_set = VcSet::All) const;
+
+  // Two-phase oblivious functions, for a head the routers route: at its source router (`injected`) its
+  // header takes `intermediate` and phase 0; at the intermediate node it turns to phase 1. Writes the
+  // header into `head` and returns its output.
+  bool two_phase() const { return intermediates_ != nullptr; }
+  RouteDecision compute_two_phase(Flit& head, int in_port, int intermediate) const;
+  IntermediateRange intermediates() const { return intermediates_; }
 
  private:
+  // to_output toward `target` (the destination, or a two-phase head's intermediate node).
+  RouteDecision output_toward(const Flit& head, int out, VcSet vc_set, int target) const;
   int node_;
   const Topology& topology_;
   int vcs_;
@@ -48,10 +62,13 @@ class RoutingUnit {
   bool whole_segment_;
   // True when the head's stretch of the ring it leaves on through `out` crosses the wrap-around link:
   // from its source route, or from its destination (minimal routes).
-  bool segment_crosses_dateline(const Flit& head, int out) const;
+  bool segment_crosses_dateline(const Flit& head, int out, int target) const;
   bool all_port_;
   RoutingFunction routing_;
-  AdaptiveRoutingFunction adaptive_;
+  AdaptiveRoutingFunction adaptive_ = nullptr;
+  int escape_vcs_ = 0;  // 0: no escape channels
+  IntermediateRange intermediates_ = nullptr;
+  bool phase_classes_ = false;
 };
 
 }  // namespace meshmp

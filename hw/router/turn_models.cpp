@@ -15,7 +15,7 @@ Offsets offsets(const Topology& topology, int node, int dst) {
 }
 
 void add(RouteChoices& out, const Topology& topology, int dimension, int direction) {
-  out.ports[out.count++] = static_cast<std::int8_t>(topology.port_of(dimension, direction));
+  out.add(topology.port_of(dimension, direction));
 }
 
 // The x and y moves still needed, in that order.
