@@ -15,6 +15,7 @@
 #include <fstream>
 #include <iomanip>
 #include <optional>
+#include <cstdlib>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -40,6 +41,12 @@
 
 namespace meshmp {
 namespace {
+
+// The settings a reference curve may name in "# key: value" lines before its header: the network it was
+// measured on. A comparison with a run whose setting differs is refused (sims/reference/README.md).
+const std::vector<std::string> kReferenceKeys{"topology", "pattern",   "vcs",       "buffer_flits", "packet_flits",
+                                              "link_latency", "routing", "injection", "burst_cycles", "idle_cycles"};
+
 // A broken rule reported by a validate() function, its message already naming field, value and rule.
 struct InputError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -255,15 +262,27 @@ std::string TrafficCommand::network_description(const Setup& setup) const {
 
 void TrafficCommand::check_like_with_like(const std::map<std::string, std::string>& network, const Setup& setup) const {
   const RouterParams& router = setup.config.router;
+  const auto plain = [](double value) {
+    std::ostringstream text;
+    text << value;
+    return text.str();
+  };
   const std::map<std::string, std::string> here{{"topology", setup.topology.spec()},
                                                 {"pattern", pattern_},
                                                 {"vcs", std::to_string(router.vcs)},
                                                 {"buffer_flits", std::to_string(router.buffer_flits)},
                                                 {"packet_flits", std::to_string(setup.params.packet_flits)},
-                                                {"link_latency", std::to_string(router.link_latency_cycles)}};
-  for (const auto& [key, value] : network) {
+                                                {"link_latency", std::to_string(router.link_latency_cycles)},
+                                                {"routing", setup.config.routing},
+                                                {"injection", to_string(setup.params.injection)},
+                                                {"burst_cycles", plain(setup.params.burst_cycles)},
+                                                {"idle_cycles", plain(setup.params.idle_cycles)}};
+  for (const std::string& key : kReferenceKeys) {  // in this order: the first setting that differs is named
+    if (!network.count(key)) continue;
+    const std::string& value = network.at(key);
     std::string theirs = value;
     if (key == "topology") theirs = Topology::parse(value, "--compare-reference").spec();
+    if (key == "burst_cycles" || key == "idle_cycles") theirs = plain(std::strtod(value.c_str(), nullptr));
     if (theirs != here.at(key))
       throw ConfigError("--compare-reference", reference_,
                         "was measured with " + key + " " + value + "; this run has " + key + " " + here.at(key) +
@@ -420,9 +439,6 @@ struct ReferencePoint {
   double load, accepted, latency, routers;
 };
 
-// The settings a reference curve may name in "# key: value" lines before its header: the network it was
-// measured on. A comparison with a run whose setting differs is refused (sims/reference/README.md).
-const std::vector<std::string> kReferenceKeys{"topology", "pattern", "vcs", "buffer_flits", "packet_flits", "link_latency"};
 
 struct ReferenceCurve {
   std::map<std::string, std::string> network;  // from the "# key: value" lines
@@ -444,7 +460,7 @@ void read_reference_setting(const std::string& path, const std::string& line, in
     throw ConfigError("--compare-reference", path,
                       "line " + std::to_string(number) + ": '" + echo(line.substr(0, 60)) +
                           "': expected '# KEY: VALUE' with KEY one of topology, pattern, vcs, buffer_flits, "
-                          "packet_flits, link_latency");
+                          "packet_flits, link_latency, routing, injection, burst_cycles, idle_cycles");
   curve.network[key] = value;
 }
 

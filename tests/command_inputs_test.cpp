@@ -89,6 +89,16 @@ TEST(CommandInputs, TrafficComparesOnlyLikeWithLike) {
   ASSERT_EQ(like.status, 0) << like.output;
   EXPECT_NE(like.output.find("neither curve saturates at the loads run"), std::string::npos) << like.output;
   EXPECT_EQ(like.output.find("differs by"), std::string::npos) << like.output;
+  // The routing function and the injection process are part of the network a curve names.
+  std::ofstream(reference) << "# topology: mesh:4x4\n# routing: min-adaptive\n# injection: on-off\n# burst_cycles: 20\n"
+                           << rows;
+  expect_refused(sweep + " -t mesh:4x4 --injection on-off --burst-cycles 20",
+                 "was measured with routing min-adaptive; this run has routing dimension-order");
+  expect_refused(sweep + " -t mesh:4x4 --routing min-adaptive", "was measured with injection on-off; this run has injection bernoulli");
+  expect_refused(sweep + " -t mesh:4x4 --routing min-adaptive --injection on-off --burst-cycles 30",
+                 "was measured with burst_cycles 20; this run has burst_cycles 30");
+  const Outcome same_routing = meshmp(sweep + " -t mesh:4x4 --routing min-adaptive --injection on-off --burst-cycles 20.0");
+  EXPECT_EQ(same_routing.status, 0) << same_routing.output;
   std::ofstream(reference) << "# vc: 4\n" << rows;
   expect_refused(sweep + " -t mesh:4x4", "line 1: '# vc: 4': expected '# KEY: VALUE' with KEY one of topology");
 }
