@@ -7,7 +7,9 @@
 # compared load by load: latency ratios, saturation (latency 3x its low-load value) and the largest
 # difference below 90% of saturation. The loads run 0.04 past the reference's last stable load, so
 # meshmp's own saturation is found. Writes each curve's CSV and PNG under OUTDIR. The curves of
-# sims/reference/link-latency/ come from a BookSim2 given a link-latency option (its README).
+# sims/reference/link-latency/ come from a BookSim2 given a link-latency option (its README); those of
+# sims/reference/routing/ (issue 40: min_adapt, valiant, romm, on_off injection) name their network, routing
+# and injection in their "# key: value" lines, which the run takes as its options.
 #   scripts/cross-validate-booksim2.sh [MESHMP] [OUTDIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,4 +33,17 @@ for reference in sims/reference/booksim2-mesh8x8-uniform.csv sims/reference/book
     --packet-flits "$packet" --link-latency "$link" \
     --rates "0.02:$to:0.02" --compare-reference "$reference" --csv "$out/$name.csv" --png "$out/$name.png" |
     grep -E "load [0-9.]+:|saturation|largest"
+done
+for reference in sims/reference/routing/booksim2-*.csv; do
+  name=$(basename "$reference" .csv)
+  # Every key but the rules' own routing (dimension order with BookSim2's ties) becomes an option.
+  options=$(awk -F': ' '/^# / { key = substr($1, 3); gsub(/_/, "-", key);
+                                  if (key != "routing" || $2 != "dimension-order-split-ties") printf "--%s %s ", key, $2 }' \
+            "$reference")
+  last=$(awk -F, '!/^#/ && NR > 1 && $2 != "" && $1 ~ /^[0-9]/ { load = $1 } END { print load }' "$reference")
+  to=$(awk -v x="$last" 'BEGIN { printf "%.2f", x + 0.04 }')
+  echo "== $name: $options"
+  # shellcheck disable=SC2086  # the options are words
+  "$meshmp" traffic --router-rules booksim2 $options --rates "0.02:$to:0.02" --compare-reference "$reference" \
+    --csv "$out/$name.csv" --png "$out/$name.png" | grep -E "load [0-9.]+:|saturation|largest"
 done

@@ -3,6 +3,7 @@
 
 #include "topology/config_error.h"
 #include "hw/machine/machine_settings.h"
+#include "hw/router/routing.h"
 #include "sims/data_files.h"
 #include "topology/topology.h"
 
@@ -43,7 +44,8 @@ void RunOptions::add_network_options_to(CLI::App& c, bool with_packet_limit) {
       c.add_option("--router-rules", router_rules_,
                    "meshmp: every router setting as given; booksim2: BookSim2's input-queued router, the rules its "
                    "cross-validation runs with (--pipeline-depth 4, --head-pipeline from-front, --vc-allocator islip, "
-                   "--routing dimension-order-split-ties and, on a topology with rings, --dateline-classes "
+                   "--routing dimension-order-split-ties unless --routing names an adaptive or two-phase function, and, on a "
+                   "topology with rings, --dateline-classes "
                    "whole-segment; SystemC router)  [default meshmp]");
   }
 }
@@ -126,13 +128,17 @@ void RunOptions::apply_router_rules(MachineConfig& config) const {
   const Topology topology = Topology::parse(config.topology);
   if (!topology.fabric().empty())
     throw ConfigError("--router-rules", *router_rules_, config.topology + " has no router network: router rules change nothing there");
-  refuse_given_beside({"router.pipeline_depth", "router.head_pipeline", "router.vc_allocator", "router.routing",
-                       "router.dateline_classes"},
+  refuse_given_beside({"router.pipeline_depth", "router.head_pipeline", "router.vc_allocator", "router.dateline_classes"},
                       "--router-rules booksim2");
+  // The rules route by dimension order with BookSim2's ties; an adaptive or two-phase function (BookSim2's
+  // min_adapt, valiant, romm) may be given beside them.
+  if (!given("router.routing").given() || !find_routing(config.routing).beyond_one_route()) {
+    refuse_given_beside({"router.routing"}, "--router-rules booksim2 (beside it: an adaptive or two-phase function)");
+    config.routing = "dimension-order-split-ties";
+  }
   config.router.pipeline_depth = 4;
   config.router.head_pipeline_from_front = true;
   config.router.islip_vc_allocator = true;
-  config.routing = "dimension-order-split-ties";
   if (topology.has_rings() && config.router.dateline) config.router.dateline_whole_segment = true;
 }
 
