@@ -96,6 +96,18 @@ INSTANTIATE_TEST_SUITE_P(Machines, MinAdaptiveMachine,
                            return name;
                          });
 
+// hypercube:8 offers a head up to 8 adaptive outputs and the escape one: the selection weighs them all
+// (it once kept room for 4, and overran it).
+TEST(MinAdaptive, SelectsAmongNineOutputsOnHypercube8) {
+  for (const char* selection : {"first", "random", "most-credits"}) {
+    const auto outcome = meshmp_test::meshmp(std::string("traffic -t hypercube:8 --routing min-adaptive --rate 0.3 "
+                                                         "--warmup-cycles 500 --measure-cycles 2000 -o - --selection ") +
+                                             selection);
+    ASSERT_EQ(outcome.status, 0) << outcome.output;
+    EXPECT_TRUE(meshmp_test::json_in_output(outcome.output).value("all_measured_packets_delivered", false)) << selection;
+  }
+}
+
 double accepted(const std::string& args) {
   const auto outcome = meshmp_test::meshmp("traffic -t mesh:8x8 --pattern transpose --rate 0.25 --warmup-cycles 3000 "
                                            "--measure-cycles 6000 -o - " + args);

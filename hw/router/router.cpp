@@ -136,7 +136,7 @@ void Router::step(std::uint64_t cycle) {
 
 void Router::select_output(InputVirtualChannel& vc, int credits_needed) {
   const Flit& head = vc.front_flit();
-  int available[4];
+  int available[kMaxRouteChoices];
   int count = 0, most = 0, most_credits = -1;
   for (int k = 0; k < vc.choices.count; ++k) {
     const RouteDecision d = routing_unit_.to_output(head, vc.choices.ports[k], vc.choices.vc_sets[k]);
