@@ -48,7 +48,9 @@ struct InputVirtualChannel {
   int vc_begin = 0, vc_end = 0;         // the output VCs the packet may use
   std::uint8_t next_vc_class = 0;
   std::uint8_t next_ring_dimension = kNoPort;
-  RouteChoices choices;                 // an adaptive function's outputs (count 0: out_port is the route)
+  // How many outputs an adaptive function offered the front head (0: out_port is the route); the outputs
+  // are in the router's table (Router::route_choices_), out of the way of the VC state every cycle reads.
+  std::uint8_t route_choices = 0;
   // The cycle the last tail crossed the switch from this VC (head pipeline from-front: the head behind
   // it is routed the cycle after).
   std::uint64_t last_tail_cycle = 0;

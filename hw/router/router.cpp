@@ -22,6 +22,7 @@ Router::Router(int node, const Topology& topology, const RouterParams& params, P
       switch_allocator_(net_ports_ + local_ports_, net_ports_ + local_ports_, params.vcs),
       flits_sent_(net_ports_ + local_ports_, 0),
       probes_(net_ports_ + local_ports_) {
+  if (routing_unit_.adaptive()) route_choices_.resize(static_cast<std::size_t>(num_ports()) * params.vcs);
   for (int p = 0; p < num_ports(); ++p) {
     inputs_.emplace_back(params.vcs, params.buffer_flits);
     const bool ejection = p >= net_ports_;
@@ -77,22 +78,26 @@ void Router::step(std::uint64_t cycle) {
                                " vc " + std::to_string(v) + ": a body flit reached the front of an idle VC");
           continue;
         }
-        vc.choices.count = 0;
+        vc.route_choices = 0;
         RouteDecision d;
-        if (routing_unit_.two_phase() && front.route_length == 0) {
+        if (!routing_unit_.beyond_one_route()) {
+          d = routing_unit_.compute(front, in);
+        } else if (routing_unit_.two_phase() && front.route_length == 0) {
           // The source router draws the intermediate node; every router on the way reads it from the header.
           const int intermediate = in >= net_ports_ ? draw_intermediate(topology_, routing_unit_.intermediates(), node_,
                                                                         front.dst, routing_random_)
                                                     : 0;
           d = routing_unit_.compute_two_phase(vc.front_flit(), in, intermediate);
         } else if (routing_unit_.adaptive() &&
-                   routing_unit_.adaptive_choices(front, in, env_->packet_source(front.tag), vc.choices)) {
-          if (vc.choices.count == 0) {
+                   routing_unit_.adaptive_choices(front, in, env_->packet_source(front.tag), route_choices(in, v))) {
+          const RouteChoices& choices = route_choices(in, v);
+          if (choices.count == 0) {
             env_->protocol_error("router " + std::to_string(node_) + ": the routing function offers no output to node " +
                                  std::to_string(front.dst));
             continue;
           }
-          d = routing_unit_.to_output(front, vc.choices.ports[0], vc.choices.vc_sets[0]);
+          vc.route_choices = static_cast<std::uint8_t>(choices.count);
+          d = routing_unit_.to_output(front, choices.ports[0], choices.vc_sets[0]);
         } else {
           d = routing_unit_.compute(front, in);
         }
@@ -106,7 +111,7 @@ void Router::step(std::uint64_t cycle) {
       // Store-and-forward: the packet's tail must be in the buffer, and then the head still takes the
       // whole pipeline, counted from the tail's buffer write (waiting for it is not contention).
       if (store_and_forward && !tail_ready(unit, v)) continue;
-      if (vc.choices.count > 1) select_output(vc, packet_credits_needed(front));
+      if (vc.route_choices > 1) select_output(vc, route_choices(in, v), packet_credits_needed(front));
       vc_allocator_.request(vc.out_port, {in * vcs + v, vc.vc_begin, vc.vc_end, packet_credits_needed(front)});
     }
   }
@@ -134,12 +139,12 @@ void Router::step(std::uint64_t cycle) {
   for (InputUnit& unit : inputs_) unit.age_one_cycle();
 }
 
-void Router::select_output(InputVirtualChannel& vc, int credits_needed) {
+void Router::select_output(InputVirtualChannel& vc, const RouteChoices& choices, int credits_needed) {
   const Flit& head = vc.front_flit();
   int available[kMaxRouteChoices];
   int count = 0, most = 0, most_credits = -1;
-  for (int k = 0; k < vc.choices.count; ++k) {
-    const RouteDecision d = routing_unit_.to_output(head, vc.choices.ports[k], vc.choices.vc_sets[k]);
+  for (int k = 0; k < choices.count; ++k) {
+    const RouteDecision d = routing_unit_.to_output(head, choices.ports[k], choices.vc_sets[k]);
     const OutputUnit& output = outputs_[d.out_port];
     int credits = -1;
     for (int v = d.vc_begin; v < d.vc_end; ++v)
@@ -157,7 +162,7 @@ void Router::select_output(InputVirtualChannel& vc, int credits_needed) {
       case RouteSelection::MostCredits: pick = most; break;
     }
   }
-  const RouteDecision d = routing_unit_.to_output(head, vc.choices.ports[pick], vc.choices.vc_sets[pick]);
+  const RouteDecision d = routing_unit_.to_output(head, choices.ports[pick], choices.vc_sets[pick]);
   vc.out_port = d.out_port;
   vc.vc_begin = d.vc_begin;
   vc.vc_end = d.vc_end;

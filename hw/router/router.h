@@ -84,8 +84,9 @@ class Router final : public RouterModel {
   // Store-and-forward: the front packet's tail is in the buffer and has been for the whole pipeline.
   bool tail_ready(const InputUnit& unit, int v) const;
   int packet_credits_needed(const Flit& head) const;
-  // An adaptive head's output this cycle (router.selection), its VCs and class set in `vc`.
-  void select_output(InputVirtualChannel& vc, int credits_needed);
+  // An adaptive head's output this cycle (router.selection) among `choices`, its VCs and class set in `vc`.
+  void select_output(InputVirtualChannel& vc, const RouteChoices& choices, int credits_needed);
+  RouteChoices& route_choices(int in_port, int vc) { return route_choices_[static_cast<std::size_t>(in_port) * params_.vcs + vc]; }
   void traverse(const SwitchGrant& grant);
 
   std::uint64_t now_ = 0;  // the cycle being stepped
@@ -99,6 +100,7 @@ class Router final : public RouterModel {
   // router.selection random, and the intermediate nodes of two-phase functions at their source router.
   std::mt19937_64 routing_random_;
   std::vector<InputUnit> inputs_;
+  std::vector<RouteChoices> route_choices_;  // an adaptive function's outputs per input VC (in * vcs + vc)
   std::vector<OutputUnit> outputs_;
   VcAllocator vc_allocator_;
   // Cycles before its switch allocation that a head is VC-allocated: 0, in the same cycle (the per-port

@@ -78,6 +78,7 @@ RouteDecision RoutingUnit::to_output(const Flit& head, int out, VcSet vc_set) co
 RouteDecision RoutingUnit::output_toward(const Flit& head, int out, VcSet vc_set, int target) const {
   const int dim = topology_.port(out).dimension;
   const bool ring = dateline_ && topology_.dimension(dim).kind == DimensionKind::Ring;
+  if (!ring && vc_set == VcSet::All) return {out, 0, vcs_, 0, static_cast<std::uint8_t>(dim)};  // most heads
   std::uint8_t cls = 0;
   if (ring) {
     cls = head.ring_dimension == dim ? head.vc_class : 0;

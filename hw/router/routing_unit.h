@@ -42,6 +42,8 @@ class RoutingUnit {
   // channels, a head that arrived on one is offered only the escape route.
   bool adaptive_choices(const Flit& head, int in_port, int src, RouteChoices& out) const;
   bool adaptive() const { return adaptive_ != nullptr; }
+  // An adaptive or two-phase function: more to decide than compute()'s one output per destination.
+  bool beyond_one_route() const { return adaptive_ != nullptr || intermediates_ != nullptr; }
   // The decision for a network output `out` on the VCs `vc_set` (their range, dateline class).
   RouteDecision to_output(const Flit& head, int out, VcSet vc_set = VcSet::All) const;
 
