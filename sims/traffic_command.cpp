@@ -301,10 +301,14 @@ void TrafficCommand::print_point(std::ostream& out, const MachineConfig& config,
       << "  accepted " << std::setprecision(4) << generator.accepted_flits_per_node_per_cycle() << " flits/node/cycle; ";
   if (s.measured_packets == 0)
     out << "no packet was measured, so no latency or hops (a longer --measure-cycles or a higher rate measures some)";
-  else
-    out << "packet latency average " << std::setprecision(2) << generator.average_latency() << ", p99 "
-        << std::setprecision(0) << generator.latency_percentile(0.99) << " cycles (creation to tail ejection, source "
-        << "queueing included); average hops " << std::setprecision(3) << generator.average_hops();
+  else {
+    const LatencyDistribution latencies = generator.latency_distribution();
+    out << "packet latency average " << std::setprecision(2) << generator.average_latency() << ", p50 / p90 / p99 / "
+        << "p99.9 / max " << latencies.percentile(0.5) << " / " << latencies.percentile(0.9) << " / "
+        << latencies.percentile(0.99) << " / " << latencies.percentile(0.999) << " / " << latencies.max()
+        << " cycles (creation to tail ejection, source queueing included); average hops " << std::setprecision(3)
+        << generator.average_hops();
+  }
   out << "\n  " << s.measured_packets << " packets measured"
       << (complete ? "" : " (NOT all delivered within --drain-cycles: the network is saturated)") << "\n";
   for (const auto& e : s.errors) out << "  ERROR: " << e << "\n";
@@ -352,6 +356,10 @@ int TrafficCommand::run_point(double rate, std::ostream& out, std::ostream& err)
   const bool complete = generator.measurement_drained();
   // A figure of the measured packets: null when none was measured (an average of nothing is no 0).
   auto measured = [&s](double value) { return s.measured_packets > 0 ? nlohmann::json(value) : nlohmann::json(nullptr); };
+  const LatencyDistribution latencies = generator.latency_distribution();
+  nlohmann::json histogram = nlohmann::json::array();
+  for (const LatencyBin& bin : latencies.histogram())
+    histogram.push_back({{"from_cycles", bin.from_cycles}, {"to_cycles", bin.to_cycles}, {"packets", bin.packets}});
   nlohmann::json result = {{"meshmp", build_identity()},
                            {"config", config_json(*setup, rate)},
                            {"pattern", pattern_},
@@ -359,7 +367,12 @@ int TrafficCommand::run_point(double rate, std::ostream& out, std::ostream& err)
                            {"offered_flits_per_node_per_cycle", rate},
                            {"accepted_flits_per_node_per_cycle", generator.accepted_flits_per_node_per_cycle()},
                            {"average_packet_latency_cycles", measured(generator.average_latency())},
-                           {"p99_packet_latency_cycles", measured(generator.latency_percentile(0.99))},
+                           {"p50_packet_latency_cycles", measured(latencies.percentile(0.5))},
+                           {"p90_packet_latency_cycles", measured(latencies.percentile(0.9))},
+                           {"p99_packet_latency_cycles", measured(latencies.percentile(0.99))},
+                           {"p999_packet_latency_cycles", measured(latencies.percentile(0.999))},
+                           {"max_packet_latency_cycles", measured(latencies.max())},
+                           {"packet_latency_histogram", histogram},
                            {"average_hops", measured(generator.average_hops())},
                            {"measured_packets", s.measured_packets},
                            {"all_measured_packets_delivered", complete},
@@ -594,18 +607,26 @@ int TrafficCommand::run_sweep(const std::string& self_path, const std::vector<st
   }
   {
     std::ostream& rows = csv.stream();
-    rows << "load_flits_per_node_per_cycle,accepted_flits_per_node_per_cycle,average_packet_latency_cycles,"
-           "p99_packet_latency_cycles,average_hops,all_measured_packets_delivered\n";
+    // The columns: a point's numbers under their JSON names (the load is its offered load); the columns
+    // added since the first six come after them, so a reader of those by position reads them still.
+    const std::vector<std::string> columns{
+        "load_flits_per_node_per_cycle", "accepted_flits_per_node_per_cycle", "average_packet_latency_cycles",
+        "p99_packet_latency_cycles",     "average_hops",                      "all_measured_packets_delivered",
+        "p50_packet_latency_cycles",     "p90_packet_latency_cycles",         "p999_packet_latency_cycles",
+        "max_packet_latency_cycles"};
     auto cell = [](const nlohmann::json& value) {  // empty where no packet was measured
       std::ostringstream text;
-      if (!value.is_null()) text << value.get<double>();
+      if (value.is_boolean()) text << (value.get<bool>() ? 1 : 0);
+      else if (!value.is_null()) text << value.get<double>();
       return text.str();
     };
-    for (const auto& p : results)
-      rows << p["offered_flits_per_node_per_cycle"].get<double>() << ','
-          << p["accepted_flits_per_node_per_cycle"].get<double>() << ',' << cell(p["average_packet_latency_cycles"]) << ','
-          << cell(p["p99_packet_latency_cycles"]) << ',' << cell(p["average_hops"]) << ','
-          << (p["all_measured_packets_delivered"].get<bool>() ? 1 : 0) << '\n';
+    for (std::size_t c = 0; c < columns.size(); ++c) rows << (c ? "," : "") << columns[c];
+    rows << '\n';
+    for (const auto& p : results) {
+      for (std::size_t c = 0; c < columns.size(); ++c)
+        rows << (c ? "," : "") << cell(p.at(c == 0 ? "offered_flits_per_node_per_cycle" : columns[c]));
+      rows << '\n';
+    }
     csv.commit();
   }
   summary << "  curve: " << csv_ << "\n";

@@ -368,14 +368,6 @@ int TrafficGenerator::destination(int src) {
   return uniform();
 }
 
-double TrafficGenerator::latency_percentile(double q) const {
-  auto values = stats_.measured_latencies;
-  if (values.empty()) return 0;
-  const auto k = static_cast<std::size_t>(std::ceil(q * values.size())) - 1;
-  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(std::min(k, values.size() - 1)), values.end());
-  return values[std::min(k, values.size() - 1)];
-}
-
 double TrafficGenerator::average_hops() const {
   return stats_.measured_packets ? static_cast<double>(stats_.measured_hops_sum) / stats_.measured_packets : 0.0;
 }

@@ -18,6 +18,7 @@
 
 #include "hw/network/depacketizer.h"
 #include "hw/network/interconnect.h"
+#include "hw/network/latency_distribution.h"
 #include "hw/network/network_endpoint.h"
 #include "hw/network/packetizer.h"
 #include "hw/network/permutation_patterns.h"
@@ -92,7 +93,8 @@ class TrafficGenerator {
   const TrafficParams& params() const { return params_; }
   std::uint64_t generation_end_cycle() const { return params_.warmup_cycles + params_.measure_cycles; }
   double average_latency() const;
-  double latency_percentile(double q) const;  // over the measured packets
+  // The measured packets' latencies, sorted: percentiles and a histogram (a copy: call it once a run).
+  LatencyDistribution latency_distribution() const { return LatencyDistribution(stats_.measured_latencies); }
   double average_hops() const;                // links crossed by the measured packets
   // True once every packet created in the measurement window has been delivered.
   bool measurement_drained() const { return stats_.measured_packets == measured_created_; }

@@ -1,0 +1,121 @@
+// `meshmp traffic`'s figures beyond the average latency (the binary in a child process, its JSON read from
+// -o -): the latency distribution of the measured packets (percentiles p50 <= p90 <= p99 <= p99.9 <= max,
+// and a histogram whose bins hold every measured packet and agree with the percentiles), at a light and at
+// a heavy load; and a sweep's CSV, whose columns hold each point's figures under their JSON names.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "meshmp_process.h"
+
+namespace {
+
+using meshmp_test::meshmp;
+using meshmp_test::Outcome;
+
+nlohmann::json traffic(const std::string& args) {
+  const Outcome o = meshmp("traffic " + args + " -o -");
+  EXPECT_EQ(o.status, 0) << o.output;
+  return meshmp_test::json_in_output(o.output);
+}
+
+std::string temp_path(const std::string& name) {
+  return ::testing::TempDir() + "meshmp_traffic_statistics_" + std::to_string(getpid()) + "_" + name;
+}
+
+// Packets of the histogram with a latency below `latency` (whole bins below its bin) and up to its bin's
+// end: the nearest-rank percentile L of n packets has fewer than ceil(q n) packets below it and at least
+// ceil(q n) at or below it.
+void expect_percentile_in_histogram(const nlohmann::json& result, const char* key, double q) {
+  const auto latency = result[key].get<double>();
+  const auto n = result["measured_packets"].get<std::uint64_t>();
+  const auto rank = static_cast<std::uint64_t>(std::ceil(q * static_cast<double>(n) - 1e-6));
+  std::uint64_t below = 0, through = 0;
+  for (const auto& bin : result["packet_latency_histogram"]) {
+    const auto from = bin["from_cycles"].get<double>(), to = bin["to_cycles"].get<double>();
+    if (to <= latency) below += bin["packets"].get<std::uint64_t>();
+    if (from <= latency) through += bin["packets"].get<std::uint64_t>();
+  }
+  EXPECT_LT(below, rank) << key << " " << latency;
+  EXPECT_GE(through, rank) << key << " " << latency;
+}
+
+TEST(TrafficStatistics, LatencyPercentilesAreOrderedAndTheHistogramHoldsEveryPacket) {
+  for (const char* load : {"--rate 0.05", "--rate 0.6"}) {
+    SCOPED_TRACE(load);
+    const nlohmann::json r = traffic(std::string("-t mesh:4x4 --warmup-cycles 2000 --measure-cycles 10000 ") + load);
+    const auto n = r["measured_packets"].get<std::uint64_t>();
+    ASSERT_GT(n, 1000u);
+    const double p50 = r["p50_packet_latency_cycles"], p90 = r["p90_packet_latency_cycles"],
+                 p99 = r["p99_packet_latency_cycles"], p999 = r["p999_packet_latency_cycles"],
+                 max = r["max_packet_latency_cycles"], average = r["average_packet_latency_cycles"];
+    EXPECT_LE(p50, p90);
+    EXPECT_LE(p90, p99);
+    EXPECT_LE(p99, p999);
+    EXPECT_LE(p999, max);
+    EXPECT_LT(average, max);
+    const nlohmann::json& bins = r["packet_latency_histogram"];
+    ASSERT_FALSE(bins.empty());
+    EXPECT_LE(bins.size(), 32u);
+    std::uint64_t packets = 0;
+    for (std::size_t i = 0; i < bins.size(); ++i) {
+      packets += bins[i]["packets"].get<std::uint64_t>();
+      if (i > 0) {
+        EXPECT_EQ(bins[i]["from_cycles"], bins[i - 1]["to_cycles"]) << "contiguous bins";
+      }
+    }
+    EXPECT_EQ(packets, n) << "the bins hold every measured packet";
+    EXPECT_GT(bins.front()["packets"].get<std::uint64_t>(), 0u);
+    EXPECT_GT(bins.back()["packets"].get<std::uint64_t>(), 0u);
+    EXPECT_LE(bins.back()["from_cycles"].get<double>(), max);
+    EXPECT_GT(bins.back()["to_cycles"].get<double>(), max);
+    expect_percentile_in_histogram(r, "p50_packet_latency_cycles", 0.5);
+    expect_percentile_in_histogram(r, "p90_packet_latency_cycles", 0.9);
+    expect_percentile_in_histogram(r, "p99_packet_latency_cycles", 0.99);
+    expect_percentile_in_histogram(r, "p999_packet_latency_cycles", 0.999);
+  }
+}
+
+// A sweep's CSV: a header of JSON names, then per load the point's figures under them (the load is the
+// point's offered load; an all-delivered flag reads 1 or 0).
+TEST(TrafficStatistics, ASweepsCsvHoldsEachPointsFiguresUnderTheirJsonNames) {
+  const std::string csv = temp_path("sweep.csv"), json = temp_path("sweep.json");
+  const Outcome o = meshmp("traffic -t mesh:4x4 --rates 0.05,0.3 --warmup-cycles 500 --measure-cycles 2000 --csv " + csv +
+                           " --png " + temp_path("sweep.png") + " -o " + json);
+  ASSERT_EQ(o.status, 0) << o.output;
+  const nlohmann::json points = nlohmann::json::parse(std::ifstream(json))["points"];
+  std::ifstream rows(csv);
+  std::string line;
+  std::getline(rows, line);
+  std::vector<std::string> columns;
+  for (std::stringstream header(line); std::getline(header, line, ',');) columns.push_back(line);
+  for (const char* key : {"p50_packet_latency_cycles", "p90_packet_latency_cycles", "p99_packet_latency_cycles",
+                          "p999_packet_latency_cycles", "max_packet_latency_cycles"})
+    EXPECT_NE(std::find(columns.begin(), columns.end(), key), columns.end()) << key;
+  ASSERT_EQ(columns.size() > 0 ? columns[0] : "", "load_flits_per_node_per_cycle");
+  for (const nlohmann::json& point : points) {
+    ASSERT_TRUE(std::getline(rows, line));
+    std::vector<std::string> cells;
+    for (std::stringstream row(line); std::getline(row, line, ',');) cells.push_back(line);
+    ASSERT_EQ(cells.size(), columns.size());
+    EXPECT_DOUBLE_EQ(std::stod(cells[0]), point["offered_flits_per_node_per_cycle"].get<double>());
+    for (std::size_t c = 1; c < columns.size(); ++c) {
+      const nlohmann::json& value = point.at(columns[c]);
+      const double expected = value.is_boolean() ? (value.get<bool>() ? 1 : 0) : value.get<double>();
+      EXPECT_NEAR(std::stod(cells[c]), expected, 1e-5 * std::max(1.0, expected)) << columns[c];  // 6 digits
+    }
+  }
+  EXPECT_FALSE(std::getline(rows, line)) << "one row per point";
+}
+
+}  // namespace
