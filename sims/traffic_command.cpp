@@ -306,8 +306,9 @@ void TrafficCommand::print_point(std::ostream& out, const MachineConfig& config,
     out << "packet latency average " << std::setprecision(2) << generator.average_latency() << ", p50 / p90 / p99 / "
         << "p99.9 / max " << latencies.percentile(0.5) << " / " << latencies.percentile(0.9) << " / "
         << latencies.percentile(0.99) << " / " << latencies.percentile(0.999) << " / " << latencies.max()
-        << " cycles (creation to tail ejection, source queueing included); average hops " << std::setprecision(3)
-        << generator.average_hops();
+        << " cycles (creation to tail ejection): source queueing " << std::setprecision(2)
+        << generator.average_source_queueing_latency() << " + network " << generator.average_network_latency()
+        << " on average; average hops " << std::setprecision(3) << generator.average_hops();
   }
   out << "\n  " << s.measured_packets << " packets measured"
       << (complete ? "" : " (NOT all delivered within --drain-cycles: the network is saturated)") << "\n";
@@ -373,6 +374,8 @@ int TrafficCommand::run_point(double rate, std::ostream& out, std::ostream& err)
                            {"p999_packet_latency_cycles", measured(latencies.percentile(0.999))},
                            {"max_packet_latency_cycles", measured(latencies.max())},
                            {"packet_latency_histogram", histogram},
+                           {"average_source_queueing_cycles", measured(generator.average_source_queueing_latency())},
+                           {"average_network_latency_cycles", measured(generator.average_network_latency())},
                            {"average_hops", measured(generator.average_hops())},
                            {"measured_packets", s.measured_packets},
                            {"all_measured_packets_delivered", complete},
@@ -613,7 +616,7 @@ int TrafficCommand::run_sweep(const std::string& self_path, const std::vector<st
         "load_flits_per_node_per_cycle", "accepted_flits_per_node_per_cycle", "average_packet_latency_cycles",
         "p99_packet_latency_cycles",     "average_hops",                      "all_measured_packets_delivered",
         "p50_packet_latency_cycles",     "p90_packet_latency_cycles",         "p999_packet_latency_cycles",
-        "max_packet_latency_cycles"};
+        "max_packet_latency_cycles",     "average_source_queueing_cycles",    "average_network_latency_cycles"};
     auto cell = [](const nlohmann::json& value) {  // empty where no packet was measured
       std::ostringstream text;
       if (value.is_boolean()) text << (value.get<bool>() ? 1 : 0);

@@ -86,7 +86,8 @@ TEST(JsonSchema, AnEmptyMeasurementHasNoLatency) {
   EXPECT_EQ(result["measured_packets"], 0);
   EXPECT_TRUE(result["average_packet_latency_cycles"].is_null());
   for (const char* key : {"p50_packet_latency_cycles", "p90_packet_latency_cycles", "p99_packet_latency_cycles",
-                          "p999_packet_latency_cycles", "max_packet_latency_cycles"})
+                          "p999_packet_latency_cycles", "max_packet_latency_cycles", "average_source_queueing_cycles",
+                          "average_network_latency_cycles"})
     EXPECT_TRUE(result[key].is_null()) << key;
   EXPECT_EQ(result["packet_latency_histogram"], nlohmann::json::array());
   EXPECT_TRUE(result["average_hops"].is_null());
@@ -99,7 +100,7 @@ TEST(JsonSchema, AnEmptyMeasurementHasNoLatency) {
   std::string header, first;
   std::getline(rows, header);
   std::getline(rows, first);
-  EXPECT_EQ(first, "0.0001,0,,,,1,,,,");
+  EXPECT_EQ(first, "0.0001,0,,,,1,,,,,,");
 }
 
 TEST(JsonSchema, BenchmarkCasesMatch) {

@@ -1,7 +1,11 @@
 // `meshmp traffic`'s figures beyond the average latency (the binary in a child process, its JSON read from
 // -o -): the latency distribution of the measured packets (percentiles p50 <= p90 <= p99 <= p99.9 <= max,
 // and a histogram whose bins hold every measured packet and agree with the percentiles), at a light and at
-// a heavy load; and a sweep's CSV, whose columns hold each point's figures under their JSON names.
+// a heavy load; the latency split into source queueing and network latency, which add up to the average:
+// in a nearly idle network no packet queues and the network latency is the zero-load formula
+// H (d + L) + d + 3 + P (docs/architecture.md), at either fidelity, while beyond saturation the queues
+// grow and hold most of the latency; and a sweep's CSV, whose columns hold each point's figures under
+// their JSON names.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -86,6 +90,53 @@ TEST(TrafficStatistics, LatencyPercentilesAreOrderedAndTheHistogramHoldsEveryPac
   }
 }
 
+// 0.01 flits/node/cycle on mesh:4x4: packets nearly never meet, so they wait in no source queue and cross
+// the network in its idle time, the average of H (d + L) + d + 3 + P over their hops (P = 3 payload flits),
+// on two router timings and at both fidelities.
+TEST(TrafficStatistics, AtALightLoadPacketsDoNotQueueAndCrossTheNetworkInItsIdleTime) {
+  struct Timing {
+    int pipeline_depth, link_latency;
+  };
+  for (const char* fidelity : {"cycle", "tlm"})
+    for (const Timing timing : {Timing{2, 1}, Timing{4, 2}}) {
+      SCOPED_TRACE(std::string(fidelity) + ", d = " + std::to_string(timing.pipeline_depth) +
+                   ", L = " + std::to_string(timing.link_latency));
+      const nlohmann::json r = traffic("-t mesh:4x4 --rate 0.01 --measure-cycles 20000 --fidelity " +
+                                       std::string(fidelity) + " --pipeline-depth " +
+                                       std::to_string(timing.pipeline_depth) + " --link-latency " +
+                                       std::to_string(timing.link_latency));
+      ASSERT_GT(r["measured_packets"].get<std::uint64_t>(), 500u);
+      const double hops = r["average_hops"], queueing = r["average_source_queueing_cycles"],
+                   network = r["average_network_latency_cycles"];
+      EXPECT_LT(queueing, 0.1);
+      EXPECT_GE(queueing, 0.0);
+      const double idle = hops * (timing.pipeline_depth + timing.link_latency) + timing.pipeline_depth + 3 + 3;
+      EXPECT_NEAR(network, idle, 0.1) << "the few packets that meet add a little";
+      EXPECT_GE(network, idle - 1e-9);
+    }
+}
+
+// Both parts add up to the average latency at every load. The queues grow with the load; beyond
+// saturation (mesh:4x4 accepts about 0.74 flits/node/cycle) they hold most of the latency, while the
+// network's part stays bounded by its buffers.
+TEST(TrafficStatistics, QueueingAndNetworkLatencyAddUpToTheAverage) {
+  double queueing_before = -1;
+  for (const char* rate : {"0.05", "0.6", "0.8"}) {
+    SCOPED_TRACE(rate);
+    const nlohmann::json r =
+        traffic(std::string("-t mesh:4x4 --warmup-cycles 2000 --measure-cycles 5000 --rate ") + rate);
+    const double average = r["average_packet_latency_cycles"], queueing = r["average_source_queueing_cycles"],
+                 network = r["average_network_latency_cycles"];
+    EXPECT_NEAR(queueing + network, average, 1e-9 * average);
+    EXPECT_GT(queueing, queueing_before);
+    queueing_before = queueing;
+    if (std::string(rate) == "0.8") {
+      EXPECT_GT(queueing, 3 * network) << "beyond saturation the source queues hold most of the latency";
+      EXPECT_LT(network, 200);
+    }
+  }
+}
+
 // A sweep's CSV: a header of JSON names, then per load the point's figures under them (the load is the
 // point's offered load; an all-delivered flag reads 1 or 0).
 TEST(TrafficStatistics, ASweepsCsvHoldsEachPointsFiguresUnderTheirJsonNames) {
@@ -100,7 +151,8 @@ TEST(TrafficStatistics, ASweepsCsvHoldsEachPointsFiguresUnderTheirJsonNames) {
   std::vector<std::string> columns;
   for (std::stringstream header(line); std::getline(header, line, ',');) columns.push_back(line);
   for (const char* key : {"p50_packet_latency_cycles", "p90_packet_latency_cycles", "p99_packet_latency_cycles",
-                          "p999_packet_latency_cycles", "max_packet_latency_cycles"})
+                          "p999_packet_latency_cycles", "max_packet_latency_cycles", "average_source_queueing_cycles",
+                          "average_network_latency_cycles"})
     EXPECT_NE(std::find(columns.begin(), columns.end(), key), columns.end()) << key;
   ASSERT_EQ(columns.size() > 0 ? columns[0] : "", "load_flits_per_node_per_cycle");
   for (const nlohmann::json& point : points) {

@@ -1,6 +1,7 @@
 // Host-side bookkeeping of the packets in flight: what a simulation knows about a packet beyond the bits
 // on the wire (its source, its message's identity and length, the offset of its payload in the message,
-// when the message was handed to the DMA engine, the header blocking it met on the way). A record is
+// when the message was handed to the DMA engine and when the packet's head left the source's queue, the
+// header blocking it met on the way). A record is
 // opened when the packetizer makes the packet's head flit and closed when its tail leaves the network;
 // every flit of the packet carries the record's index as its wire tag (hw/router/flit_wire.h). Indices are
 // reused, so the table holds only the packets in flight, not every packet ever sent.
@@ -18,6 +19,9 @@ struct PacketRecord {
   std::uint32_t message_offset = 0;  // byte offset of this packet's payload within its message
   std::uint32_t message_bytes = 0;   // whole message length
   std::uint64_t created_cycle = 0;   // when the message was handed to the DMA engine (latency statistics)
+  // When the packetizer put the packet's head flit into the injection channel: the cycle it left the
+  // source's queue (synthetic traffic splits its latency there into source queueing and network).
+  std::uint64_t head_injected_cycle = 0;
   std::uint64_t blocked_cycles = 0;  // header blocking met on the way (contention statistics)
   std::uint32_t step = 0;            // the algorithm step its message was sent in (DMA STEP_MARK)
   // When its head and its tail were last written into a router's buffer (header blocking is measured

@@ -47,6 +47,7 @@ bool Packetizer::next_flit(std::uint64_t cycle, Flit& flit, int& finished_descri
     record.message_offset = message_offset_;
     record.message_bytes = size;
     record.created_cycle = msg.created_cycle;
+    record.head_injected_cycle = cycle;
     record.step = msg.step;
     packet_tag_ = packets_.open(record);
     in_packet_ = true;

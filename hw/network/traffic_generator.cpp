@@ -175,14 +175,15 @@ std::optional<OutgoingMessage> TrafficGenerator::draw_packet(int node, std::uint
   // starts a descriptor the cycle after it is written (and as BookSim2's sources write a flit into
   // their 1-cycle injection channel in the creation cycle: the same 2 cycles to the router's buffer).
   msg.created_cycle = cycle;
-  msg.ready_cycle = cycle + 1;
+  msg.ready_cycle = cycle + kHandoverCycles;
   ++stats_.packets_generated;
   if (cycle >= p.warmup_cycles) ++measured_created_;
   return msg;
 }
 
 void TrafficGenerator::check_delivered(int node, int src, int dst, std::uint32_t message_id, const std::uint8_t* payload,
-                                       std::size_t bytes, std::uint64_t created, std::uint64_t cycle) {
+                                       std::size_t bytes, std::uint64_t created, std::uint64_t head_injected,
+                                       std::uint64_t cycle) {
   TrafficStats& s = stats_;
   if (dst != node) s.errors.push_back("packet " + std::to_string(message_id) + " from node " + std::to_string(src) +
                                       " for node " + std::to_string(dst) + " ejected at node " + std::to_string(node));
@@ -196,6 +197,10 @@ void TrafficGenerator::check_delivered(int node, int src, int dst, std::uint32_t
   if (created >= params_.warmup_cycles && created < generation_end_cycle()) {
     ++s.measured_packets;
     s.measured_latency_sum += cycle - created;
+    const std::uint64_t taken_over = created + kHandoverCycles;  // never after its head's injection
+    const std::uint64_t queueing = head_injected > taken_over ? head_injected - taken_over : 0;
+    s.measured_source_queueing_sum += queueing;
+    s.measured_network_latency_sum += cycle - created - queueing;
     s.measured_latencies.push_back(static_cast<std::uint32_t>(cycle - created));
     s.measured_hops_sum += static_cast<std::uint64_t>(network_.topology().distance(src, dst));
   }
@@ -236,7 +241,7 @@ class TrafficGenerator::Endpoint : public NetworkEndpoint {
     const PacketRecord h = network_.packets().at(packet.header.tag);
     network_.packets().close(packet.header.tag);
     owner_.check_delivered(node_, h.src, packet.header.dst, h.message_id, packet.payload.data(), packet.payload.size(),
-                           h.created_cycle, cycle);
+                           h.created_cycle, h.head_injected_cycle, cycle);
   }
 
   void injection_credit(int channel, int vc) override {
@@ -279,7 +284,8 @@ class TrafficGenerator::TransactionSource {
     const std::uint64_t cycle = owner_.network_.current_cycle();
     owner_.count_delivered_flits(1 + (length + owner_.network_.params().flit_bytes - 1) / owner_.network_.params().flit_bytes,
                                  cycle);
-    owner_.check_delivered(node_, m.source, m.destination, m.message_id, bytes, length, m.created_cycle, cycle);
+    owner_.check_delivered(node_, m.source, m.destination, m.message_id, bytes, length, m.created_cycle,
+                           m.head_injected_cycle, cycle);
   }
   std::vector<std::string> describe_pending() const {
     if (port_.messages_sending(0) == 0) return {};
@@ -351,6 +357,16 @@ void TrafficGenerator::start() {
 
 double TrafficGenerator::average_latency() const {
   return stats_.measured_packets ? static_cast<double>(stats_.measured_latency_sum) / stats_.measured_packets : 0.0;
+}
+
+double TrafficGenerator::average_source_queueing_latency() const {
+  return stats_.measured_packets ? static_cast<double>(stats_.measured_source_queueing_sum) / stats_.measured_packets
+                                 : 0.0;
+}
+
+double TrafficGenerator::average_network_latency() const {
+  return stats_.measured_packets ? static_cast<double>(stats_.measured_network_latency_sum) / stats_.measured_packets
+                                 : 0.0;
 }
 
 int TrafficGenerator::destination(int src) {

@@ -1,7 +1,7 @@
 // Synthetic traffic for the network alone (`meshmp traffic`, benchmarks, network tests): every node is a
 // source of fixed-length packets offered at a rate in flits per node per cycle (Bernoulli or on-off), with an
-// unbounded source queue (latency counts the time spent there: creation to tail ejection), and a
-// destination pattern: uniform random (the source itself included unless excluded), hotspot, or one of
+// unbounded source queue (latency counts the time spent there: creation to tail ejection, also reported as
+// its two parts, the source queueing and the network latency), and a destination pattern: uniform random (the source itself included unless excluded), hotspot, or one of
 // the permutations of hw/network/permutation_patterns.h (transpose, bit complement, bit reverse, shuffle,
 // tornado, the +1 neighbour in dimension 0, a random permutation). Sinks check every delivered packet: its
 // destination, its flit count and every payload byte, so a lost, duplicated or reordered flit is an error.
@@ -69,6 +69,11 @@ struct TrafficStats {
   std::uint64_t flits_delivered = 0;
   std::uint64_t measured_packets = 0;       // created inside the measurement window and delivered
   std::uint64_t measured_latency_sum = 0;
+  // The measured latencies split where the packet's head left its source's queue (they add up to
+  // measured_latency_sum): the cycles it waited there for its injection channel beyond its interface's
+  // handover, and the rest, from that handover to its tail's ejection (see average_network_latency()).
+  std::uint64_t measured_source_queueing_sum = 0;
+  std::uint64_t measured_network_latency_sum = 0;
   std::uint64_t measured_hops_sum = 0;
   std::vector<std::uint32_t> measured_latencies;
   std::uint64_t window_flits_delivered = 0; // delivered inside the measurement window
@@ -93,6 +98,18 @@ class TrafficGenerator {
   const TrafficParams& params() const { return params_; }
   std::uint64_t generation_end_cycle() const { return params_.warmup_cycles + params_.measure_cycles; }
   double average_latency() const;
+  // The average latency split in two (they add up to it; 0 when no packet was measured). Source queueing:
+  // the cycles a measured packet's head waited in its source's queue for the injection channel (behind the
+  // packets before it, or for a credit): from the cycle its interface took it over (the cycle after its
+  // creation, kHandoverCycles) to the cycle its head entered the injection channel; 0 for every packet of
+  // an idle network. Network latency: the rest, from that handover to its tail's ejection; in an idle
+  // network the zero-load latency H (d + L) + d + 3 + P of docs/architecture.md, as BookSim2's network
+  // latency (its sources put a head into the injection channel in its creation cycle when it is free).
+  double average_source_queueing_latency() const;
+  double average_network_latency() const;
+  // Cycles from a packet's creation to the first cycle its interface may put its head into the injection
+  // channel (a node's DMA engine starts a descriptor the cycle after it is written).
+  static constexpr std::uint64_t kHandoverCycles = 1;
   // The measured packets' latencies, sorted: percentiles and a histogram (a copy: call it once a run).
   LatencyDistribution latency_distribution() const { return LatencyDistribution(stats_.measured_latencies); }
   double average_hops() const;                // links crossed by the measured packets
@@ -118,8 +135,9 @@ class TrafficGenerator {
   // A source's Bernoulli draw at `cycle`: the packet it creates, if any (counted as generated).
   std::optional<OutgoingMessage> draw_packet(int node, std::uint32_t& next_message_id, std::uint64_t cycle);
   // A sink's check of a delivered packet (destination, every payload byte) and its latency statistics.
+  // `created`: the packet's creation cycle; `head_injected`: when its head entered the injection channel.
   void check_delivered(int node, int src, int dst, std::uint32_t message_id, const std::uint8_t* payload,
-                       std::size_t bytes, std::uint64_t created, std::uint64_t cycle);
+                       std::size_t bytes, std::uint64_t created, std::uint64_t head_injected, std::uint64_t cycle);
   void count_delivered_flits(std::uint64_t flits, std::uint64_t cycle);
 };
 

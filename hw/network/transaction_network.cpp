@@ -70,6 +70,7 @@ tlm::tlm_sync_enum TransactionNetwork::nb_transport_fw(int binding, tlm::tlm_gen
     const std::uint64_t payload = std::min<std::uint64_t>(per_packet, bytes - k * per_packet);
     const auto flits = static_cast<std::uint32_t>(1 + (payload + params_.flit_bytes - 1) / params_.flit_bytes);
     injected = source_room(b, injected, flits);
+    if (k == 0) message->head_injected_cycle = injected;
     std::uint64_t tail_left_source = injected + flits;
     arrival = std::max(arrival, send_packet(*message, injected, flits, blocked, tail_left_source));
     // Each flit's slot is free again the cycle after it left the source router (streaming behind its

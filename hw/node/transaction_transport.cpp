@@ -26,6 +26,7 @@ void TransactionTransport::arrived(const NetworkMessage& message, const std::uin
   whole.message_offset = 0;
   whole.message_bytes = length;
   whole.created_cycle = message.created_cycle;
+  whole.head_injected_cycle = message.head_injected_cycle;
   whole.blocked_cycles = message.blocked_cycles;
   whole.step = message.step;
   matcher_.deliver(whole, bytes, length, network_.current_cycle());
