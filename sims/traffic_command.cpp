@@ -310,6 +310,9 @@ void TrafficCommand::print_point(std::ostream& out, const MachineConfig& config,
         << generator.average_source_queueing_latency() << " + network " << generator.average_network_latency()
         << " on average; average hops " << std::setprecision(3) << generator.average_hops();
   }
+  const std::vector<double> accepted = generator.accepted_flits_per_cycle_by_source();
+  out << "\n  accepted per source: min " << std::setprecision(4) << *std::min_element(accepted.begin(), accepted.end())
+      << ", max " << *std::max_element(accepted.begin(), accepted.end()) << " flits/cycle";
   out << "\n  " << s.measured_packets << " packets measured"
       << (complete ? "" : " (NOT all delivered within --drain-cycles: the network is saturated)") << "\n";
   for (const auto& e : s.errors) out << "  ERROR: " << e << "\n";
@@ -361,12 +364,19 @@ int TrafficCommand::run_point(double rate, std::ostream& out, std::ostream& err)
   nlohmann::json histogram = nlohmann::json::array();
   for (const LatencyBin& bin : latencies.histogram())
     histogram.push_back({{"from_cycles", bin.from_cycles}, {"to_cycles", bin.to_cycles}, {"packets", bin.packets}});
+  const std::vector<double> accepted_by_source = generator.accepted_flits_per_cycle_by_source();
   nlohmann::json result = {{"meshmp", build_identity()},
                            {"config", config_json(*setup, rate)},
                            {"pattern", pattern_},
                            {"topology", topology.spec()},
                            {"offered_flits_per_node_per_cycle", rate},
                            {"accepted_flits_per_node_per_cycle", generator.accepted_flits_per_node_per_cycle()},
+                           {"source_offered_flits_per_cycle", generator.offered_flits_per_cycle_by_source()},
+                           {"source_accepted_flits_per_cycle", accepted_by_source},
+                           {"min_source_accepted_flits_per_cycle",
+                            *std::min_element(accepted_by_source.begin(), accepted_by_source.end())},
+                           {"max_source_accepted_flits_per_cycle",
+                            *std::max_element(accepted_by_source.begin(), accepted_by_source.end())},
                            {"average_packet_latency_cycles", measured(generator.average_latency())},
                            {"p50_packet_latency_cycles", measured(latencies.percentile(0.5))},
                            {"p90_packet_latency_cycles", measured(latencies.percentile(0.9))},
@@ -616,7 +626,8 @@ int TrafficCommand::run_sweep(const std::string& self_path, const std::vector<st
         "load_flits_per_node_per_cycle", "accepted_flits_per_node_per_cycle", "average_packet_latency_cycles",
         "p99_packet_latency_cycles",     "average_hops",                      "all_measured_packets_delivered",
         "p50_packet_latency_cycles",     "p90_packet_latency_cycles",         "p999_packet_latency_cycles",
-        "max_packet_latency_cycles",     "average_source_queueing_cycles",    "average_network_latency_cycles"};
+        "max_packet_latency_cycles",     "average_source_queueing_cycles",    "average_network_latency_cycles",
+        "min_source_accepted_flits_per_cycle", "max_source_accepted_flits_per_cycle"};
     auto cell = [](const nlohmann::json& value) {  // empty where no packet was measured
       std::ostringstream text;
       if (value.is_boolean()) text << (value.get<bool>() ? 1 : 0);

@@ -100,7 +100,7 @@ TEST(JsonSchema, AnEmptyMeasurementHasNoLatency) {
   std::string header, first;
   std::getline(rows, header);
   std::getline(rows, first);
-  EXPECT_EQ(first, "0.0001,0,,,,1,,,,,,");
+  EXPECT_EQ(first, "0.0001,0,,,,1,,,,,,,0,0");
 }
 
 TEST(JsonSchema, BenchmarkCasesMatch) {

@@ -4,8 +4,9 @@
 // a heavy load; the latency split into source queueing and network latency, which add up to the average:
 // in a nearly idle network no packet queues and the network latency is the zero-load formula
 // H (d + L) + d + 3 + P (docs/architecture.md), at either fidelity, while beyond saturation the queues
-// grow and hold most of the latency; and a sweep's CSV, whose columns hold each point's figures under
-// their JSON names.
+// grow and hold most of the latency; per source, the offered and accepted load, which add up to the
+// packets created and to the accepted load, and which show transpose traffic beyond saturation serving
+// its sources unfairly; and a sweep's CSV, whose columns hold each point's figures under their JSON names.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -137,6 +138,52 @@ TEST(TrafficStatistics, QueueingAndNetworkLatencyAddUpToTheAverage) {
   }
 }
 
+// Per source: the offered flits per cycle add up to the measured packets' flits (all delivered below
+// saturation), the accepted ones to the network's accepted load, and below saturation every source gets
+// what it offers, but for the packets in flight at the window's edges; the summary numbers are the
+// smallest and largest source. At both fidelities.
+TEST(TrafficStatistics, PerSourceLoadsAddUpToTheMeasuredPacketsAndTheAcceptedLoad) {
+  for (const char* fidelity : {"cycle", "tlm"})
+    for (const char* rate : {"0.2", "0.6"}) {
+      SCOPED_TRACE(std::string(fidelity) + " at " + rate);
+      const nlohmann::json r = traffic(std::string("-t mesh:4x4 --warmup-cycles 2000 --measure-cycles 10000 --fidelity ") +
+                                       fidelity + " --rate " + rate);
+      ASSERT_TRUE(r["all_measured_packets_delivered"].get<bool>());
+      const auto offered = r["source_offered_flits_per_cycle"].get<std::vector<double>>();
+      const auto accepted = r["source_accepted_flits_per_cycle"].get<std::vector<double>>();
+      ASSERT_EQ(offered.size(), 16u);
+      ASSERT_EQ(accepted.size(), 16u);
+      double offered_sum = 0, accepted_sum = 0;
+      for (std::size_t node = 0; node < 16; ++node) {
+        offered_sum += offered[node];
+        accepted_sum += accepted[node];
+        EXPECT_NEAR(accepted[node], offered[node], 0.01) << "node " << node;
+      }
+      EXPECT_NEAR(offered_sum * 10000, r["measured_packets"].get<double>() * 4, 1e-6) << "4-flit packets";
+      const double accepted_load = r["accepted_flits_per_node_per_cycle"];
+      EXPECT_NEAR(accepted_sum, 16 * accepted_load, 1e-9);
+      EXPECT_NEAR(accepted_load, std::stod(rate), 0.02);
+      EXPECT_EQ(r["min_source_accepted_flits_per_cycle"].get<double>(), *std::min_element(accepted.begin(), accepted.end()));
+      EXPECT_EQ(r["max_source_accepted_flits_per_cycle"].get<double>(), *std::max_element(accepted.begin(), accepted.end()));
+    }
+}
+
+// Transpose on mesh:4x4 at 0.9 flits/node/cycle, beyond its saturation: the diagonal nodes send to
+// themselves over no link and get all they offer, while dimension-order routes share the links of the
+// others, which get a half or a quarter of a link's flits.
+TEST(TrafficStatistics, BeyondSaturationTransposeServesItsSourcesUnfairly) {
+  const nlohmann::json r =
+      traffic("-t mesh:4x4 --pattern transpose --rate 0.9 --warmup-cycles 2000 --measure-cycles 5000");
+  const auto offered = r["source_offered_flits_per_cycle"].get<std::vector<double>>();
+  const auto accepted = r["source_accepted_flits_per_cycle"].get<std::vector<double>>();
+  ASSERT_EQ(accepted.size(), 16u);
+  for (const std::size_t diagonal : {0u, 5u, 10u, 15u})
+    EXPECT_NEAR(accepted[diagonal], offered[diagonal], 0.03) << "node " << diagonal;
+  EXPECT_LT(r["min_source_accepted_flits_per_cycle"].get<double>(), 0.3);
+  EXPECT_GT(r["max_source_accepted_flits_per_cycle"].get<double>(), 0.85);
+  EXPECT_LT(r["accepted_flits_per_node_per_cycle"].get<double>(), 0.7);
+}
+
 // A sweep's CSV: a header of JSON names, then per load the point's figures under them (the load is the
 // point's offered load; an all-delivered flag reads 1 or 0).
 TEST(TrafficStatistics, ASweepsCsvHoldsEachPointsFiguresUnderTheirJsonNames) {
@@ -152,7 +199,8 @@ TEST(TrafficStatistics, ASweepsCsvHoldsEachPointsFiguresUnderTheirJsonNames) {
   for (std::stringstream header(line); std::getline(header, line, ',');) columns.push_back(line);
   for (const char* key : {"p50_packet_latency_cycles", "p90_packet_latency_cycles", "p99_packet_latency_cycles",
                           "p999_packet_latency_cycles", "max_packet_latency_cycles", "average_source_queueing_cycles",
-                          "average_network_latency_cycles"})
+                          "average_network_latency_cycles", "min_source_accepted_flits_per_cycle",
+                          "max_source_accepted_flits_per_cycle"})
     EXPECT_NE(std::find(columns.begin(), columns.end(), key), columns.end()) << key;
   ASSERT_EQ(columns.size() > 0 ? columns[0] : "", "load_flits_per_node_per_cycle");
   for (const nlohmann::json& point : points) {

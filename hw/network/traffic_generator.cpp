@@ -177,7 +177,10 @@ std::optional<OutgoingMessage> TrafficGenerator::draw_packet(int node, std::uint
   msg.created_cycle = cycle;
   msg.ready_cycle = cycle + kHandoverCycles;
   ++stats_.packets_generated;
-  if (cycle >= p.warmup_cycles) ++measured_created_;
+  if (cycle >= p.warmup_cycles) {
+    ++measured_created_;
+    stats_.window_flits_offered_by_source[static_cast<std::size_t>(node)] += static_cast<std::uint64_t>(p.packet_flits);
+  }
   return msg;
 }
 
@@ -206,9 +209,12 @@ void TrafficGenerator::check_delivered(int node, int src, int dst, std::uint32_t
   }
 }
 
-void TrafficGenerator::count_delivered_flits(std::uint64_t flits, std::uint64_t cycle) {
+void TrafficGenerator::count_delivered_flits(int src, std::uint64_t flits, std::uint64_t cycle) {
   stats_.flits_delivered += flits;
-  if (cycle >= params_.warmup_cycles && cycle < generation_end_cycle()) stats_.window_flits_delivered += flits;
+  if (cycle >= params_.warmup_cycles && cycle < generation_end_cycle()) {
+    stats_.window_flits_delivered += flits;
+    stats_.window_flits_accepted_by_source[static_cast<std::size_t>(src)] += flits;
+  }
 }
 
 class TrafficGenerator::Endpoint : public NetworkEndpoint {
@@ -230,7 +236,7 @@ class TrafficGenerator::Endpoint : public NetworkEndpoint {
 
   void eject(int channel, const Flit& flit, std::uint64_t cycle) override {
     network_.return_ejection_credit(node_, channel, flit.vc);  // a sink consumes every flit at once
-    owner_.count_delivered_flits(1, cycle);
+    owner_.count_delivered_flits(network_.packets().at(flit.tag).src, 1, cycle);  // its packet's record is open
     ReceivedPacket packet;
     std::string error;
     if (!depacketizer_.accept(channel, flit, packet, error)) {
@@ -282,8 +288,8 @@ class TrafficGenerator::TransactionSource {
  private:
   void arrived(const NetworkMessage& m, const std::uint8_t* bytes, std::uint32_t length) {
     const std::uint64_t cycle = owner_.network_.current_cycle();
-    owner_.count_delivered_flits(1 + (length + owner_.network_.params().flit_bytes - 1) / owner_.network_.params().flit_bytes,
-                                 cycle);
+    owner_.count_delivered_flits(
+        m.source, 1 + (length + owner_.network_.params().flit_bytes - 1) / owner_.network_.params().flit_bytes, cycle);
     owner_.check_delivered(node_, m.source, m.destination, m.message_id, bytes, length, m.created_cycle,
                            m.head_injected_cycle, cycle);
   }
@@ -325,6 +331,9 @@ class TrafficGenerator::GenerationClock : public sc_core::sc_module {
 
 TrafficGenerator::TrafficGenerator(Interconnect& network, const TrafficParams& params)
     : network_(network), params_(params), rng_(params.seed) {
+  const auto nodes = static_cast<std::size_t>(network.topology().num_nodes());
+  stats_.window_flits_offered_by_source.assign(nodes, 0);
+  stats_.window_flits_accepted_by_source.assign(nodes, 0);
   if (const auto permutation = permutation_of(params.pattern))
     fixed_destination_ = permutation_destinations(network.topology(), *permutation, params.seed);
   if (params.injection == TrafficInjection::OnOff)  // each source starts in its stationary state
@@ -386,6 +395,20 @@ int TrafficGenerator::destination(int src) {
 
 double TrafficGenerator::average_hops() const {
   return stats_.measured_packets ? static_cast<double>(stats_.measured_hops_sum) / stats_.measured_packets : 0.0;
+}
+
+std::vector<double> TrafficGenerator::offered_flits_per_cycle_by_source() const {
+  std::vector<double> rates;
+  for (const std::uint64_t flits : stats_.window_flits_offered_by_source)
+    rates.push_back(static_cast<double>(flits) / static_cast<double>(params_.measure_cycles));
+  return rates;
+}
+
+std::vector<double> TrafficGenerator::accepted_flits_per_cycle_by_source() const {
+  std::vector<double> rates;
+  for (const std::uint64_t flits : stats_.window_flits_accepted_by_source)
+    rates.push_back(static_cast<double>(flits) / static_cast<double>(params_.measure_cycles));
+  return rates;
 }
 
 double TrafficGenerator::accepted_flits_per_node_per_cycle() const {

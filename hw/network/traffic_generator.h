@@ -77,6 +77,10 @@ struct TrafficStats {
   std::uint64_t measured_hops_sum = 0;
   std::vector<std::uint32_t> measured_latencies;
   std::uint64_t window_flits_delivered = 0; // delivered inside the measurement window
+  // Per source node: the flits of the packets it created inside the measurement window (offered), and
+  // the flits from it delivered inside the window (accepted; they sum to window_flits_delivered).
+  std::vector<std::uint64_t> window_flits_offered_by_source;
+  std::vector<std::uint64_t> window_flits_accepted_by_source;
   std::vector<std::string> errors;
 };
 
@@ -116,6 +120,11 @@ class TrafficGenerator {
   // True once every packet created in the measurement window has been delivered.
   bool measurement_drained() const { return stats_.measured_packets == measured_created_; }
   double accepted_flits_per_node_per_cycle() const;
+  // Per source node, flits per cycle of the measurement window: offered (created there) and accepted
+  // (delivered from it there). The accepted ones average to accepted_flits_per_node_per_cycle(); their
+  // smallest and largest show how fairly the network serves its sources.
+  std::vector<double> offered_flits_per_cycle_by_source() const;
+  std::vector<double> accepted_flits_per_cycle_by_source() const;
 
  private:
   class Endpoint;
@@ -138,7 +147,7 @@ class TrafficGenerator {
   // `created`: the packet's creation cycle; `head_injected`: when its head entered the injection channel.
   void check_delivered(int node, int src, int dst, std::uint32_t message_id, const std::uint8_t* payload,
                        std::size_t bytes, std::uint64_t created, std::uint64_t head_injected, std::uint64_t cycle);
-  void count_delivered_flits(std::uint64_t flits, std::uint64_t cycle);
+  void count_delivered_flits(int src, std::uint64_t flits, std::uint64_t cycle);
 };
 
 }  // namespace meshmp
