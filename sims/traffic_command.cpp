@@ -133,11 +133,13 @@ void TrafficCommand::add_to(CLI::App& c) {
   c.footer(R"(
 DESCRIPTION
   Every node is a source of fixed-length packets (--packet-flits, the head included) at the offered
-  load --rate in flits/node/cycle, Bernoulli or on-off (--injection), with an unbounded source queue. Packets created during the
-  measurement window are measured from creation to the ejection of their tail (source queueing
-  included); the accepted load counts the flits ejected during the window. With --rates each load runs
-  in its own process and the curve is written as CSV and PNG; --compare-reference compares it with a
-  reference curve (sims/reference/booksim2-mesh8x8-uniform.csv: BookSim2's input-queued router, which
+  load --rate in flits/node/cycle, Bernoulli or on-off (--injection), with an unbounded source queue.
+  Packets created during the measurement window are measured from creation to the ejection of their
+  tail (source queueing included; also split into source queueing and network latency, and given as
+  percentiles and a histogram); the accepted load counts the flits ejected during the window, in all
+  and per source. With --rates each load runs in its own process and the curve is written as CSV and
+  PNG; --compare-reference compares it with a reference curve
+  (sims/reference/booksim2-mesh8x8-uniform.csv: BookSim2's input-queued router, which
   --pipeline-depth 4 --vcs 4 --buffer-flits 8 --link-latency 1 models).
 
 EXAMPLES
