@@ -273,5 +273,22 @@ TEST(BookSim2Curves, MinimalAdaptiveOnTheMeshAtLowLoadWithinThreePercent) {
               1.0, 0.03);
 }
 
+// routing/booksim2-mesh8x8-romm-transpose.csv: ROMM, transpose, 40.19 at 0.16.
+TEST(BookSim2Curves, RommOnTheMeshUnderTransposeWithinTwoPercent) {
+  EXPECT_NEAR(latency("--topology mesh:8x8 --routing romm --pattern transpose --rate 0.16") / 40.1862, 1.0, 0.02);
+}
+
+// routing/booksim2-mesh8x8-valiant-uniform.csv: Valiant, uniform, 70.12 at 0.12 (11.5 routers crossed).
+TEST(BookSim2Curves, ValiantOnTheMeshWithinTwoPercent) {
+  EXPECT_NEAR(latency("--topology mesh:8x8 --routing valiant --rate 0.12") / 70.1164, 1.0, 0.02);
+}
+
+// routing/booksim2-mesh8x8-dor-uniform-onoff.csv: on-off sources, bursts of 20 cycles and idles of 60
+// on average, 44.92 at 0.20.
+TEST(BookSim2Curves, OnOffInjectionWithinTwoPercent) {
+  EXPECT_NEAR(latency("--topology mesh:8x8 --injection on-off --burst-cycles 20 --idle-cycles 60 --rate 0.20") / 44.9208,
+              1.0, 0.02);
+}
+
 }  // namespace
 }  // namespace meshmp
