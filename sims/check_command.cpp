@@ -24,7 +24,7 @@ std::optional<ChannelDependencyReport> check_network_routing(const MachineConfig
 }
 
 void warn_of_a_dependency_cycle(const MachineConfig& config, std::ostream& err) {
-  if (Topology::parse(config.topology).num_nodes() > kChannelCheckBeforeRunMaxNodes) return;
+  if (!checked_before_run(Topology::parse(config.topology), with_routing(config.router, config.routing))) return;
   const auto report = check_network_routing(config);
   if (report && !report->acyclic())
     err << "meshmp: warning: " << report->summary() << " (running as asked; `meshmp check` says the same)\n";

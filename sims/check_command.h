@@ -2,7 +2,8 @@
 // dateline) is deadlock-free before anything runs: the channel dependency graph of every route
 // (hw/router/channel_dependencies.h), acyclic, or a cycle of channels as the counter-example (exit 1).
 // `meshmp run` and `meshmp traffic` make the same check before they start, on machines of up to
-// kChannelCheckBeforeRunMaxNodes nodes, and warn of a cycle; they still run (deadlock can be studied).
+// kChannelCheckBeforeRunMaxNodes nodes (checked_before_run: fewer for a two-phase function), and warn of a
+// cycle; they still run (deadlock can be studied).
 #pragma once
 
 #include <optional>
@@ -32,7 +33,7 @@ class CheckCommand : public Command {
 // The check of a valid configuration's router network, if it has one (not a fabric's machine, the cycle
 // level).
 std::optional<ChannelDependencyReport> check_network_routing(const MachineConfig& config);
-// Before a run: on machines of up to kChannelCheckBeforeRunMaxNodes nodes, a warning on `err` when the
+// Before a run: on machines checked_before_run() admits, a warning on `err` when the
 // channel dependency graph has a cycle.
 void warn_of_a_dependency_cycle(const MachineConfig& config, std::ostream& err);
 

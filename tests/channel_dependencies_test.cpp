@@ -144,6 +144,19 @@ TEST(ChannelDependencies, AFlaggedTorusDeadlocksAndTheCheckedOneDoesNot) {
   EXPECT_FALSE(meshmp_test::contains(ran.output, "deadlock")) << ran.output;
 }
 
+// A two-phase function's walk takes every intermediate node (N^3 routes): runs check it before they start
+// on up to 64 nodes, not 256 (checked_before_run); `meshmp check` checks any size.
+TEST(ChannelDependencies, RunsCheckATwoPhaseFunctionOnSmallerMachinesOnly) {
+  const std::string traffic = "traffic --routing valiant --vcs 2 --no-phase-classes --rate 0.01 --warmup-cycles 10 "
+                              "--measure-cycles 100 -t ";
+  const auto small = meshmp_test::meshmp(traffic + "mesh:8x8");
+  EXPECT_TRUE(meshmp_test::contains(small.output, "meshmp: warning: channel dependency graph")) << small.output;
+  const auto large = meshmp_test::meshmp(traffic + "mesh:9x9");
+  EXPECT_EQ(large.status, 0) << large.output;
+  EXPECT_FALSE(meshmp_test::contains(large.output, "warning")) << large.output;
+  EXPECT_EQ(meshmp_test::meshmp("check --routing valiant --vcs 2 --no-phase-classes -t mesh:9x9").status, 1);
+}
+
 TEST(ChannelDependencies, TheCheckRefusesBadInputAndSaysWhenThereIsNoRouterNetwork) {
   const auto bad = meshmp_test::meshmp("check -t mesh:4x4 --routing zigzag");
   EXPECT_EQ(bad.status, 2) << bad.output;

@@ -318,7 +318,7 @@ void Network::settle() {
 }
 
 std::string Network::dependency_cycle_note() const {
-  if (topology_.num_nodes() > kChannelCheckBeforeRunMaxNodes) return "";
+  if (!checked_before_run(topology_, params_)) return "";
   const ChannelDependencyReport report = check_channel_dependencies(topology_, params_, port_model_, routing_);
   if (report.acyclic()) return "";
   std::string note = "; the routing's channel dependency graph has this cycle (meshmp check): ";

@@ -41,7 +41,13 @@ ChannelDependencyReport check_channel_dependencies(const Topology& topology, con
                                                    PortModel port_model, RoutingFunction routing);
 
 // The largest machine checked before every run (a walk of N^2 routes: 0.04 s for torus:16x16 here, 0.6 s
-// for torus:32x32, 8 s for odd-even on mesh:32x32, whose walks branch).
+// for torus:32x32, 8 s for odd-even on mesh:32x32, whose walks branch); for a two-phase function, whose
+// walk takes every intermediate node too (N^3 routes: 10 s for valiant on torus:16x16), a smaller one.
 inline constexpr int kChannelCheckBeforeRunMaxNodes = 256;
+inline constexpr int kTwoPhaseCheckBeforeRunMaxNodes = 64;
+// Whether runs and the deadlock watchdog's report make the check on `topology` routed by `params`.
+inline bool checked_before_run(const Topology& topology, const RouterParams& params) {
+  return topology.num_nodes() <= (params.two_phase() ? kTwoPhaseCheckBeforeRunMaxNodes : kChannelCheckBeforeRunMaxNodes);
+}
 
 }  // namespace meshmp
