@@ -39,6 +39,13 @@ inline Outcome meshmp_within(int seconds, const std::string& args) {
 
 inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
+// `meshmp run ARGS` is refused (exit 2) naming `rule`.
+inline void expect_run_refused(const std::string& args, const std::string& rule) {
+  const Outcome outcome = meshmp("run " + args);
+  EXPECT_EQ(outcome.status, 2) << args << ": " << outcome.output;
+  EXPECT_TRUE(contains(outcome.output, rule)) << args << ": " << outcome.output;
+}
+
 // The pretty-printed JSON a run wrote to standard output with -o -, out of its merged output (a summary or
 // warnings may come before or after it on standard error); an empty object when there is none.
 inline nlohmann::json json_in_output(const std::string& output) {

@@ -124,11 +124,7 @@ TEST(MinAdaptive, SustainsTransposeTrafficBeyondDimensionOrdersSaturation) {
 }
 
 TEST(MinAdaptive, MisusesAreRefusedNamingTheRule) {
-  auto refused = [](const std::string& args, const std::string& rule) {
-    const auto outcome = meshmp_test::meshmp("run " + args);
-    EXPECT_EQ(outcome.status, 2) << args << ": " << outcome.output;
-    EXPECT_TRUE(meshmp_test::contains(outcome.output, rule)) << args << ": " << outcome.output;
-  };
+  const auto refused = &meshmp_test::expect_run_refused;
   refused("-t mesh:4x4 --routing min-adaptive --vcs 1",
           "router.vcs = '1': min-adaptive needs 1 escape VC and at least 1 adaptive VC: at least 2");
   refused("-t torus:4x4 --routing min-adaptive --vcs 2",

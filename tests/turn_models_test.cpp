@@ -220,11 +220,7 @@ TEST(TurnModels, SaturationWithoutDeadlockAndTheSameResultOnTwoHostThreads) {
 }
 
 TEST(TurnModels, MisusesAreRefusedNamingTheRule) {
-  auto refused = [](const std::string& args, const std::string& rule) {
-    const auto outcome = meshmp_test::meshmp("run " + args);
-    EXPECT_EQ(outcome.status, 2) << args << ": " << outcome.output;
-    EXPECT_TRUE(meshmp_test::contains(outcome.output, rule)) << args << ": " << outcome.output;
-  };
+  const auto refused = &meshmp_test::expect_run_refused;
   refused("-t torus:4x4 --routing west-first", "router.routing = 'west-first': the turn models are defined on 2-D meshes");
   refused("-t hypercube:3 --routing odd-even", "router.routing = 'odd-even': the turn models are defined on 2-D meshes");
   refused("-t mesh:4x4 --selection random", "router.selection = 'random': picks among the outputs of an adaptive");

@@ -143,11 +143,7 @@ TEST(TwoPhaseRouting, TheSameResultOnTwoHostThreads) {
 }
 
 TEST(TwoPhaseRouting, MisusesAreRefusedNamingTheRule) {
-  auto refused = [](const std::string& args, const std::string& rule) {
-    const auto outcome = meshmp_test::meshmp("run " + args);
-    EXPECT_EQ(outcome.status, 2) << args << ": " << outcome.output;
-    EXPECT_TRUE(meshmp_test::contains(outcome.output, rule)) << args << ": " << outcome.output;
-  };
+  const auto refused = &meshmp_test::expect_run_refused;
   refused("-t mesh:4x4 --routing valiant --vcs 1", "router.vcs = '1': valiant needs a VC class per phase: at least 2");
   refused("-t torus:4x4 --routing romm --vcs 3",
           "router.vcs = '3': romm needs a VC class per phase and dateline class: at least 4");
