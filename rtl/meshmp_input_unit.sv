@@ -3,7 +3,10 @@
 // waiting for an output VC / active, the route, the output VC held). It presents each VC's front flit to
 // route computation and the allocators and reads the one flit the switch takes from this port per cycle
 // (switch allocation is input-first, so one read port suffices). The SystemC twin: hw/router/input_unit.*.
+// Under an adaptive function a head leaving its source router (a local port) carries that router's column
+// in its header's free route field (hw/router/flit.h, source_column), which routers on its way read.
 module meshmp_input_unit #(
+  parameter int IN_PORT = 0,     // this port
   parameter int NET_PORTS = 4,   // output ports below this are network ports (a source route advances)
   parameter int VCS = 4,
   parameter int MAX_BUFFER = 8   // slots per VC, a power of two, at least cfg_buffer_flits
@@ -13,6 +16,8 @@ module meshmp_input_unit #(
   input  logic [meshmp_router_pkg::PIPELINE_DEPTH_BITS-1:0] cfg_pipeline_depth,
   input  logic [meshmp_router_pkg::SWITCHING_BITS-1:0]      cfg_switching,
   input  logic [meshmp_router_pkg::FLIT_COUNT_BITS-1:0]     cfg_buffer_flits,
+  input  logic                                             cfg_adaptive,
+  input  logic [meshmp_flit_pkg::DST_BITS-1:0]             cfg_column,
   input  logic allocate,                   // the allocators decide (meshmp_router): switch requests are on
   // The flit arriving on this port this cycle (written with age 0 at the edge).
   input  logic [meshmp_flit_pkg::FLIT_BITS-1:0] flit_in,
@@ -23,6 +28,7 @@ module meshmp_input_unit #(
   output logic [VCS*meshmp_flit_pkg::RING_DIMENSION_BITS-1:0] front_ring_dimension,
   output logic [VCS-1:0]                                      front_source_routed,
   output logic [VCS*meshmp_flit_pkg::PORT_BITS-1:0]           front_route_entry,  // NO_PORT past the last
+  output logic [VCS*meshmp_flit_pkg::DST_BITS-1:0]            front_source_column,
   output logic [VCS*meshmp_flit_pkg::PACKET_FLITS_BITS-1:0]   front_packet_flits,
   // Route computation's decision for the VCs whose front head is routed this cycle (an idle VC's ready
   // head).
@@ -32,6 +38,13 @@ module meshmp_input_unit #(
   input  logic [VCS*meshmp_flit_pkg::VC_BITS-1:0]             rc_vc_end,
   input  logic [VCS-1:0]                                      rc_class,
   input  logic [VCS*meshmp_flit_pkg::RING_DIMENSION_BITS-1:0] rc_dimension,
+  // An adaptive function's output chosen this cycle (meshmp_route_select), where `chosen` is set: it
+  // replaces the decision above (VC class 0: adaptive routing runs on topologies without rings).
+  input  logic [VCS-1:0]                                      chosen,
+  input  logic [VCS*meshmp_flit_pkg::PORT_BITS-1:0]           chosen_port,
+  input  logic [VCS*meshmp_flit_pkg::VC_BITS-1:0]             chosen_vc_begin,
+  input  logic [VCS*meshmp_flit_pkg::VC_BITS-1:0]             chosen_vc_end,
+  input  logic [VCS*meshmp_flit_pkg::RING_DIMENSION_BITS-1:0] chosen_dimension,
   // VC allocation: requests with their route (this cycle's route computation included), grants.
   output logic [VCS-1:0]                                      va_request,
   output logic [VCS*meshmp_flit_pkg::PORT_BITS-1:0]           route_port,
@@ -123,6 +136,7 @@ module meshmp_input_unit #(
       front_ring_dimension[v*RING_DIMENSION_BITS +: RING_DIMENSION_BITS] = '0;
       front_source_routed[v] = 1'b0;
       front_route_entry[v*PORT_BITS +: PORT_BITS] = NO_PORT;
+      front_source_column[v*DST_BITS +: DST_BITS] = '0;
       front_packet_flits[v*PACKET_FLITS_BITS +: PACKET_FLITS_BITS] = '0;
       front_ready[v] = 1'b0;
       tail_ready[v] = 1'b0;
@@ -136,6 +150,7 @@ module meshmp_input_unit #(
           front_ring_dimension[v*RING_DIMENSION_BITS +: RING_DIMENSION_BITS] =
               memory[slot][RING_DIMENSION +: RING_DIMENSION_BITS];
           front_source_routed[v] = memory[slot][ROUTE_LENGTH +: ROUTE_LENGTH_BITS] != 0;
+          front_source_column[v*DST_BITS +: DST_BITS] = memory[slot][ROUTE +: DST_BITS];
           position = 32'(memory[slot][ROUTE_POSITION +: ROUTE_POSITION_BITS]);
           if (position < 32'(memory[slot][ROUTE_LENGTH +: ROUTE_LENGTH_BITS]))
             front_route_entry[v*PORT_BITS +: PORT_BITS] =
@@ -169,15 +184,29 @@ module meshmp_input_unit #(
     end
   end
   always_comb
-    for (int v = 0; v < VCS; v++) begin
-      route_port[v*PORT_BITS +: PORT_BITS] =
-          routed_now[v] ? rc_port[v*PORT_BITS +: PORT_BITS] : route_port_q[v*PORT_BITS +: PORT_BITS];
-      route_vc_begin[v*VC_BITS +: VC_BITS] =
-          routed_now[v] ? rc_vc_begin[v*VC_BITS +: VC_BITS] : route_vc_begin_q[v*VC_BITS +: VC_BITS];
-      route_vc_end[v*VC_BITS +: VC_BITS] =
-          routed_now[v] ? rc_vc_end[v*VC_BITS +: VC_BITS] : route_vc_end_q[v*VC_BITS +: VC_BITS];
+    for (int v = 0; v < VCS; v++)
       va_request[v] = (routed_now[v] || (state_q[v*STATE_BITS +: STATE_BITS] == WAITING && front_ready[v])) &&
                       (cfg_switching != SWITCHING_BITS'(STORE_AND_FORWARD) || tail_ready[v]);
+  // The route this cycle: an adaptive function's chosen output, this cycle's route computation, or the
+  // one taken before.
+  logic [VCS-1:0] route_class;
+  logic [VCS*RING_DIMENSION_BITS-1:0] route_dimension;
+  always_comb
+    for (int v = 0; v < VCS; v++) begin
+      route_port[v*PORT_BITS +: PORT_BITS] =
+          chosen[v]     ? chosen_port[v*PORT_BITS +: PORT_BITS]
+          : routed_now[v] ? rc_port[v*PORT_BITS +: PORT_BITS] : route_port_q[v*PORT_BITS +: PORT_BITS];
+      route_vc_begin[v*VC_BITS +: VC_BITS] =
+          chosen[v]     ? chosen_vc_begin[v*VC_BITS +: VC_BITS]
+          : routed_now[v] ? rc_vc_begin[v*VC_BITS +: VC_BITS] : route_vc_begin_q[v*VC_BITS +: VC_BITS];
+      route_vc_end[v*VC_BITS +: VC_BITS] =
+          chosen[v]     ? chosen_vc_end[v*VC_BITS +: VC_BITS]
+          : routed_now[v] ? rc_vc_end[v*VC_BITS +: VC_BITS] : route_vc_end_q[v*VC_BITS +: VC_BITS];
+      route_class[v] = chosen[v] ? 1'b0 : routed_now[v] ? rc_class[v] : route_class_q[v];
+      route_dimension[v*RING_DIMENSION_BITS +: RING_DIMENSION_BITS] =
+          chosen[v]     ? chosen_dimension[v*RING_DIMENSION_BITS +: RING_DIMENSION_BITS]
+          : routed_now[v] ? rc_dimension[v*RING_DIMENSION_BITS +: RING_DIMENSION_BITS]
+                          : route_dimension_q[v*RING_DIMENSION_BITS +: RING_DIMENSION_BITS];
     end
 
   // ---- VC state after allocation: switch requests ----
@@ -229,12 +258,12 @@ module meshmp_input_unit #(
         v = 32'(pop_vc[VC_INDEX_BITS-1:0]);
         f = memory[$clog2(VCS*MAX_BUFFER)'(v*MAX_BUFFER + 32'(front_q[v*SLOT_BITS +: SLOT_BITS]))];
         if (f[HEAD]) begin
-          f[VC_CLASS] = routed_now[v] ? rc_class[v] : route_class_q[v];
-          f[RING_DIMENSION +: RING_DIMENSION_BITS] =
-              routed_now[v] ? rc_dimension[v*RING_DIMENSION_BITS +: RING_DIMENSION_BITS]
-                            : route_dimension_q[v*RING_DIMENSION_BITS +: RING_DIMENSION_BITS];
+          f[VC_CLASS] = route_class[v];
+          f[RING_DIMENSION +: RING_DIMENSION_BITS] = route_dimension[v*RING_DIMENSION_BITS +: RING_DIMENSION_BITS];
           if (f[ROUTE_LENGTH +: ROUTE_LENGTH_BITS] != 0 && 32'(route_port[v*PORT_BITS +: PORT_BITS]) < NET_PORTS)
             f[ROUTE_POSITION +: ROUTE_POSITION_BITS] = f[ROUTE_POSITION +: ROUTE_POSITION_BITS] + 1'b1;
+          if (cfg_adaptive && IN_PORT >= NET_PORTS && f[ROUTE_LENGTH +: ROUTE_LENGTH_BITS] == 0)
+            f[ROUTE +: DST_BITS] = cfg_column;
         end
         f[VC +: VC_BITS] = out_vc[v*VC_BITS +: VC_BITS];
         departed_flit <= f;
@@ -268,13 +297,13 @@ module meshmp_input_unit #(
                                32'(popped && front_tail[v]));
         end
         if (popped) front_q[v*SLOT_BITS +: SLOT_BITS] <= front_q[v*SLOT_BITS +: SLOT_BITS] + 1'b1;
-        if (routed_now[v]) begin
-          route_port_q[v*PORT_BITS +: PORT_BITS] <= rc_port[v*PORT_BITS +: PORT_BITS];
-          route_vc_begin_q[v*VC_BITS +: VC_BITS] <= rc_vc_begin[v*VC_BITS +: VC_BITS];
-          route_vc_end_q[v*VC_BITS +: VC_BITS] <= rc_vc_end[v*VC_BITS +: VC_BITS];
-          route_class_q[v] <= rc_class[v];
+        if (routed_now[v] || chosen[v]) begin
+          route_port_q[v*PORT_BITS +: PORT_BITS] <= route_port[v*PORT_BITS +: PORT_BITS];
+          route_vc_begin_q[v*VC_BITS +: VC_BITS] <= route_vc_begin[v*VC_BITS +: VC_BITS];
+          route_vc_end_q[v*VC_BITS +: VC_BITS] <= route_vc_end[v*VC_BITS +: VC_BITS];
+          route_class_q[v] <= route_class[v];
           route_dimension_q[v*RING_DIMENSION_BITS +: RING_DIMENSION_BITS] <=
-              rc_dimension[v*RING_DIMENSION_BITS +: RING_DIMENSION_BITS];
+              route_dimension[v*RING_DIMENSION_BITS +: RING_DIMENSION_BITS];
         end
         if (va_granted[v]) out_vc_q[v*VC_BITS +: VC_BITS] <= va_vc[v*VC_BITS +: VC_BITS];
         if (popped && front_tail[v]) state_q[v*STATE_BITS +: STATE_BITS] <= IDLE;

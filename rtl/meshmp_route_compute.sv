@@ -3,12 +3,29 @@
 // destination (NO_PORT: eject here), and its VC range is its dateline class on a ring (dimension-order
 // routing on tori: a packet that crossed this ring's wrap-around link, or crosses it now, uses the upper
 // half of the VCs). Combinational; the input unit takes the result when the VC is idle.
+//
+// Under an adaptive function (cfg_adaptive) a head the routers route also gets the outputs the function
+// offers (hw/router/routing_unit.cpp, adaptive_choices), from the table's choices for its destination,
+// each with its VC range: a head that arrived on an escape VC (below cfg_escape_vcs) keeps to the escape
+// outputs (Duato), and an output marked for the source's column only (odd-even: a north or south turn of an
+// eastbound packet in an even column) is offered while the head is still in the column its source router
+// wrote into its header (meshmp_input_unit). meshmp_route_select picks among them.
 module meshmp_route_compute #(
   parameter int IN_PORT = 0,     // the input port these VCs belong to
   parameter int NET_PORTS = 4,
   parameter int VCS = 4,
-  parameter int TABLE_BITS = 12
+  parameter int TABLE_BITS = 12,
+  // The table's choices (meshmp_route_table): a count in the low CHOICE_COUNT_BITS, then entry k of
+  // TABLE_CHOICE_BITS: output port, VC range begin and end, escape output, source's column only.
+  parameter int TABLE_CHOICE_BITS = meshmp_flit_pkg::PORT_BITS + 2 * meshmp_flit_pkg::VC_BITS + 2,
+  parameter int TABLE_CHOICES_BITS = meshmp_router_pkg::CHOICE_COUNT_BITS + meshmp_router_pkg::ROUTE_CHOICES * TABLE_CHOICE_BITS,
+  // The outputs offered (meshmp_route_select): a count, then entry k of CHOICE_BITS: port, VC range.
+  parameter int CHOICE_BITS = meshmp_flit_pkg::PORT_BITS + 2 * meshmp_flit_pkg::VC_BITS,
+  parameter int CHOICES_BITS = meshmp_router_pkg::CHOICE_COUNT_BITS + meshmp_router_pkg::ROUTE_CHOICES * CHOICE_BITS
 ) (
+  input  logic cfg_adaptive,
+  input  logic [meshmp_flit_pkg::VC_BITS-1:0]  cfg_escape_vcs,
+  input  logic [meshmp_flit_pkg::DST_BITS-1:0] cfg_column,   // this router's coordinate in dimension 0
   input  logic cfg_dateline,
   input  logic cfg_all_port,                    // eject through the channel of the arrival direction
   input  logic [NET_PORTS*meshmp_flit_pkg::RING_DIMENSION_BITS-1:0] cfg_port_dimension,
@@ -22,9 +39,13 @@ module meshmp_route_compute #(
   input  logic [VCS*meshmp_flit_pkg::RING_DIMENSION_BITS-1:0] front_ring_dimension,
   input  logic [VCS-1:0]                                      front_source_routed,
   input  logic [VCS*meshmp_flit_pkg::PORT_BITS-1:0]           front_route_entry,
+  input  logic [VCS*meshmp_flit_pkg::DST_BITS-1:0]            front_source_column,
   // The routing table's answer for each front's destination.
   output logic [VCS*TABLE_BITS-1:0]                           table_address,
   input  logic [VCS*meshmp_flit_pkg::PORT_BITS-1:0]           table_port,
+  input  logic [VCS*TABLE_CHOICES_BITS-1:0]                   table_choices,
+  // The outputs an adaptive function offers (count 0: the decision below is the route).
+  output logic [VCS*CHOICES_BITS-1:0]                         rc_choices,
   // The decision.
   output logic [VCS*meshmp_flit_pkg::PORT_BITS-1:0]           rc_port,
   output logic [VCS*meshmp_flit_pkg::VC_BITS-1:0]             rc_vc_begin,
@@ -78,4 +99,36 @@ module meshmp_route_compute #(
       end
     end
   end
+
+  localparam int COUNT_BITS = meshmp_router_pkg::CHOICE_COUNT_BITS;
+  localparam int CHOICES = meshmp_router_pkg::ROUTE_CHOICES;
+  // The table's entries this head is offered (keep), packed in order: entry k goes to slot `ahead[k]`,
+  // the number kept ahead of it (constant indices only, no write at a computed position).
+  always_comb
+    for (int v = 0; v < VCS; v++) begin
+      logic on_escape;
+      logic in_source_column;
+      logic [CHOICES-1:0] keep;
+      logic [TABLE_CHOICE_BITS-1:0] entry;
+      int ahead [CHOICES];
+      int kept;
+      rc_choices[v*CHOICES_BITS +: CHOICES_BITS] = '0;
+      on_escape = IN_PORT < NET_PORTS && v < 32'(cfg_escape_vcs);
+      in_source_column = IN_PORT >= NET_PORTS || front_source_column[v*DST_BITS +: DST_BITS] == cfg_column;
+      kept = 0;
+      for (int k = 0; k < CHOICES; k++) begin
+        entry = table_choices[v*TABLE_CHOICES_BITS + COUNT_BITS + k*TABLE_CHOICE_BITS +: TABLE_CHOICE_BITS];
+        keep[k] = routing[v] && cfg_adaptive && !front_source_routed[v] &&
+                  k < 32'(table_choices[v*TABLE_CHOICES_BITS +: COUNT_BITS]) &&
+                  (!on_escape || entry[CHOICE_BITS]) && (!entry[CHOICE_BITS + 1] || in_source_column);
+        ahead[k] = kept;
+        kept = kept + 32'(keep[k]);
+      end
+      for (int j = 0; j < CHOICES; j++)
+        for (int k = j; k < CHOICES; k++)
+          if (keep[k] && ahead[k] == j)
+            rc_choices[v*CHOICES_BITS + COUNT_BITS + j*CHOICE_BITS +: CHOICE_BITS] =
+                table_choices[v*TABLE_CHOICES_BITS + COUNT_BITS + k*TABLE_CHOICE_BITS +: CHOICE_BITS];
+      rc_choices[v*CHOICES_BITS +: COUNT_BITS] = COUNT_BITS'(kept);
+    end
 endmodule

@@ -3,7 +3,9 @@
 // microarchitecture"), so that the two are cycle-equivalent at their ports. One module per stage class:
 //
 //   meshmp_input_unit (per port)      VC FIFOs, slot ages, VC state; the read port of the departing flit
-//   meshmp_route_compute (per port)   source routes, the routing table (meshmp_route_table), dateline classes
+//   meshmp_route_compute (per port)   source routes, the routing table (meshmp_route_table), dateline classes,
+//                                     an adaptive function's outputs
+//   meshmp_route_select (per port)    the output an adaptive function's head asks for, by the selection policy
 //   meshmp_vc_allocator               output VCs, round robin per output port
 //   meshmp_switch_allocator           separable input-first, round robin
 //   meshmp_crossbar                   switch traversal onto the output links, credits upstream
@@ -17,7 +19,8 @@
 //
 // Run-time facts are straps, sampled during reset: pipeline depth, switching mode, buffer depth,
 // dateline, port model, and per network port its dimension, whether that dimension is a ring and whether
-// the port is this router's wrap-around link. Returned credits are taken at the falling edge before the
+// the port is this router's wrap-around link; for an adaptive routing function (cfg_adaptive: the table's
+// choices route) the selection policy, the escape VCs and this router's column. Returned credits are taken at the falling edge before the
 // rising edge that counts them (meshmp_output_unit), so every stage decides from registers only. The
 // allocators decide in the second half of the cycle, once the credits are in: in the first half their
 // requests are held off, so a simulator evaluates them once per cycle instead of after each edge (a
@@ -31,7 +34,11 @@ module meshmp_router #(
   parameter int NET_PORTS = 4,
   parameter int VCS = 4,          // virtual channels per port, a power of two
   parameter int MAX_BUFFER = 8,  // slots per VC, a power of two, at least cfg_buffer_flits
-  parameter int TABLE_BITS = 12  // the routing table holds 2^TABLE_BITS destinations
+  parameter int TABLE_BITS = 12,  // the routing table holds 2^TABLE_BITS destinations
+  // One destination's choices in the table (meshmp_route_compute): a count and ROUTE_CHOICES entries of
+  // port, VC range, escape and source-column flags.
+  parameter int TABLE_CHOICES_BITS = meshmp_router_pkg::CHOICE_COUNT_BITS +
+      meshmp_router_pkg::ROUTE_CHOICES * (meshmp_flit_pkg::PORT_BITS + 2 * meshmp_flit_pkg::VC_BITS + 2)
 ) (
   input  logic clk,
   input  logic rst,
@@ -47,6 +54,10 @@ module meshmp_router #(
   input  logic [NET_PORTS-1:0]   cfg_port_ring,
   input  logic [NET_PORTS-1:0]   cfg_port_dateline,
   input  logic       cfg_trace_decisions,          // allocate in both halves of the cycle (waveforms)
+  input  logic       cfg_adaptive,                 // the table's choices route (an adaptive function)
+  input  logic [meshmp_router_pkg::SELECTION_BITS-1:0] cfg_selection,
+  input  logic [meshmp_flit_pkg::VC_BITS-1:0]  cfg_escape_vcs,  // VCs below this are escape VCs (0: none)
+  input  logic [meshmp_flit_pkg::DST_BITS-1:0] cfg_column,      // this router's coordinate in dimension 0
 `ifdef MESHMP_FAULT_INJECTION
   // Only in the checked configuration (rtl/CMakeLists.txt), which the tests verilate: the bug to inject,
   // one of meshmp_router_pkg's FAULT_* (NO_FAULT: none), a strap sampled during reset.
@@ -56,6 +67,7 @@ module meshmp_router #(
   input  logic                                  table_write,
   input  logic [TABLE_BITS-1:0]                 table_address,
   input  logic [meshmp_flit_pkg::PORT_BITS-1:0] table_port,   // NO_PORT: eject
+  input  logic [TABLE_CHOICES_BITS-1:0]         table_choices,  // meshmp_route_compute's layout
   // Links: the flit arriving on each input port this cycle (valid = its bit VALID), and the credits each
   // output VC gets back this cycle (a count: an ejection channel may return several at once).
   // (Flit k occupies bits [k*FLIT_STRIDE, k*FLIT_STRIDE + FLIT_BITS); the rest of its stride is padding.)
@@ -83,6 +95,8 @@ module meshmp_router #(
   localparam int CREDIT_RETURN_BITS = meshmp_router_pkg::CREDIT_RETURN_BITS;
   localparam int STALL_COUNTER_BITS = meshmp_router_pkg::STALL_COUNTER_BITS;
   localparam int IVCS = PORTS * VCS;   // input VCs, and output VCs
+  localparam int CHOICES_BITS = meshmp_router_pkg::CHOICE_COUNT_BITS +
+      meshmp_router_pkg::ROUTE_CHOICES * (PORT_BITS + 2 * VC_BITS);   // the outputs offered to one head
 
   // The straps as sampled during reset: the stages decide from registers only.
   logic [meshmp_router_pkg::PIPELINE_DEPTH_BITS-1:0] depth_q;
@@ -92,6 +106,10 @@ module meshmp_router #(
   logic [NET_PORTS*DIMENSION_BITS-1:0] port_dimension_q;
   logic [NET_PORTS-1:0]   port_ring_q, port_dateline_q;
   logic       trace_decisions_q;
+  logic       adaptive_q;
+  logic [meshmp_router_pkg::SELECTION_BITS-1:0] selection_q;
+  logic [VC_BITS-1:0]  escape_vcs_q;
+  logic [DST_BITS-1:0] column_q;
   always_ff @(posedge clk)
     if (rst) begin
       depth_q <= cfg_pipeline_depth;
@@ -104,6 +122,10 @@ module meshmp_router #(
       port_ring_q <= cfg_port_ring;
       port_dateline_q <= cfg_port_dateline;
       trace_decisions_q <= cfg_trace_decisions;
+      adaptive_q <= cfg_adaptive;
+      selection_q <= cfg_selection;
+      escape_vcs_q <= cfg_escape_vcs;
+      column_q <= cfg_column;
     end
 `ifdef MESHMP_FAULT_INJECTION
   logic [meshmp_router_pkg::FAULT_BITS-1:0] test_fault_q;
@@ -125,10 +147,17 @@ module meshmp_router #(
   logic [IVCS*DST_BITS-1:0]          front_destination;
   logic [IVCS*DIMENSION_BITS-1:0]    front_ring_dimension;
   logic [IVCS*PORT_BITS-1:0]         front_route_entry;
+  logic [IVCS*DST_BITS-1:0]          front_source_column;
   logic [IVCS*PACKET_FLITS_BITS-1:0] front_packet_flits;
   logic [IVCS-1:0]                   routing;         // an idle VC's ready head is routed this cycle
   logic [IVCS*TABLE_BITS-1:0]        lookup_address;  // route computation reads the table
   logic [IVCS*PORT_BITS-1:0]         lookup_port;
+  logic [IVCS*TABLE_CHOICES_BITS-1:0] lookup_choices;
+  logic [IVCS*CHOICES_BITS-1:0]      rc_choices;      // an adaptive function's outputs for a head routed now
+  logic [IVCS-1:0]                   chosen;          // ... and the one its head asks for this cycle
+  logic [IVCS*PORT_BITS-1:0]         chosen_port;
+  logic [IVCS*VC_BITS-1:0]           chosen_vc_begin, chosen_vc_end;
+  logic [IVCS*DIMENSION_BITS-1:0]    chosen_dimension;
   logic [IVCS*PORT_BITS-1:0]         rc_port;
   logic [IVCS*VC_BITS-1:0]           rc_vc_begin, rc_vc_end;
   logic [IVCS-1:0]                   rc_class;
@@ -153,8 +182,9 @@ module meshmp_router #(
   logic [PORTS-1:0]                  buffer_overflow, body_at_idle_front, credit_overflow;
 
   for (genvar p = 0; p < PORTS; p++) begin : g_port
-    meshmp_input_unit #(.NET_PORTS(NET_PORTS), .VCS(VCS), .MAX_BUFFER(MAX_BUFFER)) input_unit (
+    meshmp_input_unit #(.IN_PORT(p), .NET_PORTS(NET_PORTS), .VCS(VCS), .MAX_BUFFER(MAX_BUFFER)) input_unit (
       .clk, .rst, .cfg_pipeline_depth(depth_q), .cfg_switching(switching_q), .cfg_buffer_flits(buffer_flits_q),
+      .cfg_adaptive(adaptive_q), .cfg_column(column_q),
       .allocate,
       .flit_in(flit_in[p*FLIT_STRIDE +: FLIT_BITS]),
       .front_destination(front_destination[p*VCS*DST_BITS +: VCS*DST_BITS]),
@@ -162,6 +192,7 @@ module meshmp_router #(
       .front_ring_dimension(front_ring_dimension[p*VCS*DIMENSION_BITS +: VCS*DIMENSION_BITS]),
       .front_source_routed(front_source_routed[p*VCS +: VCS]),
       .front_route_entry(front_route_entry[p*VCS*PORT_BITS +: VCS*PORT_BITS]),
+      .front_source_column(front_source_column[p*VCS*DST_BITS +: VCS*DST_BITS]),
       .front_packet_flits(front_packet_flits[p*VCS*PACKET_FLITS_BITS +: VCS*PACKET_FLITS_BITS]),
       .routing(routing[p*VCS +: VCS]),
       .rc_port(rc_port[p*VCS*PORT_BITS +: VCS*PORT_BITS]),
@@ -169,6 +200,11 @@ module meshmp_router #(
       .rc_vc_end(rc_vc_end[p*VCS*VC_BITS +: VCS*VC_BITS]),
       .rc_class(rc_class[p*VCS +: VCS]),
       .rc_dimension(rc_dimension[p*VCS*DIMENSION_BITS +: VCS*DIMENSION_BITS]),
+      .chosen(chosen[p*VCS +: VCS]),
+      .chosen_port(chosen_port[p*VCS*PORT_BITS +: VCS*PORT_BITS]),
+      .chosen_vc_begin(chosen_vc_begin[p*VCS*VC_BITS +: VCS*VC_BITS]),
+      .chosen_vc_end(chosen_vc_end[p*VCS*VC_BITS +: VCS*VC_BITS]),
+      .chosen_dimension(chosen_dimension[p*VCS*DIMENSION_BITS +: VCS*DIMENSION_BITS]),
       .va_request(va_request[p*VCS +: VCS]),
       .route_port(route_port[p*VCS*PORT_BITS +: VCS*PORT_BITS]),
       .route_vc_begin(route_vc_begin[p*VCS*VC_BITS +: VCS*VC_BITS]),
@@ -189,6 +225,7 @@ module meshmp_router #(
     assign departed_flit[p*FLIT_STRIDE + FLIT_BITS +: FLIT_STRIDE - FLIT_BITS] = '0;
 
     meshmp_route_compute #(.IN_PORT(p), .NET_PORTS(NET_PORTS), .VCS(VCS), .TABLE_BITS(TABLE_BITS)) route_compute (
+      .cfg_adaptive(adaptive_q), .cfg_escape_vcs(escape_vcs_q), .cfg_column(column_q),
       .cfg_dateline(dateline_q), .cfg_all_port(all_port_q), .cfg_port_dimension(port_dimension_q),
       .cfg_port_ring(port_ring_q), .cfg_port_dateline(port_dateline_q),
       .routing(routing[p*VCS +: VCS]),
@@ -197,13 +234,29 @@ module meshmp_router #(
       .front_ring_dimension(front_ring_dimension[p*VCS*DIMENSION_BITS +: VCS*DIMENSION_BITS]),
       .front_source_routed(front_source_routed[p*VCS +: VCS]),
       .front_route_entry(front_route_entry[p*VCS*PORT_BITS +: VCS*PORT_BITS]),
+      .front_source_column(front_source_column[p*VCS*DST_BITS +: VCS*DST_BITS]),
       .table_address(lookup_address[p*VCS*TABLE_BITS +: VCS*TABLE_BITS]),
       .table_port(lookup_port[p*VCS*PORT_BITS +: VCS*PORT_BITS]),
+      .table_choices(lookup_choices[p*VCS*TABLE_CHOICES_BITS +: VCS*TABLE_CHOICES_BITS]),
+      .rc_choices(rc_choices[p*VCS*CHOICES_BITS +: VCS*CHOICES_BITS]),
       .rc_port(rc_port[p*VCS*PORT_BITS +: VCS*PORT_BITS]),
       .rc_vc_begin(rc_vc_begin[p*VCS*VC_BITS +: VCS*VC_BITS]),
       .rc_vc_end(rc_vc_end[p*VCS*VC_BITS +: VCS*VC_BITS]),
       .rc_class(rc_class[p*VCS +: VCS]),
       .rc_dimension(rc_dimension[p*VCS*DIMENSION_BITS +: VCS*DIMENSION_BITS]));
+
+    meshmp_route_select #(.PORTS(PORTS), .VCS(VCS), .NET_PORTS(NET_PORTS)) route_select (
+      .clk, .rst, .cfg_selection(selection_q), .cfg_switching(switching_q), .cfg_port_dimension(port_dimension_q),
+      .routing(routing[p*VCS +: VCS]),
+      .rc_choices(rc_choices[p*VCS*CHOICES_BITS +: VCS*CHOICES_BITS]),
+      .requesting(va_request[p*VCS +: VCS]),
+      .front_packet_flits(front_packet_flits[p*VCS*PACKET_FLITS_BITS +: VCS*PACKET_FLITS_BITS]),
+      .owned, .credits,
+      .chosen(chosen[p*VCS +: VCS]),
+      .chosen_port(chosen_port[p*VCS*PORT_BITS +: VCS*PORT_BITS]),
+      .chosen_vc_begin(chosen_vc_begin[p*VCS*VC_BITS +: VCS*VC_BITS]),
+      .chosen_vc_end(chosen_vc_end[p*VCS*VC_BITS +: VCS*VC_BITS]),
+      .chosen_dimension(chosen_dimension[p*VCS*DIMENSION_BITS +: VCS*DIMENSION_BITS]));
 
     meshmp_output_unit #(.VCS(VCS)) output_unit (
       .clk, .rst, .cfg_buffer_flits, .allocate,
@@ -218,9 +271,10 @@ module meshmp_router #(
       .send_tail(send_tail[p]));
   end
 
-  meshmp_route_table #(.READ_PORTS(IVCS), .TABLE_BITS(TABLE_BITS)) route_table (
+  meshmp_route_table #(.READ_PORTS(IVCS), .TABLE_BITS(TABLE_BITS), .CHOICES_BITS(TABLE_CHOICES_BITS)) route_table (
     .clk, .write(rst && table_write), .write_address(table_address), .write_port(table_port),
-    .read_enable(routing), .read_address(lookup_address), .read_port(lookup_port));
+    .write_choices(table_choices), .read_enable(routing), .read_choices(adaptive_q), .read_address(lookup_address),
+    .read_port(lookup_port), .read_choice_list(lookup_choices));
 
   meshmp_vc_allocator #(.PORTS(PORTS), .NET_PORTS(NET_PORTS), .VCS(VCS)) vc_allocator (
     .clk, .rst, .cfg_switching(switching_q), .cfg_exclusive_ejection(exclusive_ejection_q),

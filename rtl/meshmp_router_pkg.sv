@@ -20,6 +20,14 @@ package meshmp_router_pkg;
   localparam int STALL_COUNTER_BITS = 64;   // the performance counter body_stall_cycles
   localparam int ERROR_BITS = 3;            // the sticky protocol errors (meshmp_router's error)
 
+  // Adaptive routing by the routing table's choices (meshmp_route_table, meshmp_route_select): up to
+  // ROUTE_CHOICES outputs per destination, in the routing function's order, and the policy that picks one.
+  localparam int ROUTE_CHOICES = 4;
+  localparam int CHOICE_COUNT_BITS = 3;     // 0..ROUTE_CHOICES outputs (0: the table's one port decides)
+  localparam int SELECTION_BITS = 1;        // the strap cfg_selection
+  localparam logic [SELECTION_BITS-1:0] SELECT_FIRST = SELECTION_BITS'(0),         // the first output with a VC
+                                        SELECT_MOST_CREDITS = SELECTION_BITS'(1);  // the most credits on such VCs
+
   // The state of an input VC: no packet, a routed head waiting for an output VC, a packet holding one.
   localparam int STATE_BITS = 2;
   localparam logic [STATE_BITS-1:0] IDLE = STATE_BITS'(0), WAITING = STATE_BITS'(1),

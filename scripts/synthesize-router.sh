@@ -37,7 +37,7 @@ if ! command -v yosys >/dev/null; then
 fi
 if $fetch_only; then yosys -V; exit 0; fi
 
-sources=(meshmp_flit_pkg meshmp_router_pkg meshmp_input_unit meshmp_route_table meshmp_route_compute
+sources=(meshmp_flit_pkg meshmp_router_pkg meshmp_input_unit meshmp_route_table meshmp_route_compute meshmp_route_select
          meshmp_vc_allocator meshmp_switch_allocator meshmp_crossbar meshmp_output_unit meshmp_router)
 read_sources=""
 for s in "${sources[@]}"; do read_sources+=" rtl/$s.sv"; done

@@ -129,7 +129,6 @@ TEST(MinAdaptive, MisusesAreRefusedNamingTheRule) {
           "router.vcs = '1': min-adaptive needs 1 escape VC and at least 1 adaptive VC: at least 2");
   refused("-t torus:4x4 --routing min-adaptive --vcs 2",
           "router.vcs = '2': min-adaptive needs 2 escape VCs (one per dateline class) and at least 1 adaptive VC");
-  refused("-t mesh:4x4 --routing min-adaptive --router rtl", "router.routing = 'min-adaptive': is adaptive, a rule of the SystemC");
   refused("-t mesh:4x4 --routing min-adaptive --fidelity tlm", "the transaction-level network reserves one fixed path");
   refused("-t mesh:4x4 --no-escape-channels", "router.escape_channels = 'false': turns off the escape channels");
 }

@@ -269,7 +269,8 @@ TEST(RtlLockstep, CatchesASwappedArbitrationPriority) {
 // Registers left out of the reset (here the switch allocator's round-robin pointers) hide behind a
 // power-on state of zeros, their reset value; from a random power-on state they are caught, by the
 // comparison alone (the assertions off) and by the assertions: a pointer powered up beyond the last port
-// makes an output grant an input port that does not exist.
+// makes an output grant an input port that does not exist. (Which seed draws such a pointer depends on the
+// model's registers: seed 2 does since the routing table holds adaptive choices.)
 std::string run_lockstep_with_assertions_off(const Case& c) {
   set_rtl_assertions_enabled(false);
   const std::string difference = run_lockstep(c);
@@ -280,7 +281,7 @@ TEST(RtlLockstep, CatchesRegistersLeftOutOfTheResetOnlyFromARandomPowerOnState) 
   run_death_tests_in_fresh_processes();
   Case c{"mesh:4x4", 5, SwitchingMode::Wormhole, 2, 4, PortModel::OnePort, 1, RtlFault::PointersOutOfReset};
   EXPECT_EQ(run_lockstep(c), "") << "powered up at zero, the missing reset is invisible";
-  c.power_on_seed = 77;
+  c.power_on_seed = 2;
   const std::string difference = run_lockstep_with_assertions_off(c);
   EXPECT_EQ(difference.rfind("cycle ", 0), 0u) << difference;
   EXPECT_DEATH((assertion_messages_to_stderr(), run_lockstep(c)),

@@ -225,7 +225,6 @@ TEST(TurnModels, MisusesAreRefusedNamingTheRule) {
   refused("-t hypercube:3 --routing odd-even", "router.routing = 'odd-even': the turn models are defined on 2-D meshes");
   refused("-t mesh:4x4 --selection random", "router.selection = 'random': picks among the outputs of an adaptive");
   refused("-t mesh:4x4 --routing odd-even --selection sideways", "router.selection = 'sideways': expected first, random");
-  refused("-t mesh:4x4 --routing odd-even --router rtl", "router.routing = 'odd-even': is adaptive, a rule of the SystemC");
   refused("-t mesh:4x4 --routing north-last --port-model all-port", "an all-port node injects on the channel");
   refused("-t mesh:4x4 --routing negative-first --fidelity tlm", "the transaction-level network reserves one fixed path");
 }

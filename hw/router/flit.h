@@ -39,14 +39,28 @@ struct Flit {
 // A two-phase oblivious function's header (hw/router/two_phase_routing.h) rides in the route field of a
 // head the routers route (route_length 0, so the field is free): its intermediate node in route[0..1]
 // (little-endian, 16 bits as dst) and its phase (0: to the intermediate node, 1: on to dst) in route[2].
-// Only the SystemC router routes these functions (the RTL router refuses them), so the wire format does
-// not carry the field.
 inline int two_phase_intermediate(const Flit& head) { return head.route[0] | head.route[1] << 8; }
 inline int two_phase_phase(const Flit& head) { return head.route[2]; }
 inline void set_two_phase_header(Flit& head, int intermediate, int phase) {
   head.route[0] = static_cast<std::uint8_t>(intermediate & 0xff);
   head.route[1] = static_cast<std::uint8_t>(intermediate >> 8);
   head.route[2] = static_cast<std::uint8_t>(phase);
+}
+
+// A head an adaptive function routes carries its source router's coordinate in dimension 0 in the same
+// free field, route[0..1] (little-endian), written by that router: odd-even offers a north or south turn
+// of an eastbound packet in an even column only in its source's column (Chiu 2000), which a router reads
+// here (the RTL router's meshmp_route_compute; the SystemC router has the source at hand).
+inline int source_column(const Flit& head) { return head.route[0] | head.route[1] << 8; }
+inline void set_source_column(Flit& head, int column) {
+  head.route[0] = static_cast<std::uint8_t>(column & 0xff);
+  head.route[1] = static_cast<std::uint8_t>(column >> 8);
+}
+
+// The route entries a head carries on the wire: its source route, or the routers' own field above (route[0..2]).
+constexpr int kRoutersRouteField = 3;
+inline int route_entries_on_wire(const Flit& head) {
+  return head.route_length > kRoutersRouteField ? head.route_length : kRoutersRouteField;
 }
 
 }  // namespace meshmp

@@ -37,7 +37,8 @@ WireFlit pack(const Flit& flit) {
     put(bits, kRouteLength, kRouteLengthBits, flit.route_length);
     put(bits, kRoutePosition, kRoutePositionBits, flit.route_position);
     put(bits, kPacketFlits, kPacketFlitsBits, flit.packet_flits);
-    for (int k = 0; k < flit.route_length; ++k) put(bits, kRoute + k * kRouteEntryBits, kRouteEntryBits, flit.route[k]);
+    for (int k = 0; k < route_entries_on_wire(flit); ++k)
+      put(bits, kRoute + k * kRouteEntryBits, kRouteEntryBits, flit.route[k]);
   } else {
     put(bits, kPayloadBytes, kPayloadBytesBits, flit.payload_bytes);
     for (int b = 0; b < flit.payload_bytes; ++b) put(bits, kPayload + 8 * b, 8, flit.data[b]);
@@ -60,7 +61,7 @@ bool unpack(const WireFlit& bits, Flit& flit) {
     flit.route_length = static_cast<std::uint8_t>(get(bits, kRouteLength, kRouteLengthBits));
     flit.route_position = static_cast<std::uint8_t>(get(bits, kRoutePosition, kRoutePositionBits));
     flit.packet_flits = static_cast<std::uint16_t>(get(bits, kPacketFlits, kPacketFlitsBits));
-    for (int k = 0; k < flit.route_length; ++k)
+    for (int k = 0; k < route_entries_on_wire(flit); ++k)
       flit.route[k] = static_cast<std::uint8_t>(get(bits, kRoute + k * kRouteEntryBits, kRouteEntryBits));
   } else {
     flit.payload_bytes = static_cast<std::uint16_t>(get(bits, kPayloadBytes, kPayloadBytesBits));

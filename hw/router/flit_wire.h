@@ -9,7 +9,8 @@
 //   every flit  valid [0,1]  head [1,1]  tail [2,1]  vc [3,4]  tag [7,32]
 //   head flit   dst [39,16]  vc_class [55,1]  ring_dimension [56,5] (31 = none)  route_length [61,6]
 //               route_position [67,6]  packet_flits [73,13] (head included)
-//               route[k] [86 + 8k, 8], k = 0..31 (output ports of a source route)
+//               route[k] [86 + 8k, 8], k = 0..31 (output ports of a source route; a head without one
+//               carries the routers' own header field in route[0..2], flit.h)
 //   body flit   payload_bytes [39,6]  payload byte b [45 + 8b, 8], b = 0..31
 //
 // A head flit carries no payload (001 §1: the header flit), a body flit no header fields.

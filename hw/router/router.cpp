@@ -79,6 +79,7 @@ void Router::step(std::uint64_t cycle) {
           continue;
         }
         vc.route_choices = 0;
+        if (routing_unit_.adaptive()) routing_unit_.mark_source(vc.front_flit(), in);
         RouteDecision d;
         if (!routing_unit_.beyond_one_route()) {
           d = routing_unit_.compute(front, in);

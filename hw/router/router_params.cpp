@@ -99,11 +99,6 @@ std::optional<std::string> RouterParams::validate(const Topology& topology) cons
                                          ": needs router.model cpp, not " + echo(model) + " (the RTL router " +
                                          rule->rtl_does + ")")
                              .what());
-  if (routing_function != nullptr && !description->systemc_stages)
-    return std::string(ConfigError("router.routing", routing_function->name,
-                                   std::string("is ") + (adaptive() ? "adaptive" : "oblivious, through a random intermediate node") +
-                                       ", a rule of the SystemC router's route computation: needs router.model cpp, not " +
-                                       echo(model) + " (the RTL router routes by a table of one output per destination)").what());
   if (!adaptive() && selection != RouteSelection::Unset)
     return std::string(ConfigError("router.selection", to_string(selection),
                                    "picks among the outputs of an adaptive routing function: the deterministic "

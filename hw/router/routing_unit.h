@@ -42,6 +42,11 @@ class RoutingUnit {
   // channels, a head that arrived on one is offered only the escape route.
   bool adaptive_choices(const Flit& head, int in_port, int src, RouteChoices& out) const;
   bool adaptive() const { return adaptive_ != nullptr; }
+  // An adaptive function's head leaving its source router (arrived on a local port, no source route) takes
+  // this router's column into its header (flit.h, source_column).
+  void mark_source(Flit& head, int in_port) const {
+    if (in_port >= topology_.num_ports() && head.route_length == 0) set_source_column(head, topology_.coordinate(node_, 0));
+  }
   // An adaptive or two-phase function: more to decide than compute()'s one output per destination.
   bool beyond_one_route() const { return adaptive_ != nullptr || intermediates_ != nullptr; }
   // The decision for a network output `out` on the VCs `vc_set` (their range, dateline class).

@@ -25,10 +25,26 @@ class RtlModelPort {
     bool dateline, all_port, exclusive_ejection, trace_decisions;
     std::vector<int> port_dimension;
     std::vector<bool> port_ring, port_dateline;
+    // An adaptive routing function: the table's choices route (meshmp_route_compute, meshmp_route_select).
+    bool adaptive = false;
+    bool most_credits = false;  // the selection policy: most credits, else the first output with a VC
+    int escape_vcs = 0;
+    int column = 0;             // this router's coordinate in dimension 0
   };
   virtual void set_straps(const Straps& straps) = 0;
+  // The outputs an adaptive function offers for one destination, in its order (rtl/meshmp_route_table.sv).
+  static constexpr int kTableChoices = 4;  // meshmp_router_pkg's ROUTE_CHOICES
+  struct TableChoice {
+    int port, vc_begin, vc_end;
+    bool escape;              // offered to a head on an escape VC
+    bool source_column_only;  // offered while the head is in its source's column
+  };
+  struct TableChoices {
+    int count = 0;
+    TableChoice entries[kTableChoices]{};
+  };
   // One reset edge, writing one routing-table entry.
-  virtual void reset_edge(int table_address, int table_port) = 0;
+  virtual void reset_edge(int table_address, int table_port, const TableChoices& choices) = 0;
   virtual void put_flit(int port, const wire::WireFlit& bits) = 0;
   virtual void add_credit(int port, int vc) = 0;
   // One cycle (a falling edge, then a rising edge) with the inputs set since the last one; then the inputs

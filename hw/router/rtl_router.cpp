@@ -5,6 +5,8 @@
 #include <atomic>
 
 #include "hw/router/flit_wire.h"
+#include "hw/router/rtl_route_table.h"
+#include "hw/router/routing_unit.h"
 #include "hw/router/verilated_router.h"
 #include "topology/config_error.h"
 
@@ -66,6 +68,7 @@ std::optional<std::string> RtlRouter::unsupported(const Topology& topology, cons
     return refuse("router.buffer_flits = " + std::to_string(params.buffer_flits) + " exceeds the RTL buffers");
   if (topology.num_nodes() > (1 << kTableBits))
     return refuse(std::to_string(topology.num_nodes()) + " nodes exceed the RTL routing table");
+  if (auto why = rtl_routing_unsupported(topology, params)) return why;
   if (!find_configuration(topology, params, port_model))
     return refuse("no RTL router with " + std::to_string(params.vcs) + " VCs, " +
                   std::to_string(topology.num_ports()) + " network ports and " +
@@ -105,6 +108,11 @@ RtlRouter::RtlRouter(int node, const Topology& topology, const RouterParams& par
   straps.all_port = port_model == PortModel::AllPort;
   straps.exclusive_ejection = params.exclusive_ejection;
   straps.trace_decisions = RtlWaveform::enabled();
+  const RoutingUnit routing_unit(node, topology, params, port_model, routing);
+  straps.adaptive = routing_unit.adaptive();
+  straps.most_credits = params.selection == RouteSelection::MostCredits;
+  straps.escape_vcs = rtl_escape_vcs(topology, params);
+  straps.column = topology.coordinate(node, 0);
   for (int p = 0; p < net_ports_; ++p) {
     const int dim = topology.port(p).dimension;
     straps.port_dimension.push_back(dim);
@@ -115,7 +123,7 @@ RtlRouter::RtlRouter(int node, const Topology& topology, const RouterParams& par
   // Reset, loading the routing table: one destination per edge.
   for (int dst = 0; dst < topology.num_nodes(); ++dst) {
     const int port = dst == node ? -1 : routing(topology, node, dst);
-    model_->reset_edge(dst, port < 0 ? 0xff : port);
+    model_->reset_edge(dst, port < 0 ? 0xff : port, rtl_table_choices(routing_unit, params, topology, node, dst));
   }
   buffered_per_vc_.assign(static_cast<std::size_t>(num_ports()) * vcs_, 0);
   held_.resize(static_cast<std::size_t>(num_ports()) * vcs_ * kHeldRing);

@@ -121,6 +121,10 @@ class VerilatedRouter final : public RtlModelPort {
     model_.cfg_all_port = s.all_port;
     model_.cfg_exclusive_ejection = s.exclusive_ejection;
     model_.cfg_trace_decisions = s.trace_decisions;
+    model_.cfg_adaptive = s.adaptive;
+    model_.cfg_selection = s.most_credits;
+    model_.cfg_escape_vcs = static_cast<CData>(s.escape_vcs);
+    model_.cfg_column = static_cast<SData>(s.column);
     for (std::size_t p = 0; p < s.port_dimension.size(); ++p) {
       put_bits(model_.cfg_port_dimension, static_cast<int>(p) * kDimensionBits, kDimensionBits,
                static_cast<std::uint64_t>(s.port_dimension[p]));
@@ -128,11 +132,24 @@ class VerilatedRouter final : public RtlModelPort {
       put_bits(model_.cfg_port_dateline, static_cast<int>(p), 1, s.port_dateline[p]);
     }
   }
-  void reset_edge(int table_address, int table_port) override {
+  void reset_edge(int table_address, int table_port, const TableChoices& choices) override {
     model_.rst = 1;
     model_.table_write = 1;
     model_.table_address = static_cast<SData>(table_address);
     model_.table_port = static_cast<CData>(table_port);
+    // meshmp_route_compute's layout: the count, then per entry port, VC range, escape, source's column only.
+    constexpr int kCountBits = 3, kEntryBits = wire::kRouteEntryBits + 2 * wire::kVcBits + 2;
+    put_bits(model_.table_choices, 0, kCountBits, static_cast<std::uint64_t>(choices.count));
+    for (int k = 0; k < kTableChoices; ++k) {
+      const TableChoice& c = choices.entries[k];
+      const int at = kCountBits + k * kEntryBits;
+      put_bits(model_.table_choices, at, wire::kRouteEntryBits, static_cast<std::uint64_t>(c.port));
+      put_bits(model_.table_choices, at + wire::kRouteEntryBits, wire::kVcBits, static_cast<std::uint64_t>(c.vc_begin));
+      put_bits(model_.table_choices, at + wire::kRouteEntryBits + wire::kVcBits, wire::kVcBits,
+               static_cast<std::uint64_t>(c.vc_end));
+      put_bits(model_.table_choices, at + wire::kRouteEntryBits + 2 * wire::kVcBits, 1, c.escape);
+      put_bits(model_.table_choices, at + wire::kRouteEntryBits + 2 * wire::kVcBits + 1, 1, c.source_column_only);
+    }
     model_.clk = 0;
     model_.eval();
     model_.clk = 1;
