@@ -64,7 +64,9 @@ const std::vector<TrafficCommand::TrafficSetting>& TrafficCommand::traffic_setti
        "((x,y) -> (y,x), square 2-D), bit-complement (i -> ~i, 2^n nodes), hotspot (a share --hotspot-fraction "
        "to --hotspot-node, the rest uniform), neighbour (+1 in dimension 0, wrapping), bit-reverse (the bits of i "
        "reversed, 2^n nodes), shuffle (the bits of i rotated left, 2^n nodes), tornado (c -> c + ceil(k/2) - 1 in "
-       "every dimension of k >= 3), random-permutation (a permutation drawn from --seed)  [default uniform]"},
+       "every dimension of k >= 3), random-permutation (a permutation drawn from --seed), diagonal (BookSim2's: i itself "
+       "with probability 2/3, (i + 1) mod N with 1/3), asymmetric (BookSim2's: (i mod N/2) or (i mod N/2) + N/2, "
+       "1/2 each)  [default uniform]"},
       {"rate", "--rate", K::Number, &TrafficCommand::rate_, nullptr,
        "offered load, flits/node/cycle  [default 0.1]"},
       {"injection", "--injection", K::Text, &TrafficCommand::injection_, nullptr,

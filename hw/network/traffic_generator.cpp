@@ -13,21 +13,6 @@
 
 namespace meshmp {
 
-TrafficPattern parse_traffic_pattern(const std::string& name) {
-  if (name == "uniform") return TrafficPattern::Uniform;
-  if (name == "transpose") return TrafficPattern::Transpose;
-  if (name == "bit-complement") return TrafficPattern::BitComplement;
-  if (name == "hotspot") return TrafficPattern::Hotspot;
-  if (name == "neighbour" || name == "neighbor") return TrafficPattern::Neighbour;
-  if (name == "bit-reverse" || name == "bitrev") return TrafficPattern::BitReverse;
-  if (name == "shuffle") return TrafficPattern::Shuffle;
-  if (name == "tornado") return TrafficPattern::Tornado;
-  if (name == "random-permutation" || name == "randperm") return TrafficPattern::RandomPermutation;
-  throw ConfigError("traffic.pattern", name,
-                    "expected uniform, transpose, bit-complement, bit-reverse, shuffle, tornado, neighbour, "
-                    "random-permutation or hotspot");
-}
-
 TrafficInjection parse_traffic_injection(const std::string& name) {
   if (name == "bernoulli") return TrafficInjection::Bernoulli;
   if (name == "on-off" || name == "on_off") return TrafficInjection::OnOff;
@@ -36,36 +21,6 @@ TrafficInjection parse_traffic_injection(const std::string& name) {
 
 std::string to_string(TrafficInjection injection) {
   return injection == TrafficInjection::OnOff ? "on-off" : "bernoulli";
-}
-
-std::optional<PermutationPattern> permutation_of(TrafficPattern pattern) {
-  switch (pattern) {
-    case TrafficPattern::Uniform:
-    case TrafficPattern::Hotspot: return std::nullopt;
-    case TrafficPattern::Transpose: return PermutationPattern::Transpose;
-    case TrafficPattern::BitComplement: return PermutationPattern::BitComplement;
-    case TrafficPattern::Neighbour: return PermutationPattern::Neighbour;
-    case TrafficPattern::BitReverse: return PermutationPattern::BitReverse;
-    case TrafficPattern::Shuffle: return PermutationPattern::Shuffle;
-    case TrafficPattern::Tornado: return PermutationPattern::Tornado;
-    case TrafficPattern::RandomPermutation: return PermutationPattern::RandomPermutation;
-  }
-  return std::nullopt;
-}
-
-std::string to_string(TrafficPattern pattern) {
-  switch (pattern) {
-    case TrafficPattern::Uniform: return "uniform";
-    case TrafficPattern::Transpose: return "transpose";
-    case TrafficPattern::BitComplement: return "bit-complement";
-    case TrafficPattern::Hotspot: return "hotspot";
-    case TrafficPattern::Neighbour: return "neighbour";
-    case TrafficPattern::BitReverse: return "bit-reverse";
-    case TrafficPattern::Shuffle: return "shuffle";
-    case TrafficPattern::Tornado: return "tornado";
-    case TrafficPattern::RandomPermutation: return "random-permutation";
-  }
-  return "?";
 }
 
 namespace {
@@ -124,22 +79,12 @@ double ideal_saturation_rate(const Topology& topology, RoutingFunction routing, 
     }
     ejection_load[static_cast<std::size_t>(dst)] += weight;
   };
-  auto uniform = [&](int src, double weight) {
-    const int others = params.include_self ? n : n - 1;
-    for (int dst = 0; dst < n; ++dst)
-      if (params.include_self || dst != src) send(src, dst, weight / others);
-  };
-  const auto permutation = permutation_of(params.pattern);
-  const std::vector<int> fixed =
-      permutation ? permutation_destinations(topology, *permutation, params.seed) : std::vector<int>{};
+  const DestinationPattern destinations(topology, params.pattern, params.include_self, params.hotspot_node,
+                                        params.hotspot_fraction, params.seed);
   for (int src = 0; src < n; ++src) {
-    if (permutation) send(src, fixed[static_cast<std::size_t>(src)], 1);
-    else if (params.pattern == TrafficPattern::Hotspot) {
-      send(src, params.hotspot_node, params.hotspot_fraction);
-      uniform(src, 1 - params.hotspot_fraction);
-    } else {
-      uniform(src, 1);
-    }
+    const std::vector<double> probabilities = destinations.probabilities(src);
+    for (int dst = 0; dst < n; ++dst)
+      if (probabilities[static_cast<std::size_t>(dst)] > 0) send(src, dst, probabilities[static_cast<std::size_t>(dst)]);
   }
   double busiest = 1;  // every node injects the whole offered load on its injection channel
   for (double load : link_load) busiest = std::max(busiest, load);
@@ -167,7 +112,7 @@ std::optional<OutgoingMessage> TrafficGenerator::draw_packet(int node, std::uint
   if (std::uniform_real_distribution<double>(0.0, 1.0)(rng_) >= packet_rate) return std::nullopt;
   OutgoingMessage msg;
   msg.src = node;
-  msg.dst = destination(node);
+  msg.dst = destinations_.draw(node, rng_);
   msg.message_id = next_message_id++;
   msg.payload.resize(static_cast<std::size_t>(p.packet_flits - 1) * network_.params().flit_bytes);
   for (std::uint32_t b = 0; b < msg.payload.size(); ++b) msg.payload[b] = payload_byte(node, msg.message_id, b);
@@ -330,12 +275,14 @@ class TrafficGenerator::GenerationClock : public sc_core::sc_module {
 };
 
 TrafficGenerator::TrafficGenerator(Interconnect& network, const TrafficParams& params)
-    : network_(network), params_(params), rng_(params.seed) {
+    : network_(network),
+      params_(params),
+      rng_(params.seed),
+      destinations_(network.topology(), params.pattern, params.include_self, params.hotspot_node,
+                    params.hotspot_fraction, params.seed) {
   const auto nodes = static_cast<std::size_t>(network.topology().num_nodes());
   stats_.window_flits_offered_by_source.assign(nodes, 0);
   stats_.window_flits_accepted_by_source.assign(nodes, 0);
-  if (const auto permutation = permutation_of(params.pattern))
-    fixed_destination_ = permutation_destinations(network.topology(), *permutation, params.seed);
   if (params.injection == TrafficInjection::OnOff)  // each source starts in its stationary state
     for (int node = 0; node < network.topology().num_nodes(); ++node)
       source_on_.push_back(std::uniform_real_distribution<double>(0.0, 1.0)(rng_) <
@@ -376,21 +323,6 @@ double TrafficGenerator::average_source_queueing_latency() const {
 double TrafficGenerator::average_network_latency() const {
   return stats_.measured_packets ? static_cast<double>(stats_.measured_network_latency_sum) / stats_.measured_packets
                                  : 0.0;
-}
-
-int TrafficGenerator::destination(int src) {
-  const Topology& t = network_.topology();
-  const int n = t.num_nodes();
-  auto uniform = [&] {
-    if (params_.include_self) return std::uniform_int_distribution<int>(0, n - 1)(rng_);
-    const int d = std::uniform_int_distribution<int>(0, n - 2)(rng_);
-    return d >= src ? d + 1 : d;
-  };
-  if (!fixed_destination_.empty()) return fixed_destination_[static_cast<std::size_t>(src)];
-  if (params_.pattern == TrafficPattern::Hotspot)
-    return std::uniform_real_distribution<double>(0.0, 1.0)(rng_) < params_.hotspot_fraction ? params_.hotspot_node
-                                                                                             : uniform();
-  return uniform();
 }
 
 double TrafficGenerator::average_hops() const {

@@ -1,9 +1,9 @@
 // Synthetic traffic for the network alone (`meshmp traffic`, benchmarks, network tests): every node is a
 // source of fixed-length packets offered at a rate in flits per node per cycle (Bernoulli or on-off), with an
 // unbounded source queue (latency counts the time spent there: creation to tail ejection, also reported as
-// its two parts, the source queueing and the network latency), and a destination pattern: uniform random (the source itself included unless excluded), hotspot, or one of
-// the permutations of hw/network/permutation_patterns.h (transpose, bit complement, bit reverse, shuffle,
-// tornado, the +1 neighbour in dimension 0, a random permutation). Sinks check every delivered packet: its
+// its two parts, the source queueing and the network latency), and a destination pattern
+// (hw/network/destination_pattern.h: uniform random, the source itself included unless excluded, hotspot,
+// diagonal, asymmetric, or one of the permutations of hw/network/permutation_patterns.h). Sinks check every delivered packet: its
 // destination, its flit count and every payload byte, so a lost, duplicated or reordered flit is an error.
 // On the transaction-level network (hw/network/transaction_network.h) every packet is one transaction of the same
 // bytes, created by the same draws, and its flits count as delivered when its tail arrives.
@@ -17,11 +17,11 @@
 #include <vector>
 
 #include "hw/network/depacketizer.h"
+#include "hw/network/destination_pattern.h"
 #include "hw/network/interconnect.h"
 #include "hw/network/latency_distribution.h"
 #include "hw/network/network_endpoint.h"
 #include "hw/network/packetizer.h"
-#include "hw/network/permutation_patterns.h"
 #include "hw/router/routing.h"
 
 namespace meshmp {
@@ -32,17 +32,6 @@ namespace meshmp {
 enum class TrafficInjection { Bernoulli, OnOff };
 TrafficInjection parse_traffic_injection(const std::string& name);
 std::string to_string(TrafficInjection injection);
-
-enum class TrafficPattern {
-  Uniform, Transpose, BitComplement, Hotspot, Neighbour, BitReverse, Shuffle, Tornado, RandomPermutation
-};
-
-// The permutation a pattern is, if it is one (every pattern but uniform and hotspot).
-std::optional<PermutationPattern> permutation_of(TrafficPattern pattern);
-
-// Throws ConfigError("traffic.pattern", ...) for an unknown name.
-TrafficPattern parse_traffic_pattern(const std::string& name);
-std::string to_string(TrafficPattern pattern);
 
 struct TrafficParams {
   TrafficPattern pattern = TrafficPattern::Uniform;
@@ -134,13 +123,12 @@ class TrafficGenerator {
   TrafficParams params_;
   TrafficStats stats_;
   std::mt19937_64 rng_;
-  std::vector<int> fixed_destination_;  // a permutation pattern's destination of every source
+  DestinationPattern destinations_;
   std::vector<std::uint8_t> source_on_;  // on-off: whether each source is in a burst
   std::vector<std::unique_ptr<Endpoint>> endpoints_;           // cycle level
   std::vector<std::unique_ptr<TransactionSource>> sources_;    // transaction level,
   std::unique_ptr<GenerationClock> clock_;                     // which draws their packets cycle by cycle
   std::uint64_t measured_created_ = 0;
-  int destination(int src);
   // A source's Bernoulli draw at `cycle`: the packet it creates, if any (counted as generated).
   std::optional<OutgoingMessage> draw_packet(int node, std::uint32_t& next_message_id, std::uint64_t cycle);
   // A sink's check of a delivered packet (destination, every payload byte) and its latency statistics.
