@@ -312,7 +312,8 @@ void TrafficCommand::print_point(std::ostream& out, const MachineConfig& config,
         << latencies.percentile(0.99) << " / " << latencies.percentile(0.999) << " / " << latencies.max()
         << " cycles (creation to tail ejection): source queueing " << std::setprecision(2)
         << generator.average_source_queueing_latency() << " + network " << generator.average_network_latency()
-        << " on average; average hops " << std::setprecision(3) << generator.average_hops();
+        << " on average; average hops " << std::setprecision(3) << generator.average_hops() << " (minimal "
+        << generator.average_minimal_hops() << ")";
   }
   const std::vector<double> accepted = generator.accepted_flits_per_cycle_by_source();
   out << "\n  accepted per source: min " << std::setprecision(4) << *std::min_element(accepted.begin(), accepted.end())
@@ -391,6 +392,7 @@ int TrafficCommand::run_point(double rate, std::ostream& out, std::ostream& err)
                            {"average_source_queueing_cycles", measured(generator.average_source_queueing_latency())},
                            {"average_network_latency_cycles", measured(generator.average_network_latency())},
                            {"average_hops", measured(generator.average_hops())},
+                           {"average_minimal_hops", measured(generator.average_minimal_hops())},
                            {"measured_packets", s.measured_packets},
                            {"all_measured_packets_delivered", complete},
                            {"errors", s.errors},

@@ -32,6 +32,7 @@ struct NetworkMessage : tlm::tlm_extension<NetworkMessage> {
   std::uint64_t created_cycle = 0;    // when the DMA engine took the descriptor (latency statistics)
   std::uint64_t startup_cycles = 0;   // the channel's start-up before the first flit (node.startup_on = channel)
   std::uint64_t blocked_cycles = 0;   // set by the network: header blocking met on the way
+  std::uint32_t hops = 0;             // set by the network: the links its first packet's head crossed
   std::uint64_t head_injected_cycle = 0;  // set by the network: when its first packet's head entered the
                                           // injection channel (it left the source's queue)
 

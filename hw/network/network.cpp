@@ -161,6 +161,7 @@ void Network::send_flit(int router, int out_port, const Flit& flit) {
       return;
     }
     ++flit_hops_;
+    if (flit.head) ++packets_.at(flit.tag).hops;
     if (link_faults_.empty()) {
       put_on_link(next, out_port, flit);
     } else {

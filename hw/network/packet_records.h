@@ -23,6 +23,7 @@ struct PacketRecord {
   // source's queue (synthetic traffic splits its latency there into source queueing and network).
   std::uint64_t head_injected_cycle = 0;
   std::uint64_t blocked_cycles = 0;  // header blocking met on the way (contention statistics)
+  std::uint32_t hops = 0;            // the links its head has crossed (router to router), however routed
   std::uint32_t step = 0;            // the algorithm step its message was sent in (DMA STEP_MARK)
   // When its head and its tail were last written into a router's buffer (header blocking is measured
   // from there when the head leaves that router).

@@ -131,7 +131,7 @@ std::optional<OutgoingMessage> TrafficGenerator::draw_packet(int node, std::uint
 
 void TrafficGenerator::check_delivered(int node, int src, int dst, std::uint32_t message_id, const std::uint8_t* payload,
                                        std::size_t bytes, std::uint64_t created, std::uint64_t head_injected,
-                                       std::uint64_t cycle) {
+                                       std::uint32_t hops, std::uint64_t cycle) {
   TrafficStats& s = stats_;
   if (dst != node) s.errors.push_back("packet " + std::to_string(message_id) + " from node " + std::to_string(src) +
                                       " for node " + std::to_string(dst) + " ejected at node " + std::to_string(node));
@@ -150,7 +150,8 @@ void TrafficGenerator::check_delivered(int node, int src, int dst, std::uint32_t
     s.measured_source_queueing_sum += queueing;
     s.measured_network_latency_sum += cycle - created - queueing;
     s.measured_latencies.push_back(static_cast<std::uint32_t>(cycle - created));
-    s.measured_hops_sum += static_cast<std::uint64_t>(network_.topology().distance(src, dst));
+    s.measured_hops_sum += hops;
+    s.measured_minimal_hops_sum += static_cast<std::uint64_t>(network_.topology().distance(src, dst));
   }
 }
 
@@ -192,7 +193,7 @@ class TrafficGenerator::Endpoint : public NetworkEndpoint {
     const PacketRecord h = network_.packets().at(packet.header.tag);
     network_.packets().close(packet.header.tag);
     owner_.check_delivered(node_, h.src, packet.header.dst, h.message_id, packet.payload.data(), packet.payload.size(),
-                           h.created_cycle, h.head_injected_cycle, cycle);
+                           h.created_cycle, h.head_injected_cycle, h.hops, cycle);
   }
 
   void injection_credit(int channel, int vc) override {
@@ -236,7 +237,7 @@ class TrafficGenerator::TransactionSource {
     owner_.count_delivered_flits(
         m.source, 1 + (length + owner_.network_.params().flit_bytes - 1) / owner_.network_.params().flit_bytes, cycle);
     owner_.check_delivered(node_, m.source, m.destination, m.message_id, bytes, length, m.created_cycle,
-                           m.head_injected_cycle, cycle);
+                           m.head_injected_cycle, m.hops, cycle);
   }
   std::vector<std::string> describe_pending() const {
     if (port_.messages_sending(0) == 0) return {};
@@ -327,6 +328,11 @@ double TrafficGenerator::average_network_latency() const {
 
 double TrafficGenerator::average_hops() const {
   return stats_.measured_packets ? static_cast<double>(stats_.measured_hops_sum) / stats_.measured_packets : 0.0;
+}
+
+double TrafficGenerator::average_minimal_hops() const {
+  return stats_.measured_packets ? static_cast<double>(stats_.measured_minimal_hops_sum) / stats_.measured_packets
+                                 : 0.0;
 }
 
 std::vector<double> TrafficGenerator::offered_flits_per_cycle_by_source() const {

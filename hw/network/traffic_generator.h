@@ -63,7 +63,8 @@ struct TrafficStats {
   // handover, and the rest, from that handover to its tail's ejection (see average_network_latency()).
   std::uint64_t measured_source_queueing_sum = 0;
   std::uint64_t measured_network_latency_sum = 0;
-  std::uint64_t measured_hops_sum = 0;
+  std::uint64_t measured_hops_sum = 0;          // the links their heads crossed
+  std::uint64_t measured_minimal_hops_sum = 0;  // the topology's distances from their sources to their destinations
   std::vector<std::uint32_t> measured_latencies;
   std::uint64_t window_flits_delivered = 0; // delivered inside the measurement window
   // Per source node: the flits of the packets it created inside the measurement window (offered), and
@@ -105,7 +106,11 @@ class TrafficGenerator {
   static constexpr std::uint64_t kHandoverCycles = 1;
   // The measured packets' latencies, sorted: percentiles and a histogram (a copy: call it once a run).
   LatencyDistribution latency_distribution() const { return LatencyDistribution(stats_.measured_latencies); }
-  double average_hops() const;                // links crossed by the measured packets
+  // The links (router to router) the measured packets' heads crossed, on average, and the minimal
+  // distances from their sources to their destinations: the same under minimal routing, more under
+  // Valiant's or ROMM's detours.
+  double average_hops() const;
+  double average_minimal_hops() const;
   // True once every packet created in the measurement window has been delivered.
   bool measurement_drained() const { return stats_.measured_packets == measured_created_; }
   double accepted_flits_per_node_per_cycle() const;
@@ -132,9 +137,11 @@ class TrafficGenerator {
   // A source's Bernoulli draw at `cycle`: the packet it creates, if any (counted as generated).
   std::optional<OutgoingMessage> draw_packet(int node, std::uint32_t& next_message_id, std::uint64_t cycle);
   // A sink's check of a delivered packet (destination, every payload byte) and its latency statistics.
-  // `created`: the packet's creation cycle; `head_injected`: when its head entered the injection channel.
+  // `created`: the packet's creation cycle; `head_injected`: when its head entered the injection channel;
+  // `hops`: the links its head crossed.
   void check_delivered(int node, int src, int dst, std::uint32_t message_id, const std::uint8_t* payload,
-                       std::size_t bytes, std::uint64_t created, std::uint64_t head_injected, std::uint64_t cycle);
+                       std::size_t bytes, std::uint64_t created, std::uint64_t head_injected, std::uint32_t hops,
+                       std::uint64_t cycle);
   void count_delivered_flits(int src, std::uint64_t flits, std::uint64_t cycle);
 };
 

@@ -73,6 +73,7 @@ tlm::tlm_sync_enum TransactionNetwork::nb_transport_fw(int binding, tlm::tlm_gen
     if (k == 0) message->head_injected_cycle = injected;
     std::uint64_t tail_left_source = injected + flits;
     arrival = std::max(arrival, send_packet(*message, injected, flits, blocked, tail_left_source));
+    if (k == 0) message->hops = static_cast<std::uint32_t>(hops_.size());
     // Each flit's slot is free again the cycle after it left the source router (streaming behind its
     // head, up to its tail); a packet longer than one virtual channel's buffer injects its tail once the
     // flit buffer_flits ahead of it has left.
