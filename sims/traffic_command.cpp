@@ -44,13 +44,77 @@ namespace {
 
 // The settings a reference curve may name in "# key: value" lines before its header: the network it was
 // measured on. A comparison with a run whose setting differs is refused (sims/reference/README.md).
-const std::vector<std::string> kReferenceKeys{"topology", "pattern",   "vcs",       "buffer_flits", "packet_flits",
-                                              "link_latency", "routing", "injection", "burst_cycles", "idle_cycles"};
+const std::vector<std::string> kReferenceKeys{"topology",     "pattern",      "vcs",          "buffer_flits",
+                                              "packet_flits", "packet_sizes", "packet_size_rates", "link_latency",
+                                              "routing",      "injection",    "burst_cycles", "idle_cycles"};
 
 // A broken rule reported by a validate() function, its message already naming field, value and rule.
 struct InputError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+// The comma-separated items of `text` ("" gives none), spaces around them ignored, each read whole by
+// `read` (false: not one), else a ConfigError naming `field` and `rule`.
+template <class T, class Read>
+std::vector<T> parse_list(const std::string& field, const std::string& text, const std::string& rule, Read read) {
+  std::vector<T> items;
+  if (text.empty()) return items;
+  std::istringstream in(text);
+  for (std::string item; std::getline(in, item, ',');) {
+    item.erase(0, item.find_first_not_of(' '));  // "1, 4" as "1,4"
+    item.erase(item.find_last_not_of(' ') + 1);
+    T value{};
+    if (!read(item, value)) throw ConfigError(field, text, rule + "; '" + item + "' is not one");
+    items.push_back(value);
+  }
+  if (text.back() == ',') throw ConfigError(field, text, rule + "; it ends in a comma");
+  return items;
+}
+
+// traffic.packet_sizes: whole numbers of flits (their range is TrafficParams::validate's).
+std::vector<int> parse_packet_sizes(const std::string& text) {
+  return parse_list<int>("traffic.packet_sizes", text, "expected a comma-separated list of sizes in flits, e.g. 1,4,8",
+                         [](const std::string& item, int& value) {
+                           if (item.empty() || item.size() > 9 || item.find_first_not_of("0123456789") != std::string::npos)
+                             return false;
+                           value = std::stoi(item);
+                           return true;
+                         });
+}
+
+// traffic.packet_size_rates: numbers (positive: TrafficParams::validate's rule).
+std::vector<double> parse_size_weights(const std::string& text) {
+  return parse_list<double>("traffic.packet_size_rates", text,
+                            "expected a comma-separated list of weights, one per packet size, e.g. 1,2,1",
+                            [](const std::string& item, double& value) {
+                              std::size_t used = 0;
+                              try {
+                                value = std::stod(item, &used);
+                              } catch (const std::exception&) {
+                                return false;
+                              }
+                              return used == item.size();
+                            });
+}
+
+// A list as a reference curve's "# key: value" line and a run compare it: "1,4,8", "1,2,1", "0.5,1".
+template <class T>
+std::string canonical_list(const std::vector<T>& values) {
+  std::ostringstream text;
+  for (std::size_t i = 0; i < values.size(); ++i) text << (i ? "," : "") << values[i];
+  return text.str();
+}
+
+// "4-flit packets", or a mix: "1/4/8-flit packets weighed 1:2:1".
+std::string packet_size_text(const TrafficParams& params) {
+  if (params.packet_sizes.empty()) return std::to_string(params.packet_flits) + "-flit packets";
+  std::ostringstream text;
+  const std::vector<double> weights = params.size_weights();
+  for (std::size_t i = 0; i < params.packet_sizes.size(); ++i) text << (i ? "/" : "") << params.packet_sizes[i];
+  text << "-flit packets weighed ";
+  for (std::size_t i = 0; i < weights.size(); ++i) text << (i ? ":" : "") << weights[i];
+  return text.str();
+}
 }  // namespace
 
 // One declaration per setting of the traffic itself (the network's are hw/machine/machine_settings.h): the
@@ -81,6 +145,12 @@ const std::vector<TrafficCommand::TrafficSetting>& TrafficCommand::traffic_setti
        "point in its own process; writes --csv and --png"},
       {"packet_flits", "--packet-flits", K::WholeNumber, &TrafficCommand::packet_flits_, &limits::kTrafficPacketFlits,
        "flits per packet, the head included"},
+      {"packet_sizes", "--packet-sizes", K::Text, &TrafficCommand::packet_sizes_, nullptr,
+       "a mix of packet sizes instead of --packet-flits, flits with the head, e.g. 1,4,8: each packet's size drawn "
+       "with the weights --packet-size-rates (BookSim2's packet_size); the load stays in flits, so packets come at "
+       "rate / mean size"},
+      {"packet_size_rates", "--packet-size-rates", K::Text, &TrafficCommand::packet_size_rates_, nullptr,
+       "the weights of --packet-sizes, one positive number per size, e.g. 1,2,1  [default all 1]"},
       {"warmup_cycles", "--warmup-cycles", K::WholeNumber, &TrafficCommand::warmup_cycles_, &limits::kTrafficWarmupCycles,
        "cycles before packets are measured"},
       {"measure_cycles", "--measure-cycles", K::WholeNumber, &TrafficCommand::measure_cycles_,
@@ -188,6 +258,16 @@ TrafficCommand::Setup TrafficCommand::prepare(double rate) const {
   TrafficParams params;
   params.pattern = parse_traffic_pattern(pattern_);
   params.packet_flits = static_cast<int>(parse_integer(packet_flits_, limits::kTrafficPacketFlits));
+  params.packet_sizes = parse_packet_sizes(packet_sizes_);
+  params.packet_size_rates = parse_size_weights(packet_size_rates_);
+  if (!params.packet_sizes.empty()) {
+    if (const CLI::Option* option = given_.at("packet_flits"); option->count() > 0)
+      throw ConfigError(option->get_name(), packet_flits_,
+                        "gives every packet one size; --packet-sizes gives a mix: give one of the two");
+    if (from_file_.count("packet_flits"))
+      throw ConfigError("traffic.packet_flits", packet_flits_,
+                        "gives every packet one size; traffic.packet_sizes gives a mix: give one of the two");
+  }
   params.warmup_cycles = parse_integer(warmup_cycles_, limits::kTrafficWarmupCycles);
   params.measure_cycles = parse_integer(measure_cycles_, limits::kTrafficMeasureCycles);
   params.drain_cycles = parse_integer(drain_cycles_, limits::kTrafficDrainCycles);
@@ -225,7 +305,9 @@ TrafficCommand::Setup TrafficCommand::prepare(double rate) const {
                          .what());
   // Traffic has no node memories: the smallest block keeps the exchange's memory rules out of the way.
   config.block_bytes = 1;
-  config.router.max_packet_payload_flits = std::max(1, params.packet_flits - 1);
+  // (A size of a mix beyond the router's limit is refused below, naming traffic.packet_sizes.)
+  config.router.max_packet_payload_flits =
+      std::clamp(params.largest_packet_flits() - 1, 1, static_cast<int>(limits::kMaxPacketPayloadFlits.max));
   config.router.exclusive_ejection = false;  // bare sinks: a flit per cycle from any packet
   if (auto error = config.validate()) throw InputError(*error);
   if (config.fidelity == NetworkFidelity::Both)
@@ -258,7 +340,7 @@ std::unique_ptr<Interconnect> build_network(const MachineConfig& config, const T
 
 std::string TrafficCommand::network_description(const Setup& setup) const {
   const RouterParams& router = setup.config.router;
-  return setup.topology.spec() + ", " + pattern_ + ", " + std::to_string(setup.params.packet_flits) + "-flit packets, " +
+  return setup.topology.spec() + ", " + pattern_ + ", " + packet_size_text(setup.params) + ", " +
          std::to_string(router.vcs) + " VCs x " + std::to_string(router.buffer_flits) + " flits, " +
          std::to_string(router.pipeline_depth) + "-cycle routers, " + std::to_string(router.link_latency_cycles) +
          "-cycle links";
@@ -275,7 +357,10 @@ void TrafficCommand::check_like_with_like(const std::map<std::string, std::strin
                                                 {"pattern", pattern_},
                                                 {"vcs", std::to_string(router.vcs)},
                                                 {"buffer_flits", std::to_string(router.buffer_flits)},
-                                                {"packet_flits", std::to_string(setup.params.packet_flits)},
+                                                {"packet_flits", packet_sizes_.empty() ? std::to_string(setup.params.packet_flits)
+                                                                                        : canonical_list(setup.params.sizes())},
+                                                {"packet_sizes", canonical_list(setup.params.sizes())},
+                                                {"packet_size_rates", canonical_list(setup.params.size_weights())},
                                                 {"link_latency", std::to_string(router.link_latency_cycles)},
                                                 {"routing", setup.config.routing},
                                                 {"injection", to_string(setup.params.injection)},
@@ -286,6 +371,8 @@ void TrafficCommand::check_like_with_like(const std::map<std::string, std::strin
     const std::string& value = network.at(key);
     std::string theirs = value;
     if (key == "topology") theirs = Topology::parse(value, "--compare-reference").spec();
+    if (key == "packet_sizes") theirs = canonical_list(parse_packet_sizes(value));
+    if (key == "packet_size_rates") theirs = canonical_list(parse_size_weights(value));
     if (key == "burst_cycles" || key == "idle_cycles") theirs = plain(std::strtod(value.c_str(), nullptr));
     if (theirs != here.at(key))
       throw ConfigError("--compare-reference", reference_,
@@ -300,7 +387,7 @@ void TrafficCommand::print_point(std::ostream& out, const MachineConfig& config,
   const TrafficStats& s = generator.stats();
   const bool complete = generator.measurement_drained();
   out << std::fixed << "meshmp traffic: " << topology.spec() << ", " << pattern_ << ", offered " << std::setprecision(3)
-      << rate << " flits/node/cycle, " << params.packet_flits << "-flit packets, " << config.router.vcs << " VCs x "
+      << rate << " flits/node/cycle, " << packet_size_text(params) << ", " << config.router.vcs << " VCs x "
       << config.router.buffer_flits << " flits, " << config.router.pipeline_depth << "-cycle routers\n"
       << "  accepted " << std::setprecision(4) << generator.accepted_flits_per_node_per_cycle() << " flits/node/cycle; ";
   if (s.measured_packets == 0)
@@ -393,6 +480,7 @@ int TrafficCommand::run_point(double rate, std::ostream& out, std::ostream& err)
                            {"average_network_latency_cycles", measured(generator.average_network_latency())},
                            {"average_hops", measured(generator.average_hops())},
                            {"average_minimal_hops", measured(generator.average_minimal_hops())},
+                           {"average_packet_flits", measured(generator.average_packet_flits())},
                            {"measured_packets", s.measured_packets},
                            {"all_measured_packets_delivered", complete},
                            {"errors", s.errors},
@@ -492,7 +580,8 @@ void read_reference_setting(const std::string& path, const std::string& line, in
     throw ConfigError("--compare-reference", path,
                       "line " + std::to_string(number) + ": '" + echo(line.substr(0, 60)) +
                           "': expected '# KEY: VALUE' with KEY one of topology, pattern, vcs, buffer_flits, "
-                          "packet_flits, link_latency, routing, injection, burst_cycles, idle_cycles");
+                          "packet_flits, packet_sizes, packet_size_rates, link_latency, routing, injection, "
+                          "burst_cycles, idle_cycles");
   curve.network[key] = value;
 }
 
@@ -773,6 +862,11 @@ nlohmann::json TrafficCommand::config_json(const Setup& setup, const std::option
     if (key == "rate" || key == "rates") continue;  // one of the two, below
     if ((key == "hotspot_node" || key == "hotspot_fraction") && setup.params.pattern != TrafficPattern::Hotspot) continue;
     if ((key == "burst_cycles" || key == "idle_cycles") && setup.params.injection != TrafficInjection::OnOff) continue;
+    // One size (packet_flits) or a mix (packet_sizes and its weights): never both, which a config refuses.
+    if (key == "packet_flits" && !setup.params.packet_sizes.empty()) continue;
+    if ((key == "packet_sizes" || key == "packet_size_rates") &&
+        (this->*std::get<std::string TrafficCommand::*>(setting.member)).empty())
+      continue;
     switch (setting.kind) {
       case TrafficSetting::Kind::Text: traffic[key] = this->*std::get<std::string TrafficCommand::*>(setting.member); break;
       case TrafficSetting::Kind::Number: traffic[key] = this->*std::get<double TrafficCommand::*>(setting.member); break;

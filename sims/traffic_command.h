@@ -41,7 +41,7 @@ class TrafficCommand : public Command {
   // Throws ConfigError naming the field, the value and the rule.
   Setup prepare(double rate) const;
   // The network a point runs on, in words: "mesh:8x8, uniform, 4-flit packets, 4 VCs x 8 flits, 2-cycle
-  // routers, 1-cycle links".
+  // routers, 1-cycle links" (a mix of sizes: "1/4/8-flit packets weighed 1:2:1").
   std::string network_description(const Setup& setup) const;
   // ConfigError naming --compare-reference when the reference curve names a setting (`network`: its
   // "# key: value" lines) that this run has otherwise: the curves would not compare like with like.
@@ -83,6 +83,7 @@ class TrafficCommand : public Command {
   // Whole numbers are kept as written and parsed against their rules (hw/base/config_limits.h).
   std::string packet_flits_ = "4", warmup_cycles_ = "10000", measure_cycles_ = "20000", drain_cycles_ = "100000",
               seed_ = "1";
+  std::string packet_sizes_, packet_size_rates_;  // a mix of sizes: empty, every packet packet_flits_
   bool exclude_self_ = false;
   int hotspot_node_ = 0;
   double hotspot_fraction_ = 0.2;

@@ -92,6 +92,7 @@ TEST(JsonSchema, AnEmptyMeasurementHasNoLatency) {
   EXPECT_EQ(result["packet_latency_histogram"], nlohmann::json::array());
   EXPECT_TRUE(result["average_hops"].is_null());
   EXPECT_TRUE(result["average_minimal_hops"].is_null());
+  EXPECT_TRUE(result["average_packet_flits"].is_null());
   const std::string csv = temp_path("empty.csv");
   const Outcome sweep = meshmp("traffic -t mesh:4x4 --rates 0.0001,0.1 --warmup-cycles 10 --measure-cycles 20 --csv " + csv +
                                " --png " + temp_path("empty.png"));

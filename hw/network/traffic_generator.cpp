@@ -46,16 +46,37 @@ std::optional<std::string> TrafficParams::validate(const Topology& topology) con
     return bad("traffic.rate", shortest_text(flits_per_node_per_cycle), "must be in (0, 1] flits/node/cycle");
   if (packet_flits < 1 || packet_flits > 4097)
     return bad("traffic.packet_flits", std::to_string(packet_flits), "must be 1..4097 (head included)");
+  auto list = [](const auto& values) {
+    std::string text;
+    for (const auto& value : values) text += (text.empty() ? "" : ",") + shortest_text(value);
+    return text;
+  };
+  for (const int size : packet_sizes)
+    if (size < 1 || size > 4097)
+      return bad("traffic.packet_sizes", list(packet_sizes),
+                 "every size must be 1..4097 flits (head included); " + std::to_string(size) + " is not");
+  if (!packet_size_rates.empty() && packet_sizes.empty())
+    return bad("traffic.packet_size_rates", list(packet_size_rates),
+               "weighs the sizes of traffic.packet_sizes, which is not given");
+  if (!packet_size_rates.empty() && packet_size_rates.size() != packet_sizes.size())
+    return bad("traffic.packet_size_rates", list(packet_size_rates),
+               "must give one weight per size of traffic.packet_sizes (" + std::to_string(packet_sizes.size()) +
+                   " sizes, " + std::to_string(packet_size_rates.size()) + " weights)");
+  for (const double weight : packet_size_rates)
+    if (!(weight > 0) || !std::isfinite(weight))
+      return bad("traffic.packet_size_rates", list(packet_size_rates),
+                 "every weight must be a positive number; " + shortest_text(weight) + " is not");
   if (measure_cycles < 1) return bad("traffic.measure_cycles", "0", "must be at least 1");
   if (injection == TrafficInjection::OnOff) {
     if (!(burst_cycles >= 1)) return bad("traffic.burst_cycles", shortest_text(burst_cycles), "must be at least 1 cycle");
     if (!(idle_cycles >= 1)) return bad("traffic.idle_cycles", shortest_text(idle_cycles), "must be at least 1 cycle");
-    const double peak = flits_per_node_per_cycle / packet_flits * (burst_cycles + idle_cycles) / burst_cycles;
+    const double mean = mean_packet_flits();
+    const double peak = flits_per_node_per_cycle / mean * (burst_cycles + idle_cycles) / burst_cycles;
     if (peak > 1)
       return bad("traffic.rate", shortest_text(flits_per_node_per_cycle),
                  "on-off sources offer it in bursts, a packet per cycle at most: rate x (burst_cycles + idle_cycles) / "
-                 "burst_cycles must be at most packet_flits (" + shortest_text(peak * packet_flits) + " > " +
-                     std::to_string(packet_flits) + ")");
+                 "burst_cycles must be at most " + std::string(packet_sizes.empty() ? "packet_flits" : "the mean packet size") +
+                     " (" + shortest_text(peak * mean) + " > " + shortest_text(mean) + ")");
   }
   if (const auto permutation = permutation_of(pattern))
     if (auto why = permutation_unsupported(topology, *permutation)) return bad("traffic.pattern", to_string(pattern), *why);
@@ -67,6 +88,30 @@ std::optional<std::string> TrafficParams::validate(const Topology& topology) con
     return bad("traffic.include_self", "false", "a single node has no other destination");
   return std::nullopt;
 }
+std::vector<int> TrafficParams::sizes() const {
+  return packet_sizes.empty() ? std::vector<int>{packet_flits} : packet_sizes;
+}
+
+std::vector<double> TrafficParams::size_weights() const {
+  return packet_size_rates.empty() ? std::vector<double>(sizes().size(), 1.0) : packet_size_rates;
+}
+
+double TrafficParams::mean_packet_flits() const {
+  const std::vector<int> all = sizes();
+  const std::vector<double> weights = size_weights();
+  double flits = 0, weight = 0;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    flits += weights[i] * all[i];
+    weight += weights[i];
+  }
+  return flits / weight;
+}
+
+int TrafficParams::largest_packet_flits() const {
+  const std::vector<int> all = sizes();
+  return *std::max_element(all.begin(), all.end());
+}
+
 double ideal_saturation_rate(const Topology& topology, RoutingFunction routing, const TrafficParams& params) {
   const int n = topology.num_nodes();
   const auto ports = static_cast<std::size_t>(topology.num_ports());
@@ -101,7 +146,7 @@ std::uint8_t payload_byte(int src, std::uint32_t message_id, std::uint32_t index
 std::optional<OutgoingMessage> TrafficGenerator::draw_packet(int node, std::uint32_t& next_message_id, std::uint64_t cycle) {
   const TrafficParams& p = params_;
   if (cycle >= generation_end_cycle()) return std::nullopt;
-  double packet_rate = p.flits_per_node_per_cycle / p.packet_flits;
+  double packet_rate = p.flits_per_node_per_cycle / p.mean_packet_flits();
   if (p.injection == TrafficInjection::OnOff) {
     std::uint8_t& on = source_on_[static_cast<std::size_t>(node)];
     const double u = std::uniform_real_distribution<double>(0.0, 1.0)(rng_);
@@ -114,7 +159,8 @@ std::optional<OutgoingMessage> TrafficGenerator::draw_packet(int node, std::uint
   msg.src = node;
   msg.dst = destinations_.draw(node, rng_);
   msg.message_id = next_message_id++;
-  msg.payload.resize(static_cast<std::size_t>(p.packet_flits - 1) * network_.params().flit_bytes);
+  const int flits = p.packet_sizes.size() > 1 ? p.packet_sizes[static_cast<std::size_t>(size_draw_(rng_))] : p.sizes().front();
+  msg.payload.resize(static_cast<std::size_t>(flits - 1) * network_.params().flit_bytes);
   for (std::uint32_t b = 0; b < msg.payload.size(); ++b) msg.payload[b] = payload_byte(node, msg.message_id, b);
   // The source's interface takes the packet in the cycle after its creation, as a node's DMA engine
   // starts a descriptor the cycle after it is written (and as BookSim2's sources write a flit into
@@ -124,7 +170,7 @@ std::optional<OutgoingMessage> TrafficGenerator::draw_packet(int node, std::uint
   ++stats_.packets_generated;
   if (cycle >= p.warmup_cycles) {
     ++measured_created_;
-    stats_.window_flits_offered_by_source[static_cast<std::size_t>(node)] += static_cast<std::uint64_t>(p.packet_flits);
+    stats_.window_flits_offered_by_source[static_cast<std::size_t>(node)] += static_cast<std::uint64_t>(flits);
   }
   return msg;
 }
@@ -150,6 +196,7 @@ void TrafficGenerator::check_delivered(int node, int src, int dst, std::uint32_t
     s.measured_source_queueing_sum += queueing;
     s.measured_network_latency_sum += cycle - created - queueing;
     s.measured_latencies.push_back(static_cast<std::uint32_t>(cycle - created));
+    s.measured_flits_sum += 1 + (bytes + network_.params().flit_bytes - 1) / network_.params().flit_bytes;
     s.measured_hops_sum += hops;
     s.measured_minimal_hops_sum += static_cast<std::uint64_t>(network_.topology().distance(src, dst));
   }
@@ -281,6 +328,8 @@ TrafficGenerator::TrafficGenerator(Interconnect& network, const TrafficParams& p
       rng_(params.seed),
       destinations_(network.topology(), params.pattern, params.include_self, params.hotspot_node,
                     params.hotspot_fraction, params.seed) {
+  const std::vector<double> size_weights = params.size_weights();
+  size_draw_ = std::discrete_distribution<int>(size_weights.begin(), size_weights.end());
   const auto nodes = static_cast<std::size_t>(network.topology().num_nodes());
   stats_.window_flits_offered_by_source.assign(nodes, 0);
   stats_.window_flits_accepted_by_source.assign(nodes, 0);
@@ -328,6 +377,10 @@ double TrafficGenerator::average_network_latency() const {
 
 double TrafficGenerator::average_hops() const {
   return stats_.measured_packets ? static_cast<double>(stats_.measured_hops_sum) / stats_.measured_packets : 0.0;
+}
+
+double TrafficGenerator::average_packet_flits() const {
+  return stats_.measured_packets ? static_cast<double>(stats_.measured_flits_sum) / stats_.measured_packets : 0.0;
 }
 
 double TrafficGenerator::average_minimal_hops() const {

@@ -43,6 +43,11 @@ struct TrafficParams {
   double burst_cycles = 10;                // on-off: mean on period ...
   double idle_cycles = 10;                 // ... and mean off period, cycles
   int packet_flits = 4;                    // head + payload flits
+  // A mix of packet sizes instead (BookSim2's packet_size and packet_size_rate): each packet's flits, head
+  // included, drawn from packet_sizes with the weights packet_size_rates (all 1 when empty). The offered
+  // load stays in flits: packets are created at flits_per_node_per_cycle / mean_packet_flits() per cycle.
+  std::vector<int> packet_sizes;
+  std::vector<double> packet_size_rates;
   std::uint64_t warmup_cycles = 1000;      // packets created before this are not measured
   std::uint64_t measure_cycles = 10000;    // then packets are measured for this long
   std::uint64_t drain_cycles = 100000;     // after generation, at most this long for measured packets
@@ -50,6 +55,11 @@ struct TrafficParams {
 
   // Empty when valid; otherwise the first broken rule for this topology (field, value, rule).
   std::optional<std::string> validate(const Topology& topology) const;
+  // The sizes a packet may have (packet_flits alone, or the mix), their weights, the weighted mean and the largest.
+  std::vector<int> sizes() const;
+  std::vector<double> size_weights() const;
+  double mean_packet_flits() const;
+  int largest_packet_flits() const;
 };
 
 struct TrafficStats {
@@ -63,6 +73,7 @@ struct TrafficStats {
   // handover, and the rest, from that handover to its tail's ejection (see average_network_latency()).
   std::uint64_t measured_source_queueing_sum = 0;
   std::uint64_t measured_network_latency_sum = 0;
+  std::uint64_t measured_flits_sum = 0;         // their sizes, head included
   std::uint64_t measured_hops_sum = 0;          // the links their heads crossed
   std::uint64_t measured_minimal_hops_sum = 0;  // the topology's distances from their sources to their destinations
   std::vector<std::uint32_t> measured_latencies;
@@ -111,6 +122,7 @@ class TrafficGenerator {
   // Valiant's or ROMM's detours.
   double average_hops() const;
   double average_minimal_hops() const;
+  double average_packet_flits() const;  // the measured packets' size, head included
   // True once every packet created in the measurement window has been delivered.
   bool measurement_drained() const { return stats_.measured_packets == measured_created_; }
   double accepted_flits_per_node_per_cycle() const;
@@ -129,6 +141,7 @@ class TrafficGenerator {
   TrafficStats stats_;
   std::mt19937_64 rng_;
   DestinationPattern destinations_;
+  std::discrete_distribution<int> size_draw_;  // a mix of packet sizes: the index of each packet's size
   std::vector<std::uint8_t> source_on_;  // on-off: whether each source is in a burst
   std::vector<std::unique_ptr<Endpoint>> endpoints_;           // cycle level
   std::vector<std::unique_ptr<TransactionSource>> sources_;    // transaction level,
