@@ -19,6 +19,7 @@
 #include "sims/check_command.h"
 #include "hw/machine/machine_settings.h"
 #include "hw/machine/model_size.h"
+#include "hw/network/packet_trace.h"
 #include "hw/base/stop_request.h"
 #include "hw/router/router_model.h"
 #include "sims/child_run.h"
@@ -79,7 +80,8 @@ std::optional<RunRefusal> plan_run(const MachineConfig& config, std::optional<Ru
 // can be written), written after it, and put in place only then.
 struct RunOutputs {
   bool stats_to_stdout = false;  // -o -
-  OutputFile stats, detail, messages, vcd, fst;
+  OutputFile stats, detail, messages, vcd, fst, packet_trace;
+  std::vector<TracePacket> packets;  // --record-trace: the packets the network was offered
   std::unique_ptr<WaveformRelay> vcd_relay;
   std::optional<FstWriteFaultGuard> fst_fault_guard;
 };
@@ -91,7 +93,16 @@ std::optional<std::string> open_outputs(const MachineConfig& config, RunOutputs&
                           {"output.vcd", config.vcd},
                           {"output.detail_csv", config.detail_csv},
                           {"output.messages_csv", config.messages_csv},
+                          {"output.packet_trace", config.packet_trace},
                           {"output.trace_rtl", config.trace_rtl}});
+  if (!config.packet_trace.empty() && config.fidelity != NetworkFidelity::Cycle)
+    return ConfigError("output.packet_trace", config.packet_trace,
+                       "records the packets of the cycle-level network: needs network.fidelity cycle")
+        .what();
+  if (!config.packet_trace.empty() && !Topology::fabric_of(config.topology).empty())
+    return ConfigError("output.packet_trace", config.packet_trace,
+                       "records the packets of a router network; " + config.topology + " is joined by a fabric")
+        .what();
   if (!config.trace_rtl.empty() && !find_router_model(config.router.model).verilated)
     return ConfigError("output.trace_rtl", config.trace_rtl,
                        "the RTL waveform needs router.model rtl or dual (it is " + config.router.model + ")")
@@ -99,6 +110,7 @@ std::optional<std::string> open_outputs(const MachineConfig& config, RunOutputs&
   for (auto [field, path, file] : {std::tuple{"output.stats_json", &config.stats_json, &outputs.stats},
                                    std::tuple{"output.detail_csv", &config.detail_csv, &outputs.detail},
                                    std::tuple{"output.messages_csv", &config.messages_csv, &outputs.messages},
+                                   std::tuple{"output.packet_trace", &config.packet_trace, &outputs.packet_trace},
                                    std::tuple{"output.vcd", &config.vcd, &outputs.vcd},
                                    std::tuple{"output.trace_rtl", &config.trace_rtl, &outputs.fst}})
     if (!path->empty() && !(file == &outputs.stats && outputs.stats_to_stdout)) *file = OutputFile(field, *path);
@@ -112,6 +124,7 @@ std::optional<std::string> open_outputs(const MachineConfig& config, RunOutputs&
 void prepare_machine(Machine& machine, const MachineConfig& config, RunOutputs& outputs) {
   if (outputs.detail.is_open()) machine.step_statistics().set_detail_stream(&outputs.detail.stream());
   if (outputs.messages.is_open()) machine.messages().keep_log();
+  if (outputs.packet_trace.is_open()) machine.cycle_network().record_packets(&outputs.packets);
   machine.fill_memory();
   if (outputs.vcd_relay) machine.open_waveform(outputs.vcd_relay->fifo_path(), config.trace_nodes);
   if (outputs.fst.is_open()) machine.open_rtl_waveform(outputs.fst.writing_path(), config.trace_nodes);
@@ -141,6 +154,7 @@ bool write_outputs(Machine& machine, const MachineConfig& config, const RunRepor
     for (const ReceivedMessageRecord& m : machine.messages().log())
       messages << m.src << ',' << m.dst << ',' << m.bytes << ',' << m.latency_cycles << ',' << m.blocked_cycles << '\n';
   }
+  if (outputs.packet_trace.is_open()) write_packet_trace(outputs.packet_trace.stream(), outputs.packets);
   machine.close_waveforms();
   if (outputs.fst.is_open() && !outputs.fst.writes_in_place())
     if (const auto problem = fst_file_problem(outputs.fst.writing_path())) {
@@ -157,6 +171,7 @@ bool write_outputs(Machine& machine, const MachineConfig& config, const RunRepor
   commit(outputs.fst, "RTL waveform");
   commit(outputs.detail, "per-node, per-step detail");
   commit(outputs.messages, "per-message records");
+  commit(outputs.packet_trace, "packet trace");
   for (const std::string& line : written) summary << line << "\n";
   for (const std::string& error : write_errors) err << "meshmp: error: " << error << "\n";
   return write_errors.empty();

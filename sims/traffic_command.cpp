@@ -105,8 +105,13 @@ std::string canonical_list(const std::vector<T>& values) {
   return text.str();
 }
 
-// "4-flit packets", or a mix: "1/4/8-flit packets weighed 1:2:1".
+// "4-flit packets", or a mix: "1/4/8-flit packets weighed 1:2:1", or a trace's "packets of 1..9 flits".
 std::string packet_size_text(const TrafficParams& params) {
+  if (!params.trace.empty()) {
+    int smallest = params.largest_packet_flits();
+    for (const TracePacket& packet : params.trace) smallest = std::min(smallest, packet.flits);
+    return "packets of " + std::to_string(smallest) + ".." + std::to_string(params.largest_packet_flits()) + " flits";
+  }
   if (params.packet_sizes.empty()) return std::to_string(params.packet_flits) + "-flit packets";
   std::ostringstream text;
   const std::vector<double> weights = params.size_weights();
@@ -131,6 +136,10 @@ const std::vector<TrafficCommand::TrafficSetting>& TrafficCommand::traffic_setti
        "every dimension of k >= 3), random-permutation (a permutation drawn from --seed), diagonal (BookSim2's: i itself "
        "with probability 2/3, (i + 1) mod N with 1/3), asymmetric (BookSim2's: (i mod N/2) or (i mod N/2) + N/2, "
        "1/2 each)  [default uniform]"},
+      {"trace", "--trace", K::Text, &TrafficCommand::trace_, nullptr,
+       "replay a packet trace instead of drawing packets: lines 'cycle source destination flits' ('#' comments), "
+       "as meshmp run --record-trace writes them; each packet enters its source's queue at its cycle. The "
+       "windows span the trace (warm-up 0) unless given"},
       {"rate", "--rate", K::Number, &TrafficCommand::rate_, nullptr,
        "offered load, flits/node/cycle  [default 0.1]"},
       {"injection", "--injection", K::Text, &TrafficCommand::injection_, nullptr,
@@ -303,6 +312,7 @@ TrafficCommand::Setup TrafficCommand::prepare(double rate) const {
                                  "is joined by a fabric, not a router network: meshmp traffic drives router networks "
                                  "(mesh, torus, ring, hypercube, ghc, product)")
                          .what());
+  if (!trace_.empty()) load_trace(params, Topology::parse(config.topology).num_nodes());
   // Traffic has no node memories: the smallest block keeps the exchange's memory rules out of the way.
   config.block_bytes = 1;
   // (A size of a mix beyond the router's limit is refused below, naming traffic.packet_sizes.)
@@ -318,6 +328,31 @@ TrafficCommand::Setup TrafficCommand::prepare(double rate) const {
   if (auto error = check_model_fits(topology, config, std::nullopt)) throw InputError(*error);
   if (auto error = params.validate(topology)) throw InputError(*error);
   return {std::move(config), std::move(topology), params};
+}
+
+void TrafficCommand::load_trace(TrafficParams& params, int nodes) const {
+  for (const char* key : {"pattern", "rate", "rates", "injection", "packet_flits", "packet_sizes", "packet_size_rates",
+                          "exclude_self"}) {
+    if (const CLI::Option* option = given_.at(key); option->count() > 0)
+      throw ConfigError(option->get_name(), option->as<std::string>(),
+                        "describes drawn packets; --trace replays its own (give one or the other)");
+    if (from_file_.count(key))
+      throw ConfigError(std::string("traffic.") + key, from_file_.at(key),
+                        "describes drawn packets; traffic.trace replays its own (give one or the other)");
+  }
+  params.trace = parse_packet_trace(
+      trace_, read_input_file("--trace", trace_, InputFileRule{"a packet trace", std::uint64_t{1} << 30,
+                                                               "a packet trace must be at most 1 GiB"}),
+      nodes);
+  auto given = [this](const char* key) { return given_.at(key)->count() > 0 || from_file_.count(key) > 0; };
+  if (!given("warmup_cycles")) params.warmup_cycles = 0;
+  if (!given("measure_cycles"))
+    params.measure_cycles = std::max<std::uint64_t>(1, params.trace.back().cycle + 1 - std::min(params.warmup_cycles, params.trace.back().cycle + 1));
+  std::uint64_t flits = 0;
+  for (const TracePacket& packet : params.trace)
+    if (packet.cycle >= params.warmup_cycles && packet.cycle < params.warmup_cycles + params.measure_cycles)
+      flits += static_cast<std::uint64_t>(packet.flits);
+  params.flits_per_node_per_cycle = static_cast<double>(flits) / (static_cast<double>(params.measure_cycles) * nodes);
 }
 
 namespace {
@@ -340,7 +375,7 @@ std::unique_ptr<Interconnect> build_network(const MachineConfig& config, const T
 
 std::string TrafficCommand::network_description(const Setup& setup) const {
   const RouterParams& router = setup.config.router;
-  return setup.topology.spec() + ", " + pattern_ + ", " + packet_size_text(setup.params) + ", " +
+  return setup.topology.spec() + ", " + pattern_text() + ", " + packet_size_text(setup.params) + ", " +
          std::to_string(router.vcs) + " VCs x " + std::to_string(router.buffer_flits) + " flits, " +
          std::to_string(router.pipeline_depth) + "-cycle routers, " + std::to_string(router.link_latency_cycles) +
          "-cycle links";
@@ -354,7 +389,7 @@ void TrafficCommand::check_like_with_like(const std::map<std::string, std::strin
     return text.str();
   };
   const std::map<std::string, std::string> here{{"topology", setup.topology.spec()},
-                                                {"pattern", pattern_},
+                                                {"pattern", pattern_text()},
                                                 {"vcs", std::to_string(router.vcs)},
                                                 {"buffer_flits", std::to_string(router.buffer_flits)},
                                                 {"packet_flits", packet_sizes_.empty() ? std::to_string(setup.params.packet_flits)
@@ -386,7 +421,7 @@ void TrafficCommand::print_point(std::ostream& out, const MachineConfig& config,
                                  const Interconnect& network) const {
   const TrafficStats& s = generator.stats();
   const bool complete = generator.measurement_drained();
-  out << std::fixed << "meshmp traffic: " << topology.spec() << ", " << pattern_ << ", offered " << std::setprecision(3)
+  out << std::fixed << "meshmp traffic: " << topology.spec() << ", " << pattern_text() << ", offered " << std::setprecision(3)
       << rate << " flits/node/cycle, " << packet_size_text(params) << ", " << config.router.vcs << " VCs x "
       << config.router.buffer_flits << " flits, " << config.router.pipeline_depth << "-cycle routers\n"
       << "  accepted " << std::setprecision(4) << generator.accepted_flits_per_node_per_cycle() << " flits/node/cycle; ";
@@ -427,6 +462,7 @@ int TrafficCommand::run_point(double rate, std::ostream& out, std::ostream& err)
   const MachineConfig& config = setup->config;
   const Topology& topology = setup->topology;
   const TrafficParams& params = setup->params;
+  if (!params.trace.empty()) rate = params.flits_per_node_per_cycle;  // the trace's, in its measurement window
   // -o -: the JSON goes to standard output, the summary to standard error.
   const bool stats_to_stdout = stats_json_ == kStandardOutput;
   std::ostream& summary = stats_to_stdout ? err : out;
@@ -459,7 +495,7 @@ int TrafficCommand::run_point(double rate, std::ostream& out, std::ostream& err)
   const std::vector<double> accepted_by_source = generator.accepted_flits_per_cycle_by_source();
   nlohmann::json result = {{"meshmp", build_identity()},
                            {"config", config_json(*setup, rate)},
-                           {"pattern", pattern_},
+                           {"pattern", pattern_text()},
                            {"topology", topology.spec()},
                            {"offered_flits_per_node_per_cycle", rate},
                            {"accepted_flits_per_node_per_cycle", generator.accepted_flits_per_node_per_cycle()},
@@ -862,6 +898,10 @@ nlohmann::json TrafficCommand::config_json(const Setup& setup, const std::option
     if (key == "rate" || key == "rates") continue;  // one of the two, below
     if ((key == "hotspot_node" || key == "hotspot_fraction") && setup.params.pattern != TrafficPattern::Hotspot) continue;
     if ((key == "burst_cycles" || key == "idle_cycles") && setup.params.injection != TrafficInjection::OnOff) continue;
+    // A trace replays its own packets: the settings of drawn ones are not its.
+    if (!trace_.empty() && (key == "pattern" || key == "injection" || key == "packet_flits" || key == "exclude_self"))
+      continue;
+    if (key == "trace" && trace_.empty()) continue;
     // One size (packet_flits) or a mix (packet_sizes and its weights): never both, which a config refuses.
     if (key == "packet_flits" && !setup.params.packet_sizes.empty()) continue;
     if ((key == "packet_sizes" || key == "packet_size_rates") &&
@@ -872,14 +912,16 @@ nlohmann::json TrafficCommand::config_json(const Setup& setup, const std::option
       case TrafficSetting::Kind::Number: traffic[key] = this->*std::get<double TrafficCommand::*>(setting.member); break;
       case TrafficSetting::Kind::Switch: traffic[key] = this->*std::get<bool TrafficCommand::*>(setting.member); break;
       case TrafficSetting::Kind::Node: traffic[key] = this->*std::get<int TrafficCommand::*>(setting.member); break;
-      case TrafficSetting::Kind::WholeNumber:
-        traffic[key] = parse_integer(this->*std::get<std::string TrafficCommand::*>(setting.member), *setting.limit);
+      case TrafficSetting::Kind::WholeNumber:  // the windows as run (a trace's span them unless given)
+        traffic[key] = key == "warmup_cycles"    ? setup.params.warmup_cycles
+                       : key == "measure_cycles" ? setup.params.measure_cycles
+                                                 : parse_integer(this->*std::get<std::string TrafficCommand::*>(setting.member), *setting.limit);
         break;
     }
   }
-  if (rate)
+  if (rate && trace_.empty())  // a trace sets its own load
     traffic["rate"] = *rate;
-  else
+  else if (!rate)
     traffic["rates"] = rates_;
   // The network's settings only (those `meshmp traffic` takes): a run's keys (algorithm, block_bytes, the
   // node's and the fabric's) describe nothing of a traffic run. The packet limit is traffic.packet_flits's.

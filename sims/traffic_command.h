@@ -40,6 +40,11 @@ class TrafficCommand : public Command {
   };
   // Throws ConfigError naming the field, the value and the rule.
   Setup prepare(double rate) const;
+  // --trace: the trace read into `params` for a network of `nodes` nodes, the windows spanning it unless
+  // given, its offered load as the rate; the settings of drawn packets, given, are refused.
+  void load_trace(TrafficParams& params, int nodes) const;
+  // What the packets follow, in words: the pattern, or "trace FILE".
+  std::string pattern_text() const { return trace_.empty() ? pattern_ : "trace " + trace_; }
   // The network a point runs on, in words: "mesh:8x8, uniform, 4-flit packets, 4 VCs x 8 flits, 2-cycle
   // routers, 1-cycle links" (a mix of sizes: "1/4/8-flit packets weighed 1:2:1").
   std::string network_description(const Setup& setup) const;
@@ -84,6 +89,7 @@ class TrafficCommand : public Command {
   std::string packet_flits_ = "4", warmup_cycles_ = "10000", measure_cycles_ = "20000", drain_cycles_ = "100000",
               seed_ = "1";
   std::string packet_sizes_, packet_size_rates_;  // a mix of sizes: empty, every packet packet_flits_
+  std::string trace_;                             // a packet trace to replay (hw/network/packet_trace.h)
   bool exclude_self_ = false;
   int hotspot_node_ = 0;
   double hotspot_fraction_ = 0.2;

@@ -48,6 +48,7 @@ struct MachineConfig {
   std::string trace_rtl;             // FST waveform of the traced RTL routers' internals; empty = none
   std::string detail_csv;            // per-node, per-step rows (CSV); empty = none
   std::string messages_csv;          // one row per received message (CSV); empty = none
+  std::string packet_trace;          // the packets offered to the network (hw/network/packet_trace.h); empty = none
   std::vector<int> trace_nodes{0};   // routers and DMA engines shown in the waveforms
 
   // Empty when valid; otherwise the first broken rule (field, value, rule). Checks the topology, router

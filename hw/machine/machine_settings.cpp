@@ -345,6 +345,10 @@ std::vector<MachineSetting> declare_settings() {
                           "write one row per received message (source, destination, bytes, latency, header blocking) to "
                           "this CSV file",
                           [](auto& c) -> auto& { return c.messages_csv; }));
+  s.push_back(output_path("output.packet_trace", "--record-trace",
+                          "write every packet offered to the network (cycle source destination flits, one a line) to "
+                          "this file, which meshmp traffic --trace replays (cycle-level network)",
+                          [](auto& c) -> auto& { return c.packet_trace; }));
   s.push_back(output_path("output.vcd", "--vcd", "write a VCD waveform of the traced routers and DMA engines to this file",
                           [](auto& c) -> auto& { return c.vcd; }));
   s.push_back(output_path("output.trace_rtl", "--trace-rtl",

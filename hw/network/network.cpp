@@ -112,6 +112,8 @@ void Network::activate_router(int node) {
 }
 
 void Network::inject(int node, int channel, const Flit& flit, std::uint64_t cycle) {
+  if (trace_ && flit.head)
+    trace_->push_back({packets_.at(flit.tag).created_cycle, packets_.at(flit.tag).src, flit.dst, flit.packet_flits});
   ++flits_in_network_;
   last_progress_cycle_ = cycle;
   const std::uint64_t arrival = cycle + 1;

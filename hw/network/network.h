@@ -23,6 +23,7 @@
 
 #include "hw/network/interconnect.h"
 #include "hw/network/link_faults.h"
+#include "hw/network/packet_trace.h"
 #include "hw/network/network_endpoint.h"
 #include "hw/network/packet_records.h"
 #include "hw/router/router_model.h"
@@ -61,6 +62,9 @@ class Network : public sc_core::sc_module, public Interconnect, public RouterEnv
 
   // Called by endpoints during their step: the flit enters the router's injection channel next cycle.
   void inject(int node, int channel, const Flit& flit, std::uint64_t cycle);
+  // From now on every packet injected is appended to `trace` (its message's creation cycle, source,
+  // destination, flits: hw/network/packet_trace.h), which must outlive the run.
+  void record_packets(std::vector<TracePacket>* trace) { trace_ = trace; }
   // Called by an endpoint (during the network's step) when it has consumed an ejected flit: the slot of
   // ejection channel `channel`, VC `vc`, is free again; the router counts the credit 1 + credit_processing_cycles
   // cycles later (the channel's credit wire, then its output unit).
@@ -219,6 +223,7 @@ class Network : public sc_core::sc_module, public Interconnect, public RouterEnv
   std::vector<std::unique_ptr<RouterModel>> routers_;
   std::vector<NetworkEndpoint*> endpoints_;
   PacketRecords packets_;
+  std::vector<TracePacket>* trace_ = nullptr;  // record_packets()
 
   // Link calendar: deliveries by arrival cycle modulo its length (calendar_slots_), to routers per chunk
   // (index slot * chunks + chunk), to endpoints per slot.

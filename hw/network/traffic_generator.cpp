@@ -42,7 +42,7 @@ std::optional<std::string> TrafficParams::validate(const Topology& topology) con
     return std::optional<std::string>(ConfigError(field, value, rule).what());
   };
   const int n = topology.num_nodes();
-  if (!(flits_per_node_per_cycle > 0 && flits_per_node_per_cycle <= 1))
+  if (trace.empty() && !(flits_per_node_per_cycle > 0 && flits_per_node_per_cycle <= 1))
     return bad("traffic.rate", shortest_text(flits_per_node_per_cycle), "must be in (0, 1] flits/node/cycle");
   if (packet_flits < 1 || packet_flits > 4097)
     return bad("traffic.packet_flits", std::to_string(packet_flits), "must be 1..4097 (head included)");
@@ -108,6 +108,9 @@ double TrafficParams::mean_packet_flits() const {
 }
 
 int TrafficParams::largest_packet_flits() const {
+  int largest = 0;
+  for (const TracePacket& packet : trace) largest = std::max(largest, packet.flits);
+  if (!trace.empty()) return largest;
   const std::vector<int> all = sizes();
   return *std::max_element(all.begin(), all.end());
 }
@@ -143,23 +146,39 @@ std::uint8_t payload_byte(int src, std::uint32_t message_id, std::uint32_t index
 }
 }  // namespace
 
-std::optional<OutgoingMessage> TrafficGenerator::draw_packet(int node, std::uint32_t& next_message_id, std::uint64_t cycle) {
+std::vector<OutgoingMessage> TrafficGenerator::created_packets(int node, std::uint32_t& next_message_id,
+                                                               std::uint64_t cycle) {
   const TrafficParams& p = params_;
-  if (cycle >= generation_end_cycle()) return std::nullopt;
+  std::vector<OutgoingMessage> created;
+  if (cycle >= generation_end_cycle()) return created;
+  if (!trace_by_source_.empty()) {
+    const std::vector<TracePacket>& packets = trace_by_source_[static_cast<std::size_t>(node)];
+    std::size_t& next = trace_next_[static_cast<std::size_t>(node)];
+    for (; next < packets.size() && packets[next].cycle <= cycle; ++next)
+      created.push_back(make_packet(node, packets[next].destination, packets[next].flits, next_message_id, cycle));
+    return created;
+  }
   double packet_rate = p.flits_per_node_per_cycle / p.mean_packet_flits();
   if (p.injection == TrafficInjection::OnOff) {
     std::uint8_t& on = source_on_[static_cast<std::size_t>(node)];
     const double u = std::uniform_real_distribution<double>(0.0, 1.0)(rng_);
     if (u < 1.0 / (on ? p.burst_cycles : p.idle_cycles)) on ^= 1;
-    if (!on) return std::nullopt;
+    if (!on) return created;
     packet_rate *= (p.burst_cycles + p.idle_cycles) / p.burst_cycles;
   }
-  if (std::uniform_real_distribution<double>(0.0, 1.0)(rng_) >= packet_rate) return std::nullopt;
+  if (std::uniform_real_distribution<double>(0.0, 1.0)(rng_) >= packet_rate) return created;
+  const int dst = destinations_.draw(node, rng_);
+  const int flits = p.packet_sizes.size() > 1 ? p.packet_sizes[static_cast<std::size_t>(size_draw_(rng_))] : p.sizes().front();
+  created.push_back(make_packet(node, dst, flits, next_message_id, cycle));
+  return created;
+}
+
+OutgoingMessage TrafficGenerator::make_packet(int node, int dst, int flits, std::uint32_t& next_message_id,
+                                              std::uint64_t cycle) {
   OutgoingMessage msg;
   msg.src = node;
-  msg.dst = destinations_.draw(node, rng_);
+  msg.dst = dst;
   msg.message_id = next_message_id++;
-  const int flits = p.packet_sizes.size() > 1 ? p.packet_sizes[static_cast<std::size_t>(size_draw_(rng_))] : p.sizes().front();
   msg.payload.resize(static_cast<std::size_t>(flits - 1) * network_.params().flit_bytes);
   for (std::uint32_t b = 0; b < msg.payload.size(); ++b) msg.payload[b] = payload_byte(node, msg.message_id, b);
   // The source's interface takes the packet in the cycle after its creation, as a node's DMA engine
@@ -168,7 +187,7 @@ std::optional<OutgoingMessage> TrafficGenerator::draw_packet(int node, std::uint
   msg.created_cycle = cycle;
   msg.ready_cycle = cycle + kHandoverCycles;
   ++stats_.packets_generated;
-  if (cycle >= p.warmup_cycles) {
+  if (cycle >= params_.warmup_cycles) {
     ++measured_created_;
     stats_.window_flits_offered_by_source[static_cast<std::size_t>(node)] += static_cast<std::uint64_t>(flits);
   }
@@ -220,7 +239,7 @@ class TrafficGenerator::Endpoint : public NetworkEndpoint {
         depacketizer_(network.num_injection_channels(), network.params().vcs, network.packets()) {}
 
   bool step(std::uint64_t cycle) override {
-    if (auto msg = owner_.draw_packet(node_, next_message_id_, cycle)) packetizer_.enqueue(std::move(*msg));
+    for (OutgoingMessage& msg : owner_.created_packets(node_, next_message_id_, cycle)) packetizer_.enqueue(std::move(msg));
     Flit flit;
     int finished = -1;
     if (packetizer_.next_flit(cycle, flit, finished)) network_.inject(node_, 0, flit, cycle);
@@ -275,7 +294,7 @@ class TrafficGenerator::TransactionSource {
   }
 
   void step(std::uint64_t cycle) {
-    if (auto msg = owner_.draw_packet(node_, next_message_id_, cycle)) port_.send(0, std::move(*msg));
+    for (OutgoingMessage& msg : owner_.created_packets(node_, next_message_id_, cycle)) port_.send(0, std::move(msg));
   }
 
  private:
@@ -330,6 +349,11 @@ TrafficGenerator::TrafficGenerator(Interconnect& network, const TrafficParams& p
                     params.hotspot_fraction, params.seed) {
   const std::vector<double> size_weights = params.size_weights();
   size_draw_ = std::discrete_distribution<int>(size_weights.begin(), size_weights.end());
+  if (!params.trace.empty()) {
+    trace_by_source_.resize(static_cast<std::size_t>(network.topology().num_nodes()));
+    trace_next_.assign(trace_by_source_.size(), 0);
+    for (const TracePacket& packet : params.trace) trace_by_source_[static_cast<std::size_t>(packet.source)].push_back(packet);
+  }
   const auto nodes = static_cast<std::size_t>(network.topology().num_nodes());
   stats_.window_flits_offered_by_source.assign(nodes, 0);
   stats_.window_flits_accepted_by_source.assign(nodes, 0);

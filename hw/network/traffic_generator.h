@@ -21,6 +21,7 @@
 #include "hw/network/interconnect.h"
 #include "hw/network/latency_distribution.h"
 #include "hw/network/network_endpoint.h"
+#include "hw/network/packet_trace.h"
 #include "hw/network/packetizer.h"
 #include "hw/router/routing.h"
 
@@ -48,6 +49,10 @@ struct TrafficParams {
   // load stays in flits: packets are created at flits_per_node_per_cycle / mean_packet_flits() per cycle.
   std::vector<int> packet_sizes;
   std::vector<double> packet_size_rates;
+  // A packet trace to replay instead (hw/network/packet_trace.h): each packet created at its cycle in its
+  // source's queue, if that cycle is before the generation's end; no packet is drawn. Its rate is
+  // flits_per_node_per_cycle's, which only describes it.
+  std::vector<TracePacket> trace;
   std::uint64_t warmup_cycles = 1000;      // packets created before this are not measured
   std::uint64_t measure_cycles = 10000;    // then packets are measured for this long
   std::uint64_t drain_cycles = 100000;     // after generation, at most this long for measured packets
@@ -55,7 +60,8 @@ struct TrafficParams {
 
   // Empty when valid; otherwise the first broken rule for this topology (field, value, rule).
   std::optional<std::string> validate(const Topology& topology) const;
-  // The sizes a packet may have (packet_flits alone, or the mix), their weights, the weighted mean and the largest.
+  // The sizes a packet may have (packet_flits alone, or the mix), their weights, the weighted mean and the
+  // largest (a trace's largest when it replays one).
   std::vector<int> sizes() const;
   std::vector<double> size_weights() const;
   double mean_packet_flits() const;
@@ -142,13 +148,17 @@ class TrafficGenerator {
   std::mt19937_64 rng_;
   DestinationPattern destinations_;
   std::discrete_distribution<int> size_draw_;  // a mix of packet sizes: the index of each packet's size
+  std::vector<std::vector<TracePacket>> trace_by_source_;  // a replayed trace, each source's packets in order
+  std::vector<std::size_t> trace_next_;                    // the next of them to create
   std::vector<std::uint8_t> source_on_;  // on-off: whether each source is in a burst
   std::vector<std::unique_ptr<Endpoint>> endpoints_;           // cycle level
   std::vector<std::unique_ptr<TransactionSource>> sources_;    // transaction level,
   std::unique_ptr<GenerationClock> clock_;                     // which draws their packets cycle by cycle
   std::uint64_t measured_created_ = 0;
-  // A source's Bernoulli draw at `cycle`: the packet it creates, if any (counted as generated).
-  std::optional<OutgoingMessage> draw_packet(int node, std::uint32_t& next_message_id, std::uint64_t cycle);
+  // The packets a source creates at `cycle` (counted as generated): its Bernoulli draw's, or the trace's.
+  std::vector<OutgoingMessage> created_packets(int node, std::uint32_t& next_message_id, std::uint64_t cycle);
+  // A packet of `flits` flits from `node` to `dst` created at `cycle`, its payload filled and counted.
+  OutgoingMessage make_packet(int node, int dst, int flits, std::uint32_t& next_message_id, std::uint64_t cycle);
   // A sink's check of a delivered packet (destination, every payload byte) and its latency statistics.
   // `created`: the packet's creation cycle; `head_injected`: when its head entered the injection channel;
   // `hops`: the links its head crossed.
