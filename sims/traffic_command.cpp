@@ -213,8 +213,9 @@ void TrafficCommand::add_to(CLI::App& c) {
   c.add_flag("--json-line", json_line_, "print the result as one JSON line (used by the sweep)")->group("");
   c.footer(R"(
 DESCRIPTION
-  Every node is a source of fixed-length packets (--packet-flits, the head included) at the offered
-  load --rate in flits/node/cycle, Bernoulli or on-off (--injection), with an unbounded source queue.
+  Every node is a source of packets (--packet-flits, the head included, or a mix: --packet-sizes) at
+  the offered load --rate in flits/node/cycle, Bernoulli or on-off (--injection), with an unbounded
+  source queue; or the packets of a trace (--trace, as meshmp run --record-trace writes it) replayed.
   Packets created during the measurement window are measured from creation to the ejection of their
   tail (source queueing included; also split into source queueing and network latency, and given as
   percentiles and a histogram); the accepted load counts the flits ejected during the window, in all
@@ -227,7 +228,9 @@ EXAMPLES
   meshmp traffic --topology mesh:8x8 --pipeline-depth 4 --rate 0.2
   meshmp traffic --topology mesh:8x8 --pipeline-depth 4 --rates 0.02:0.44:0.02 \
       --compare-reference sims/reference/booksim2-mesh8x8-uniform.csv
-  meshmp traffic --topology torus:8x8 --pattern transpose --rate 0.1)");
+  meshmp traffic --topology torus:8x8 --pattern transpose --rate 0.1
+  meshmp traffic --topology mesh:8x8 --rate 0.3 --packet-sizes 1,4,8 --packet-size-rates 1,2,1
+  meshmp traffic --topology mesh:4x4 --trace direct.trace   (from meshmp run ... --record-trace direct.trace))");
 }
 
 // The load where the latency reaches 3x its value at the lowest load, interpolated; -1 when the loads run

@@ -168,7 +168,9 @@ std::vector<OutgoingMessage> TrafficGenerator::created_packets(int node, std::ui
   }
   if (std::uniform_real_distribution<double>(0.0, 1.0)(rng_) >= packet_rate) return created;
   const int dst = destinations_.draw(node, rng_);
-  const int flits = p.packet_sizes.size() > 1 ? p.packet_sizes[static_cast<std::size_t>(size_draw_(rng_))] : p.sizes().front();
+  const int flits = p.packet_sizes.size() > 1   ? p.packet_sizes[static_cast<std::size_t>(size_draw_(rng_))]
+                    : p.packet_sizes.empty() ? p.packet_flits
+                                             : p.packet_sizes.front();
   created.push_back(make_packet(node, dst, flits, next_message_id, cycle));
   return created;
 }

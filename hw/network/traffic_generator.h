@@ -1,5 +1,6 @@
 // Synthetic traffic for the network alone (`meshmp traffic`, benchmarks, network tests): every node is a
-// source of fixed-length packets offered at a rate in flits per node per cycle (Bernoulli or on-off), with an
+// source of packets of one length or a mix of lengths, offered at a rate in flits per node per cycle
+// (Bernoulli or on-off) or replayed from a packet trace (hw/network/packet_trace.h), with an
 // unbounded source queue (latency counts the time spent there: creation to tail ejection, also reported as
 // its two parts, the source queueing and the network latency), and a destination pattern
 // (hw/network/destination_pattern.h: uniform random, the source itself included unless excluded, hotspot,
