@@ -43,6 +43,9 @@ read_sources=""
 for s in "${sources[@]}"; do read_sources+=" rtl/$s.sv"; done
 
 flit_bits=342; max_buffer=32; table_bits=12   # rtl/meshmp_flit_pkg.sv, rtl/CMakeLists.txt (MESHMP_RTL_MAX_BUFFER)
+# A routing-table entry: one port (8 bits) and an adaptive function's choices (a 3-bit count, 4 entries of
+# port, VC range, escape and source-column flags: rtl/meshmp_route_compute.sv).
+table_entry_bits=$((8 + 3 + 4 * (8 + 4 + 4 + 2)))
 {
   echo "| configuration | ports | VCs | cells | flip-flops | memory bits (flit buffers + routing table) | yosys CPU s |"
   echo "|---|---|---|---|---|---|---|"
@@ -74,7 +77,7 @@ YS
   cells=$(awk '/Number of cells:/{n=$4} END{print n}' <<< "$totals")
   flops=$(awk '$1 ~ /^\$_(S)?DFF/ {n+=$2} END{print n+0}' <<< "$totals")
   cpu=$(grep -o 'CPU: user [0-9.]*s' "$log" | tail -1 | grep -o '[0-9.]*')
-  memory_bits=$((ports * vcs * max_buffer * flit_bits + (1 << table_bits) * 8))
+  memory_bits=$((ports * vcs * max_buffer * flit_bits + (1 << table_bits) * table_entry_bits))
   echo "| $name | $ports | $vcs | $cells | $flops | $memory_bits | $cpu |" >> "$out"
   if [ -z "$cells" ] || [ "$flops" -eq 0 ]; then echo "no statistics in $log" >&2; exit 1; fi
   for measure in "cells:$cells:$expected_cells" "flip-flops:$flops:$expected_flops"; do

@@ -146,33 +146,31 @@ std::uint8_t payload_byte(int src, std::uint32_t message_id, std::uint32_t index
 }
 }  // namespace
 
-std::vector<OutgoingMessage> TrafficGenerator::created_packets(int node, std::uint32_t& next_message_id,
-                                                               std::uint64_t cycle) {
+template <class Take>
+void TrafficGenerator::create_packets(int node, std::uint32_t& next_message_id, std::uint64_t cycle, Take&& take) {
   const TrafficParams& p = params_;
-  std::vector<OutgoingMessage> created;
-  if (cycle >= generation_end_cycle()) return created;
+  if (cycle >= generation_end_cycle()) return;
   if (!trace_by_source_.empty()) {
     const std::vector<TracePacket>& packets = trace_by_source_[static_cast<std::size_t>(node)];
     std::size_t& next = trace_next_[static_cast<std::size_t>(node)];
     for (; next < packets.size() && packets[next].cycle <= cycle; ++next)
-      created.push_back(make_packet(node, packets[next].destination, packets[next].flits, next_message_id, cycle));
-    return created;
+      take(make_packet(node, packets[next].destination, packets[next].flits, next_message_id, cycle));
+    return;
   }
-  double packet_rate = p.flits_per_node_per_cycle / p.mean_packet_flits();
+  double packet_rate = packet_rate_;
   if (p.injection == TrafficInjection::OnOff) {
     std::uint8_t& on = source_on_[static_cast<std::size_t>(node)];
     const double u = std::uniform_real_distribution<double>(0.0, 1.0)(rng_);
     if (u < 1.0 / (on ? p.burst_cycles : p.idle_cycles)) on ^= 1;
-    if (!on) return created;
+    if (!on) return;
     packet_rate *= (p.burst_cycles + p.idle_cycles) / p.burst_cycles;
   }
-  if (std::uniform_real_distribution<double>(0.0, 1.0)(rng_) >= packet_rate) return created;
+  if (std::uniform_real_distribution<double>(0.0, 1.0)(rng_) >= packet_rate) return;
   const int dst = destinations_.draw(node, rng_);
   const int flits = p.packet_sizes.size() > 1   ? p.packet_sizes[static_cast<std::size_t>(size_draw_(rng_))]
                     : p.packet_sizes.empty() ? p.packet_flits
                                              : p.packet_sizes.front();
-  created.push_back(make_packet(node, dst, flits, next_message_id, cycle));
-  return created;
+  take(make_packet(node, dst, flits, next_message_id, cycle));
 }
 
 OutgoingMessage TrafficGenerator::make_packet(int node, int dst, int flits, std::uint32_t& next_message_id,
@@ -241,7 +239,8 @@ class TrafficGenerator::Endpoint : public NetworkEndpoint {
         depacketizer_(network.num_injection_channels(), network.params().vcs, network.packets()) {}
 
   bool step(std::uint64_t cycle) override {
-    for (OutgoingMessage& msg : owner_.created_packets(node_, next_message_id_, cycle)) packetizer_.enqueue(std::move(msg));
+    owner_.create_packets(node_, next_message_id_, cycle,
+                          [this](OutgoingMessage&& msg) { packetizer_.enqueue(std::move(msg)); });
     Flit flit;
     int finished = -1;
     if (packetizer_.next_flit(cycle, flit, finished)) network_.inject(node_, 0, flit, cycle);
@@ -296,7 +295,7 @@ class TrafficGenerator::TransactionSource {
   }
 
   void step(std::uint64_t cycle) {
-    for (OutgoingMessage& msg : owner_.created_packets(node_, next_message_id_, cycle)) port_.send(0, std::move(msg));
+    owner_.create_packets(node_, next_message_id_, cycle, [this](OutgoingMessage&& msg) { port_.send(0, std::move(msg)); });
   }
 
  private:
@@ -351,6 +350,7 @@ TrafficGenerator::TrafficGenerator(Interconnect& network, const TrafficParams& p
                     params.hotspot_fraction, params.seed) {
   const std::vector<double> size_weights = params.size_weights();
   size_draw_ = std::discrete_distribution<int>(size_weights.begin(), size_weights.end());
+  packet_rate_ = params.flits_per_node_per_cycle / params.mean_packet_flits();
   if (!params.trace.empty()) {
     trace_by_source_.resize(static_cast<std::size_t>(network.topology().num_nodes()));
     trace_next_.assign(trace_by_source_.size(), 0);

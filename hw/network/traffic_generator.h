@@ -149,6 +149,7 @@ class TrafficGenerator {
   std::mt19937_64 rng_;
   DestinationPattern destinations_;
   std::discrete_distribution<int> size_draw_;  // a mix of packet sizes: the index of each packet's size
+  double packet_rate_ = 0;  // packets per node per cycle (Bernoulli): the flit load over the mean packet size
   std::vector<std::vector<TracePacket>> trace_by_source_;  // a replayed trace, each source's packets in order
   std::vector<std::size_t> trace_next_;                    // the next of them to create
   std::vector<std::uint8_t> source_on_;  // on-off: whether each source is in a burst
@@ -156,8 +157,10 @@ class TrafficGenerator {
   std::vector<std::unique_ptr<TransactionSource>> sources_;    // transaction level,
   std::unique_ptr<GenerationClock> clock_;                     // which draws their packets cycle by cycle
   std::uint64_t measured_created_ = 0;
-  // The packets a source creates at `cycle` (counted as generated): its Bernoulli draw's, or the trace's.
-  std::vector<OutgoingMessage> created_packets(int node, std::uint32_t& next_message_id, std::uint64_t cycle);
+  // The packets a source creates at `cycle` (counted as generated): its Bernoulli draw's, or the trace's,
+  // each handed to `take` (no container per cycle: most cycles create none).
+  template <class Take>
+  void create_packets(int node, std::uint32_t& next_message_id, std::uint64_t cycle, Take&& take);
   // A packet of `flits` flits from `node` to `dst` created at `cycle`, its payload filled and counted.
   OutgoingMessage make_packet(int node, int dst, int flits, std::uint32_t& next_message_id, std::uint64_t cycle);
   // A sink's check of a delivered packet (destination, every payload byte) and its latency statistics.
