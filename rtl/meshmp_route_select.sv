@@ -40,6 +40,7 @@ module meshmp_route_select #(
   localparam int FLIT_COUNT_BITS = meshmp_router_pkg::FLIT_COUNT_BITS;
   localparam int COUNT_BITS = meshmp_router_pkg::CHOICE_COUNT_BITS;
   localparam int WORMHOLE = meshmp_flit_pkg::WORMHOLE;
+  localparam int SUM_BITS = FLIT_COUNT_BITS + $clog2(VCS) + 1;   // credits of an output's VCs, plus one
 
   // The outputs offered to each VC's head, from its route computation until its next head's.
   logic [VCS*CHOICES_BITS-1:0] choices_q;
@@ -52,29 +53,33 @@ module meshmp_route_select #(
     for (int v = 0; v < VCS; v++) begin
       logic [CHOICES_BITS-1:0] offered;
       logic [CHOICE_BITS-1:0] choice;
-      int count, pick, most, port, needs, sum;
+      int count, pick, port;
+      logic [PACKET_FLITS_BITS-1:0] needs;
+      logic [SUM_BITS-1:0] sum, most;   // credits on the usable VCs of an output, plus one (0: none usable)
       logic any;
       offered = routing[v] ? rc_choices[v*CHOICES_BITS +: CHOICES_BITS] : choices_q[v*CHOICES_BITS +: CHOICES_BITS];
       count = 32'(offered[COUNT_BITS-1:0]);
       chosen[v] = routing[v] ? count != 0 : requesting[v] && count > 1;
       pick = 0;
-      most = -1;
+      most = '0;
       needs = cfg_switching == meshmp_router_pkg::SWITCHING_BITS'(WORMHOLE)
-                  ? 1 : 32'(front_packet_flits[v*PACKET_FLITS_BITS +: PACKET_FLITS_BITS]);
+                  ? PACKET_FLITS_BITS'(1) : front_packet_flits[v*PACKET_FLITS_BITS +: PACKET_FLITS_BITS];
       any = 1'b0;
-      sum = -1;
+      sum = '0;
       if (chosen[v] && requesting[v] && count > 1)
         for (int k = 0; k < meshmp_router_pkg::ROUTE_CHOICES; k++)
           if (k < count) begin
             choice = offered[COUNT_BITS + k*CHOICE_BITS +: CHOICE_BITS];
             port = 32'(choice[PORT_BITS-1:0]);
-            sum = -1;
+            sum = '0;
             if (port < PORTS)
               for (int w = 0; w < VCS; w++)
-                if (w >= 32'(choice[PORT_BITS +: VC_BITS]) && w < 32'(choice[PORT_BITS + VC_BITS +: VC_BITS]) &&
-                    !owned[port*VCS + w] && 32'(credits[(port*VCS + w)*FLIT_COUNT_BITS +: FLIT_COUNT_BITS]) >= needs)
-                  sum = (sum < 0 ? 0 : sum) + 32'(credits[(port*VCS + w)*FLIT_COUNT_BITS +: FLIT_COUNT_BITS]);
-            if (sum >= 0) begin
+                if (VC_BITS'(w) >= choice[PORT_BITS +: VC_BITS] && VC_BITS'(w) < choice[PORT_BITS + VC_BITS +: VC_BITS] &&
+                    !owned[port*VCS + w] &&
+                    PACKET_FLITS_BITS'(credits[(port*VCS + w)*FLIT_COUNT_BITS +: FLIT_COUNT_BITS]) >= needs)
+                  sum = (sum == '0 ? SUM_BITS'(1) : sum) +
+                        SUM_BITS'(credits[(port*VCS + w)*FLIT_COUNT_BITS +: FLIT_COUNT_BITS]);
+            if (sum != '0) begin
               if ((cfg_selection == meshmp_router_pkg::SELECT_FIRST && !any) ||
                   (cfg_selection == meshmp_router_pkg::SELECT_MOST_CREDITS && sum > most))
                 pick = k;
