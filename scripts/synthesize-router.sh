@@ -54,8 +54,8 @@ table_entry_bits=$((8 + 3 + 4 * (8 + 4 + 4 + 2)))
 # name, PORTS, NET_PORTS, VCS, and the cells and flip-flops this RTL synthesizes to (docs/architecture.md):
 # a run more than 10 % away from either fails, so that a change of the RTL that changes its size is seen
 # (and these figures updated with it).
-for configuration in "2-D mesh, 2 VCs:5:4:2:39359:2642" "2-D mesh, 4 VCs:5:4:4:79156:3312" \
-                     "hypercube of dimension 6, 4 VCs:7:6:4:137756:4606"; do
+for configuration in "2-D mesh, 2 VCs:5:4:2:67903:3334" "2-D mesh, 4 VCs:5:4:4:176240:4674" \
+                     "hypercube of dimension 6, 4 VCs:7:6:4:287406:6504"; do
   IFS=: read -r name ports net_ports vcs expected_cells expected_flops <<< "$configuration"
   if [ -n "$only" ] && [ "$only" != "p${ports}v${vcs}" ]; then continue; fi
   log=build/synthesis/p${ports}v${vcs}.log
