@@ -54,6 +54,13 @@ inline nlohmann::json json_in_output(const std::string& output) {
   return nlohmann::json::parse(output.substr(begin, end + 2 - begin));
 }
 
+// The result of `meshmp traffic ARGS` (one load), which must run.
+inline nlohmann::json traffic_point(const std::string& args) {
+  const Outcome o = meshmp("traffic " + args + " --json-line");
+  EXPECT_EQ(o.status, 0) << o.output;
+  return nlohmann::json::parse(o.output);
+}
+
 // The violations of `file` against sims/schema/SCHEMA (sims/validate_json.py with Debian's
 // python3-jsonschema), one per line; empty when the file matches its schema.
 inline std::string schema_violations(const std::string& schema, const std::string& file) {

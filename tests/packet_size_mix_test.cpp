@@ -16,18 +16,14 @@ namespace {
 using meshmp_test::meshmp;
 using meshmp_test::Outcome;
 
-nlohmann::json point(const std::string& args) {
-  const Outcome o = meshmp("traffic " + args + " --json-line");
-  EXPECT_EQ(o.status, 0) << o.output;
-  return nlohmann::json::parse(o.output);
-}
+using meshmp_test::traffic_point;
 
 // Sizes 1, 4, 8 weighed 1:2:1: a mean of (1 + 2 x 4 + 8) / 4 = 4.25 flits, a variance of 97/4 - 4.25^2 =
 // 6.19. At 0.3 flits/node/cycle on mesh:8x8 (below saturation) about 90000 packets are measured: the mean
 // size has a standard error of 0.008 and the offered load, over 1.28 million node-cycles, 0.0011; both are
 // asserted within 5 of them. The accepted load is the offered one.
 TEST(PacketSizeMix, SizesAreDrawnWithTheirWeightsAndTheLoadStaysInFlits) {
-  const auto p = point("--topology mesh:8x8 --rate 0.3 --packet-sizes 1,4,8 --packet-size-rates 1,2,1");
+  const auto p = traffic_point("--topology mesh:8x8 --rate 0.3 --packet-sizes 1,4,8 --packet-size-rates 1,2,1");
   EXPECT_NEAR(p["average_packet_flits"].get<double>(), 4.25, 0.045);
   double offered = 0;
   for (const auto& source : p["source_offered_flits_per_cycle"]) offered += source.get<double>() / 64;
@@ -36,10 +32,10 @@ TEST(PacketSizeMix, SizesAreDrawnWithTheirWeightsAndTheLoadStaysInFlits) {
   EXPECT_TRUE(p["all_measured_packets_delivered"].get<bool>());
   EXPECT_TRUE(p["errors"].empty());
   // Unweighted sizes count alike: (2 + 6) / 2.
-  const auto even = point("--topology mesh:4x4 --rate 0.2 --packet-sizes 2,6 --measure-cycles 40000");
+  const auto even = traffic_point("--topology mesh:4x4 --rate 0.2 --packet-sizes 2,6 --measure-cycles 40000");
   EXPECT_NEAR(even["average_packet_flits"].get<double>(), 4.0, 0.05);
   // One size is --packet-flits.
-  EXPECT_EQ(point("--topology mesh:4x4 --rate 0.2 --packet-flits 5")["average_packet_flits"].get<double>(), 5.0);
+  EXPECT_EQ(traffic_point("--topology mesh:4x4 --rate 0.2 --packet-flits 5")["average_packet_flits"].get<double>(), 5.0);
 }
 
 TEST(PacketSizeMix, MisusesAreRefusedNamingTheRule) {
@@ -61,14 +57,14 @@ TEST(PacketSizeMix, MisusesAreRefusedNamingTheRule) {
 
 // A result's config holds the mix (and no packet_flits beside it): `--config` of it is the same run.
 TEST(PacketSizeMix, AResultsConfigHoldsTheMix) {
-  const auto first = point("--topology mesh:4x4 --rate 0.2 --measure-cycles 5000 --packet-sizes 2,9 --packet-size-rates 3,1");
+  const auto first = traffic_point("--topology mesh:4x4 --rate 0.2 --measure-cycles 5000 --packet-sizes 2,9 --packet-size-rates 3,1");
   const nlohmann::json& traffic = first["config"]["traffic"];
   EXPECT_EQ(traffic["packet_sizes"], "2,9");
   EXPECT_EQ(traffic["packet_size_rates"], "3,1");
   EXPECT_FALSE(traffic.contains("packet_flits"));
   const std::string config = ::testing::TempDir() + "meshmp_size_mix_" + std::to_string(getpid()) + ".json";
   std::ofstream(config) << first["config"].dump();
-  const auto again = point("--config " + config);
+  const auto again = traffic_point("--config " + config);
   EXPECT_EQ(again["measured_packets"], first["measured_packets"]);
   EXPECT_EQ(again["average_packet_flits"], first["average_packet_flits"]);
   // A config with both is refused.

@@ -21,25 +21,21 @@ namespace {
 using meshmp_test::meshmp;
 using meshmp_test::Outcome;
 
-nlohmann::json point(const std::string& args) {
-  const Outcome o = meshmp("traffic " + args + " --json-line");
-  EXPECT_EQ(o.status, 0) << o.output;
-  return nlohmann::json::parse(o.output);
-}
+using meshmp_test::traffic_point;
 
 const std::string kLikeBookSim = "--topology mesh:8x8 --pipeline-depth 4 --link-latency 1 --vcs 4 --buffer-flits 8 "
                                  "--packet-flits 4 --warmup-cycles 5000 --measure-cycles 30000 ";
 
 // BookSim2's average latencies (sims/reference/booksim2-mesh8x8-uniform.csv) at 0.05 and 0.25.
 TEST(Traffic, LowLoadLatencyWithinTwoPercentOfBookSim2) {
-  const auto p = point(kLikeBookSim + "--rate 0.05");
+  const auto p = traffic_point(kLikeBookSim + "--rate 0.05");
   EXPECT_NEAR(p["average_packet_latency_cycles"].get<double>() / 36.8172, 1.0, 0.02);
   EXPECT_NEAR(p["accepted_flits_per_node_per_cycle"].get<double>(), 0.05, 0.002);
   EXPECT_NEAR(p["average_hops"].get<double>(), 5.25, 0.1) << "uniform over 64 nodes, self included: 5.25 hops";
 }
 
 TEST(Traffic, MediumLoadLatencyWithinTwoPercentOfBookSim2) {
-  const auto p = point(kLikeBookSim + "--rate 0.25");
+  const auto p = traffic_point(kLikeBookSim + "--rate 0.25");
   EXPECT_NEAR(p["average_packet_latency_cycles"].get<double>() / 42.0757, 1.0, 0.02);
   EXPECT_NEAR(p["accepted_flits_per_node_per_cycle"].get<double>(), 0.25, 0.005);
 }
@@ -50,24 +46,24 @@ TEST(Traffic, MediumLoadLatencyWithinTwoPercentOfBookSim2) {
 // the network). Here: a 2-node mesh at a load where packets almost never meet, the defaults otherwise.
 TEST(Traffic, ShallowBuffersCostWhatTheyCostInBookSim2) {
   for (const auto& [buffer, booksim] : {std::pair{16, 19.0}, std::pair{4, 20.0}, std::pair{3, 23.0}, std::pair{2, 28.0}}) {
-    const auto p = point("--topology mesh:2 --exclude-self --pipeline-depth 4 --vcs 2 --packet-flits 8 --rate 0.002 "
+    const auto p = traffic_point("--topology mesh:2 --exclude-self --pipeline-depth 4 --vcs 2 --packet-flits 8 --rate 0.002 "
                          "--buffer-flits " + std::to_string(buffer));
     EXPECT_NEAR(p["average_packet_latency_cycles"].get<double>(), booksim, 0.05) << buffer << "-flit buffers";
   }
 }
 
 TEST(Traffic, NeighbourPatternIsOneHop) {
-  const auto p = point("--topology torus:4x4 --pattern neighbour --rate 0.05 --measure-cycles 5000");
+  const auto p = traffic_point("--topology torus:4x4 --pattern neighbour --rate 0.05 --measure-cycles 5000");
   EXPECT_DOUBLE_EQ(p["average_hops"].get<double>(), 1.0);
 }
 
 TEST(Traffic, TransposeAndBitComplementHops) {
   // mesh:4x4 transpose: (x,y) -> (y,x) is 2|x-y| hops; averaged over the 16 nodes: 2 * 40/16 = 5 / ...
   // (the diagonal sends to itself, 0 hops). Sum of |x-y| over 4x4 = 20, so 40/16 = 2.5 hops.
-  auto p = point("--topology mesh:4x4 --pattern transpose --rate 0.05 --measure-cycles 20000");
+  auto p = traffic_point("--topology mesh:4x4 --pattern transpose --rate 0.05 --measure-cycles 20000");
   EXPECT_NEAR(p["average_hops"].get<double>(), 2.5, 0.1);
   // hypercube:4 bit complement: every packet crosses all 4 dimensions.
-  p = point("--topology hypercube:4 --pattern bit-complement --rate 0.05 --measure-cycles 5000");
+  p = traffic_point("--topology hypercube:4 --pattern bit-complement --rate 0.05 --measure-cycles 5000");
   EXPECT_DOUBLE_EQ(p["average_hops"].get<double>(), 4.0);
 }
 
@@ -78,11 +74,11 @@ TEST(Traffic, TransposeAndBitComplementHops) {
 // near 0.02); its minimal distances stay those of its destinations.
 TEST(Traffic, MeasuredHopsAreTheLinksEachHeadCrossed) {
   for (const char* minimal : {"dimension-order", "romm"}) {
-    const auto p = point(std::string("--topology mesh:8x8 --rate 0.1 --routing ") + minimal);
+    const auto p = traffic_point(std::string("--topology mesh:8x8 --rate 0.1 --routing ") + minimal);
     EXPECT_EQ(p["average_hops"].get<double>(), p["average_minimal_hops"].get<double>()) << minimal;
     EXPECT_NEAR(p["average_hops"].get<double>(), 5.25, 0.05) << minimal;
   }
-  const auto valiant = point("--topology mesh:8x8 --rate 0.1 --routing valiant");
+  const auto valiant = traffic_point("--topology mesh:8x8 --rate 0.1 --routing valiant");
   EXPECT_NEAR(valiant["average_hops"].get<double>(), 10.5, 0.08);
   EXPECT_NEAR(valiant["average_minimal_hops"].get<double>(), 5.25, 0.05);
 }
@@ -109,14 +105,14 @@ TEST(Traffic, PatternsRefuseTopologiesWhereTheyAreUndefined) {
 // run, options given on the command line override it, and its traffic section is checked key by key.
 TEST(Traffic, AResultsConfigReproducesItAndOptionsOverrideIt) {
   const std::string base = ::testing::TempDir() + "meshmp_traffic_config_" + std::to_string(getpid());
-  const nlohmann::json first = point("--topology mesh:4x4 --vcs 2 --pattern hotspot --hotspot-node 3 --rate 0.15 "
+  const nlohmann::json first = traffic_point("--topology mesh:4x4 --vcs 2 --pattern hotspot --hotspot-node 3 --rate 0.15 "
                                      "--packet-flits 6 --warmup-cycles 300 --measure-cycles 1000 --seed 5");
   std::ofstream(base + ".json") << first["config"].dump(1);
-  nlohmann::json again = point("--config " + base + ".json");
+  nlohmann::json again = traffic_point("--config " + base + ".json");
   for (const char* key : {"average_packet_latency_cycles", "accepted_flits_per_node_per_cycle", "measured_packets",
                           "average_hops", "config"})
     EXPECT_EQ(again[key], first[key]) << key;
-  const nlohmann::json faster = point("--config " + base + ".json --rate 0.05");
+  const nlohmann::json faster = traffic_point("--config " + base + ".json --rate 0.05");
   EXPECT_EQ(faster["config"]["traffic"]["rate"], 0.05);
   EXPECT_EQ(faster["config"]["traffic"]["pattern"], "hotspot");
   EXPECT_EQ(faster["config"]["router"]["vcs"], 2);
