@@ -4,6 +4,7 @@
 #include "sims/build_identity.h"
 #include "sims/check_command.h"
 #include "sims/plot_script.h"
+#include "sims/seed_results.h"
 
 #include <systemc>
 
@@ -167,6 +168,9 @@ const std::vector<TrafficCommand::TrafficSetting>& TrafficCommand::traffic_setti
       {"drain_cycles", "--drain-cycles", K::WholeNumber, &TrafficCommand::drain_cycles_, &limits::kTrafficDrainCycles,
        "after generation, at most this many cycles to deliver the measured packets"},
       {"seed", "--seed", K::WholeNumber, &TrafficCommand::seed_, &limits::kTrafficSeed, "random seed"},
+      {"seeds", "--seeds", K::WholeNumber, &TrafficCommand::seeds_, &limits::kTrafficSeeds,
+       "runs of each load, with the seeds --seed, --seed + 1, ... (each in its own process): the results give the "
+       "mean over them and the 95% confidence interval (Student's t) of the average latency and the accepted load"},
       {"exclude_self", "--exclude-self", K::Switch, &TrafficCommand::exclude_self_, nullptr,
        "uniform: never send to the source itself"},
       {"hotspot_node", "--hotspot-node", K::Node, &TrafficCommand::hotspot_node_, nullptr,
@@ -284,6 +288,10 @@ TrafficCommand::Setup TrafficCommand::prepare(double rate) const {
   params.measure_cycles = parse_integer(measure_cycles_, limits::kTrafficMeasureCycles);
   params.drain_cycles = parse_integer(drain_cycles_, limits::kTrafficDrainCycles);
   params.seed = parse_integer(seed_, limits::kTrafficSeed);
+  if (params.seed > limits::kTrafficSeed.max - (seeds() - 1))
+    throw ConfigError("traffic.seeds", seeds_,
+                      "the seeds run from traffic.seed (" + seed_ + ") to seed + seeds - 1, which must be at most " +
+                          std::to_string(limits::kTrafficSeed.max));
   params.injection = parse_traffic_injection(injection_);
   params.burst_cycles = burst_cycles_;
   params.idle_cycles = idle_cycles_;
@@ -449,12 +457,18 @@ void TrafficCommand::print_point(std::ostream& out, const MachineConfig& config,
   if (network.failed()) out << "  FAILED: " << network.failure() << "\n";
 }
 
-int TrafficCommand::run_point(double rate, std::ostream& out, std::ostream& err) const {
+void TrafficCommand::refuse_sweep_outputs() const {
   if (csv_option_->count() > 0 || png_option_->count() > 0 || !reference_.empty()) {
     const CLI::Option* given = !reference_.empty() ? nullptr : csv_option_->count() > 0 ? csv_option_ : png_option_;
     throw ConfigError(given ? given->get_name() : "--compare-reference", given ? given->as<std::string>() : reference_,
                       "belongs to a sweep of loads: give --rates FROM:TO:STEP");
   }
+}
+
+std::uint64_t TrafficCommand::seeds() const { return parse_integer(seeds_, limits::kTrafficSeeds); }
+
+int TrafficCommand::run_point(double rate, std::ostream& out, std::ostream& err) const {
+  refuse_sweep_outputs();
   std::optional<Setup> setup;
   try {
     setup = prepare(rate);
@@ -669,6 +683,26 @@ ReferenceCurve read_reference(const std::string& path) {
   return curve;
 }
 
+// `arguments` (this command line's) without the options named in `valued` (each with its value, as two
+// words or joined by '=') and the switches named in `flags`: a child process's command line is built on them.
+std::vector<std::string> without_options(const std::vector<std::string>& arguments,
+                                         const std::vector<std::string>& valued, const std::vector<std::string>& flags) {
+  auto named = [](const std::vector<std::string>& names, const std::string& name) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+  };
+  std::vector<std::string> kept;
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    const std::string& a = arguments[i];
+    if (named(valued, a)) {
+      ++i;
+      continue;
+    }
+    const bool joined = a.rfind("--", 0) == 0 && a.find('=') != std::string::npos && named(valued, a.substr(0, a.find('=')));
+    if (!joined && !named(flags, a)) kept.push_back(a);
+  }
+  return kept;
+}
+
 // How the saturation loads compare, in words: by how much when both saturated, else which did not.
 std::string saturation_difference(double measured, double reference) {
   std::ostringstream text;
@@ -711,18 +745,10 @@ int TrafficCommand::run_sweep(const std::string& self_path, const std::vector<st
   OutputFile csv("--csv", csv_), png = plot_output("--png", png_), stats_file;
   if (!stats_json_.empty() && !stats_to_stdout) stats_file = OutputFile("--stats-json", stats_json_);
   // A point's command line: this one without the sweep's own options, plus its rate.
-  const std::vector<std::string> sweep_only{"--rates", "-o", "--stats-json", "--csv", "--png", "--compare-reference"};
   std::vector<std::string> base{self_path};
-  for (std::size_t i = 0; i < arguments.size(); ++i) {
-    const std::string& a = arguments[i];
-    if (std::find(sweep_only.begin(), sweep_only.end(), a) != sweep_only.end()) {
-      ++i;
-      continue;
-    }
-    const bool joined = a.rfind("--", 0) == 0 && a.find('=') != std::string::npos &&
-                        std::find(sweep_only.begin(), sweep_only.end(), a.substr(0, a.find('='))) != sweep_only.end();
-    if (!joined) base.push_back(a);
-  }
+  for (const std::string& a :
+       without_options(arguments, {"--rates", "-o", "--stats-json", "--csv", "--png", "--compare-reference"}, {}))
+    base.push_back(a);
   nlohmann::json results = nlohmann::json::array();
   std::vector<double> loads, latencies;
   summary << std::fixed;
@@ -743,25 +769,35 @@ int TrafficCommand::run_sweep(const std::string& self_path, const std::vector<st
     results.push_back(point);
     loads.push_back(rates[k]);
     latencies.push_back(number_or_nan(point["average_packet_latency_cycles"]));
+    // Several seeds: each mean with its 95% interval.
+    auto interval = [&point](const char* key) {
+      const nlohmann::json half_width = point.value(std::string(key) + "_ci95", nlohmann::json());
+      std::ostringstream text;
+      if (!half_width.is_null()) text << " +- " << std::fixed << std::setprecision(4) << half_width.get<double>();
+      return text.str();
+    };
     summary << "  [" << k + 1 << "/" << rates.size() << "] offered " << std::setprecision(3) << rates[k] << ": accepted "
-        << std::setprecision(4) << point["accepted_flits_per_node_per_cycle"].get<double>();
+        << std::setprecision(4) << point["accepted_flits_per_node_per_cycle"].get<double>()
+        << interval("accepted_flits_per_node_per_cycle");
     if (std::isnan(latencies.back()))
       summary << ", no packet measured";
     else
-      summary << ", latency " << std::setprecision(2) << latencies.back() << " (p99 " << std::setprecision(0)
-              << point["p99_packet_latency_cycles"].get<double>() << ")";
+      summary << ", latency " << std::setprecision(2) << latencies.back() << interval("average_packet_latency_cycles")
+              << " (p99 " << std::setprecision(0) << point["p99_packet_latency_cycles"].get<double>() << ")";
     summary << (point["all_measured_packets_delivered"].get<bool>() ? "" : " saturated") << "\n" << std::flush;
   }
   {
     std::ostream& rows = csv.stream();
     // The columns: a point's numbers under their JSON names (the load is its offered load); the columns
     // added since the first six come after them, so a reader of those by position reads them still.
-    const std::vector<std::string> columns{
+    std::vector<std::string> columns{
         "load_flits_per_node_per_cycle", "accepted_flits_per_node_per_cycle", "average_packet_latency_cycles",
         "p99_packet_latency_cycles",     "average_hops",                      "all_measured_packets_delivered",
         "p50_packet_latency_cycles",     "p90_packet_latency_cycles",         "p999_packet_latency_cycles",
         "max_packet_latency_cycles",     "average_source_queueing_cycles",    "average_network_latency_cycles",
         "min_source_accepted_flits_per_cycle", "max_source_accepted_flits_per_cycle"};
+    if (seeds() > 1)  // the 95% intervals of the means over the seeds
+      columns.insert(columns.end(), {"average_packet_latency_cycles_ci95", "accepted_flits_per_node_per_cycle_ci95"});
     auto cell = [](const nlohmann::json& value) {  // empty where no packet was measured
       std::ostringstream text;
       if (value.is_boolean()) text << (value.get<bool>() ? 1 : 0);
@@ -841,6 +877,90 @@ int TrafficCommand::run_sweep(const std::string& self_path, const std::vector<st
   return 0;
 }
 
+int TrafficCommand::run_seeds(const std::string& self_path, const std::vector<std::string>& arguments,
+                              std::ostream& out, std::ostream& err) const {
+  refuse_sweep_outputs();
+  std::optional<Setup> setup;
+  try {
+    setup = prepare(rate_);
+  } catch (const InputError& e) {
+    err << "meshmp: error: " << e.what() << "\n";
+    return 2;
+  }
+  const bool stats_to_stdout = stats_json_ == kStandardOutput;
+  std::ostream& summary = stats_to_stdout ? err : out;
+  OutputFile stats_file;
+  if (!stats_json_.empty() && !stats_to_stdout) stats_file = OutputFile("--stats-json", stats_json_);
+  warn_of_a_dependency_cycle(setup->config, err);
+  // A seed's command line: this one with one run of that seed, its result as a JSON line.
+  std::vector<std::string> base{self_path};
+  for (const std::string& a : without_options(arguments, {"--seed", "--seeds", "-o", "--stats-json"}, {"--json-line"}))
+    base.push_back(a);
+  const std::uint64_t first_seed = setup->params.seed, runs = seeds();
+  std::vector<nlohmann::json> results;
+  for (std::uint64_t k = 0; k < runs && stop_signal() == 0; ++k) {
+    std::vector<std::string> argv = base;
+    argv.insert(argv.end(), {"--seed", std::to_string(first_seed + k), "--seeds", "1", "--json-line"});
+    const ChildOutcome seed_run = run_child_process(argv);
+    if (stopped_with_this_process(seed_run)) break;
+    try {
+      results.push_back(nlohmann::json::parse(seed_run.out));
+    } catch (const nlohmann::json::exception&) {
+      err << "meshmp: error: the run of seed " << first_seed + k << " failed (" << seed_run.describe() << ")\n";
+      return 1;
+    }
+  }
+  if (stop_signal() != 0) {
+    err << "meshmp: stopped by " << signal_name(stop_signal()) << " after " << results.size() << " of " << runs
+        << " seeds; no output written\n";
+    return stopped_exit_status();
+  }
+  const nlohmann::json result = combine_seed_results(results);
+  if (stats_file.is_open()) {
+    stats_file.stream() << result.dump(1) << "\n";
+    stats_file.commit();
+  }
+  if (stats_to_stdout) out << result.dump(1) << "\n";
+  if (json_line_) {
+    out << result.dump() << "\n";
+  } else {
+    // The means, each with its interval, then each seed's figures.
+    const auto with_interval = [](const nlohmann::json& mean, const nlohmann::json& half_width, int digits) {
+      std::ostringstream text;
+      text << std::fixed << std::setprecision(digits) << mean.get<double>();
+      if (!half_width.is_null()) text << " +- " << half_width.get<double>();
+      return text.str();
+    };
+    summary << "meshmp traffic: " << network_description(*setup) << ", offered " << std::fixed << std::setprecision(3)
+            << rate_ << " flits/node/cycle, " << runs << " seeds (" << first_seed << " to " << first_seed + runs - 1
+            << "): means and 95% confidence intervals over the seeds\n  accepted "
+            << with_interval(result["accepted_flits_per_node_per_cycle"], result["accepted_flits_per_node_per_cycle_ci95"], 4)
+            << " flits/node/cycle; packet latency average ";
+    if (result["average_packet_latency_cycles"].is_null())
+      summary << "none (no packet was measured)";
+    else
+      summary << with_interval(result["average_packet_latency_cycles"], result["average_packet_latency_cycles_ci95"], 2)
+              << " cycles";
+    summary << "\n";
+    for (const nlohmann::json& seed : results) {
+      summary << "  seed " << seed["config"]["traffic"]["seed"] << ": accepted " << std::setprecision(4)
+              << seed["accepted_flits_per_node_per_cycle"].get<double>() << ", latency ";
+      if (seed["average_packet_latency_cycles"].is_null()) summary << "none";
+      else summary << std::setprecision(2) << seed["average_packet_latency_cycles"].get<double>();
+      summary << "\n";
+    }
+    summary << "  " << result["measured_packets"] << " packets measured"
+            << (result["all_measured_packets_delivered"].get<bool>()
+                    ? ""
+                    : " (NOT all delivered within --drain-cycles: the network is saturated)")
+            << "\n";
+    for (const auto& e : result["errors"]) summary << "  ERROR: " << e.get<std::string>() << "\n";
+    if (!result["failure"].get<std::string>().empty())
+      summary << "  FAILED: " << result["failure"].get<std::string>() << "\n";
+  }
+  return result["errors"].empty() && result["failure"].get<std::string>().empty() ? 0 : 1;
+}
+
 void TrafficCommand::apply_config_file() {
   if (!config_file_) return;
   if (config_file_->empty())
@@ -899,6 +1019,7 @@ nlohmann::json TrafficCommand::config_json(const Setup& setup, const std::option
   for (const TrafficSetting& setting : traffic_settings()) {
     const std::string& key = setting.key;
     if (key == "rate" || key == "rates") continue;  // one of the two, below
+    if (key == "seeds" && seeds() == 1) continue;   // one run per load: the results as they were before --seeds
     if ((key == "hotspot_node" || key == "hotspot_fraction") && setup.params.pattern != TrafficPattern::Hotspot) continue;
     if ((key == "burst_cycles" || key == "idle_cycles") && setup.params.injection != TrafficInjection::OnOff) continue;
     // A trace replays its own packets: the settings of drawn ones are not its.
@@ -946,6 +1067,7 @@ int TrafficCommand::run(const CommandContext& context) {
   const std::vector<std::string>& arguments = context.arguments;  // a sweep re-runs them per point
   apply_config_file();
   if (!rates_.empty()) return run_sweep(self_path, arguments, out, err);
+  if (seeds() > 1) return run_seeds(self_path, arguments, out, err);
   return run_point(rate_, out, err);
 }
 

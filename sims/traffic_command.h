@@ -4,6 +4,7 @@
 // measured by another simulator (sims/reference/).
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <ostream>
@@ -52,6 +53,14 @@ class TrafficCommand : public Command {
   // "# key: value" lines) that this run has otherwise: the curves would not compare like with like.
   void check_like_with_like(const std::map<std::string, std::string>& network, const Setup& setup) const;
   int run_point(double rate, std::ostream& out, std::ostream& err) const;
+  // --seeds N > 1 at one load: each seed's run in its own process, their results combined
+  // (sims/seed_results.h).
+  int run_seeds(const std::string& self_path, const std::vector<std::string>& arguments, std::ostream& out,
+                std::ostream& err) const;
+  // ConfigError naming --csv, --png or --compare-reference when given without a sweep of loads.
+  void refuse_sweep_outputs() const;
+  // traffic.seeds, checked against its rule.
+  std::uint64_t seeds() const;
   // A point's summary, as `meshmp traffic` prints it.
   void print_point(std::ostream& out, const MachineConfig& config, const Topology& topology, const TrafficParams& params,
                    double rate, const TrafficGenerator& generator, const Interconnect& network) const;
@@ -87,7 +96,7 @@ class TrafficCommand : public Command {
   std::string rates_;
   // Whole numbers are kept as written and parsed against their rules (hw/base/config_limits.h).
   std::string packet_flits_ = "4", warmup_cycles_ = "10000", measure_cycles_ = "20000", drain_cycles_ = "100000",
-              seed_ = "1";
+              seed_ = "1", seeds_ = "1";
   std::string packet_sizes_, packet_size_rates_;  // a mix of sizes: empty, every packet packet_flits_
   std::string trace_;                             // a packet trace to replay (hw/network/packet_trace.h)
   bool exclude_self_ = false;

@@ -43,6 +43,8 @@ inline constexpr IntegerLimit kTrafficWarmupCycles{"traffic.warmup_cycles", 0, 1
 inline constexpr IntegerLimit kTrafficMeasureCycles{"traffic.measure_cycles", 1, 1000000000};
 inline constexpr IntegerLimit kTrafficDrainCycles{"traffic.drain_cycles", 0, 1000000000};
 inline constexpr IntegerLimit kTrafficSeed{"traffic.seed", 0, 0x7fffffffffffffffull};
+// Each seed of a load is a process of its own (meshmp traffic --seeds).
+inline constexpr IntegerLimit kTrafficSeeds{"traffic.seeds", 1, 1000};
 }  // namespace limits
 
 // Parses a whole number written in decimal; throws ConfigError(limit.field, text, rule) when the text is
