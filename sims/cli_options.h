@@ -27,6 +27,8 @@ class RunOptions {
   // --quiet: no summary. --print-config: print the configuration as a config file instead of running.
   bool quiet() const { return quiet_; }
   bool print_config() const { return print_config_; }
+  // Whether the command line named the routing function (--routing).
+  bool routing_given() const { return given("router.routing").given(); }
 
  private:
   // What the command line gave for one setting of machine_settings(), as typed.

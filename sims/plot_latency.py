@@ -1,9 +1,10 @@
 #!/usr/bin/python3
-"""Latency-vs-load plot of a `meshmp traffic --rates` sweep, titled with its network, with an optional
-reference curve (named by its file). Where the sweep's CSV has the column average_network_latency_cycles,
-its network latency is drawn under the average latency: the gap between them is the source queueing.
-Where it has average_packet_latency_cycles_ci95 (a sweep of several seeds), each average latency has an
-error bar: its 95 % confidence interval over the seeds.
+"""Latency-vs-load and accepted-vs-load panels of a `meshmp traffic --rates` sweep, titled with its network,
+with an optional reference curve (named by its file). Where the sweep's CSV has the column routing (a sweep of
+--routings), each routing function is a curve of its own. Where it has average_network_latency_cycles (one
+curve), the network latency is drawn under the average latency: the gap between them is the source queueing.
+Where it has the _ci95 columns (a sweep of several seeds), each mean has an error bar: its 95 % confidence
+interval over the seeds.
 
 Usage: plot_latency.py CURVE.csv OUT.png NETWORK [REFERENCE.csv]
 """
@@ -16,58 +17,91 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-NETWORK_COLUMN = "average_network_latency_cycles"
-LATENCY_INTERVAL_COLUMN = "average_packet_latency_cycles_ci95"
+OPTIONAL_COLUMNS = {
+    "network": "average_network_latency_cycles",
+    "latency_ci95": "average_packet_latency_cycles_ci95",
+    "accepted_ci95": "accepted_flits_per_node_per_cycle_ci95",
+    "routing": "routing",
+}
 
 
 def read(path):
-    """The loads (column 0), average latencies (column 2) and, where the header names them, the network
-    latencies and the latencies' 95 % interval half widths (0 where a load had one measuring seed) of a
-    curve's rows."""
-    loads, latencies, network, intervals = [], [], [], []
-    network_column = interval_column = None
+    """A curve's rows by curve name (its routing function, or "" for a sweep of one), each curve a dict of
+    lists: load (column 0), accepted (column 1), latency (column 2) and, where the header names them, the
+    optional columns; a load that measured no packet has no latency point but keeps its accepted load."""
+    curves = {}
+    columns = {}
     with open(path) as f:
         for row in csv.reader(f):
-            if NETWORK_COLUMN in row:
-                network_column = row.index(NETWORK_COLUMN)
-            if LATENCY_INTERVAL_COLUMN in row:
-                interval_column = row.index(LATENCY_INTERVAL_COLUMN)
-            try:  # a header, a setting line or a load that measured no packet (empty latency) is no point
-                load, latency = float(row[0]), float(row[2])
+            if "load_flits_per_node_per_cycle" in row or (row and row[0].startswith("load")):
+                columns = {name: row.index(column) for name, column in OPTIONAL_COLUMNS.items() if column in row}
+                continue
+            try:  # a header or a setting line is no point
+                load, accepted = float(row[0]), float(row[1])
             except (ValueError, IndexError):
                 continue
-            loads.append(load)
-            latencies.append(latency)
-            if network_column is not None and network_column < len(row):
-                network.append(float(row[network_column]))
-            if interval_column is not None and interval_column < len(row):
-                intervals.append(float(row[interval_column] or 0))
-    return (loads, latencies, network if len(network) == len(loads) else [],
-            intervals if len(intervals) == len(loads) else [])
+
+            def cell(name):
+                index = columns.get(name)
+                return row[index] if index is not None and index < len(row) else ""
+
+            curve = curves.setdefault(cell("routing"), {"load": [], "accepted": [], "accepted_ci95": [],
+                                                        "latency_load": [], "latency": [], "network": [],
+                                                        "latency_ci95": []})
+            curve["load"].append(load)
+            curve["accepted"].append(accepted)
+            curve["accepted_ci95"].append(float(cell("accepted_ci95") or 0))
+            if len(row) > 2 and row[2]:
+                curve["latency_load"].append(load)
+                curve["latency"].append(float(row[2]))
+                curve["network"].append(float(cell("network") or "nan"))
+                curve["latency_ci95"].append(float(cell("latency_ci95") or 0))
+    return curves, columns
 
 
 def main():
-    curve, out, network = sys.argv[1], sys.argv[2], sys.argv[3]
-    loads, latencies, network_latencies, intervals = read(curve)
-    plt.figure(figsize=(6, 4))
-    if intervals:
-        plt.errorbar(loads, latencies, yerr=intervals, fmt="o-", capsize=3, label="meshmp (95% interval over the seeds)")
-    else:
-        plt.plot(loads, latencies, "o-", label="meshmp")
-    if network_latencies:
-        plt.plot(loads, network_latencies, ".:", color="C0", label="meshmp, network latency (no source queueing)")
+    curve_file, out, network = sys.argv[1], sys.argv[2], sys.argv[3]
+    curves, columns = read(curve_file)
+    figure, (latency_panel, accepted_panel) = plt.subplots(1, 2, figsize=(11, 4.2))
+    several = len(curves) > 1 or "routing" in columns
+    seeds = "latency_ci95" in columns
+    lowest = []
+    for k, (routing, curve) in enumerate(curves.items()):
+        colour = "C%d" % k
+        label = routing if several else "meshmp"
+        if seeds:
+            label += " (95% interval over the seeds)"
+            latency_panel.errorbar(curve["latency_load"], curve["latency"], yerr=curve["latency_ci95"], fmt="o-",
+                                   capsize=3, color=colour, label=label)
+            accepted_panel.errorbar(curve["load"], curve["accepted"], yerr=curve["accepted_ci95"], fmt="o-",
+                                    capsize=3, color=colour, label=label)
+        else:
+            latency_panel.plot(curve["latency_load"], curve["latency"], "o-", color=colour, label=label)
+            accepted_panel.plot(curve["load"], curve["accepted"], "o-", color=colour, label=label)
+        if not several and "network" in columns:
+            latency_panel.plot(curve["latency_load"], curve["network"], ".:", color=colour,
+                               label="meshmp, network latency (no source queueing)")
+        lowest += curve["latency"][:1]
     if len(sys.argv) > 4:
-        ref_loads, ref_latencies, _, _ = read(sys.argv[4])
-        plt.plot(ref_loads, ref_latencies, "s--", label=os.path.basename(sys.argv[4]))
-    plt.title(network, fontsize=8)
-    top = 4 * min(latencies) if latencies else 1
-    plt.ylim(0, max(top, 1))
-    plt.xlabel("offered load (flits/node/cycle)")
-    plt.ylabel("average packet latency (cycles)")
-    plt.grid(True, alpha=0.3)
-    plt.legend()
-    plt.tight_layout()
-    plt.savefig(out, dpi=100)
+        reference = next(iter(read(sys.argv[4])[0].values()), None)
+        if reference:
+            name = os.path.basename(sys.argv[4])
+            latency_panel.plot(reference["latency_load"], reference["latency"], "s--", color="C9", label=name)
+            accepted_panel.plot(reference["load"], reference["accepted"], "s--", color="C9", label=name)
+    loads = [load for curve in curves.values() for load in curve["load"]]
+    if loads:  # the ideal: every offered flit accepted
+        accepted_panel.plot([0, max(loads)], [0, max(loads)], ":", color="grey", label="accepted = offered")
+    figure.suptitle(network, fontsize=8)
+    latency_panel.set_ylim(0, max(4 * min(lowest), 1) if lowest else 1)
+    latency_panel.set_xlabel("offered load (flits/node/cycle)")
+    latency_panel.set_ylabel("average packet latency (cycles)")
+    accepted_panel.set_xlabel("offered load (flits/node/cycle)")
+    accepted_panel.set_ylabel("accepted load (flits/node/cycle)")
+    for panel in (latency_panel, accepted_panel):
+        panel.grid(True, alpha=0.3)
+        panel.legend(fontsize=7)
+    figure.tight_layout()
+    figure.savefig(out, dpi=100)
 
 
 if __name__ == "__main__":

@@ -153,6 +153,9 @@ const std::vector<TrafficCommand::TrafficSetting>& TrafficCommand::traffic_setti
       {"rates", "--rates", K::Text, &TrafficCommand::rates_, nullptr,
        "sweep the load FROM:TO:STEP (e.g. 0.02:0.4:0.02) or over a list of increasing loads (e.g. 0.1,0.2,0.25), each "
        "point in its own process; writes --csv and --png"},
+      {"routings", "--routings", K::Text, &TrafficCommand::routings_, nullptr,
+       "a sweep's curves: each routing function named (comma-separated, e.g. dimension-order,odd-even,min-adaptive) "
+       "runs every load, and the plot draws them together"},
       {"packet_flits", "--packet-flits", K::WholeNumber, &TrafficCommand::packet_flits_, &limits::kTrafficPacketFlits,
        "flits per packet, the head included"},
       {"packet_sizes", "--packet-sizes", K::Text, &TrafficCommand::packet_sizes_, nullptr,
@@ -210,7 +213,7 @@ void TrafficCommand::add_to(CLI::App& c) {
   hotspot_fraction_option_ = given_.at("hotspot_fraction");
   c.add_option("-o,--stats-json", stats_json_, "write the result(s) as JSON to this file; - for standard output (the summary then goes to standard error)");
   csv_option_ = c.add_option("--csv", csv_, "sweep: latency-vs-load CSV  [default meshmp-traffic.csv]");
-  png_option_ = c.add_option("--png", png_, "sweep: latency-vs-load plot (needs python3-matplotlib)  [default meshmp-traffic.png]");
+  png_option_ = c.add_option("--png", png_, "sweep: latency- and accepted-vs-load plot, a curve per routing function of --routings (needs python3-matplotlib)  [default meshmp-traffic.png]");
   c.add_option("--compare-reference", reference_,
                "sweep: compare with a reference curve CSV (load,accepted,latency[,routers crossed]), e.g. "
                "sims/reference/booksim2-mesh8x8-uniform.csv");
@@ -270,7 +273,7 @@ std::string saturation_text(double load) {
 
 }  // namespace
 
-TrafficCommand::Setup TrafficCommand::prepare(double rate) const {
+TrafficCommand::Setup TrafficCommand::prepare(double rate, const std::string& routing) const {
   TrafficParams params;
   params.pattern = parse_traffic_pattern(pattern_);
   params.packet_flits = static_cast<int>(parse_integer(packet_flits_, limits::kTrafficPacketFlits));
@@ -318,6 +321,7 @@ TrafficCommand::Setup TrafficCommand::prepare(double rate) const {
   params.flits_per_node_per_cycle = rate;
 
   MachineConfig config = network_.resolve_over(file_network_);
+  if (!routing.empty()) config.routing = routing;
   if (!Topology::fabric_of(config.topology).empty())
     throw InputError(ConfigError("topology", config.topology,
                                  "is joined by a fabric, not a router network: meshmp traffic drives router networks "
@@ -339,6 +343,30 @@ TrafficCommand::Setup TrafficCommand::prepare(double rate) const {
   if (auto error = check_model_fits(topology, config, std::nullopt)) throw InputError(*error);
   if (auto error = params.validate(topology)) throw InputError(*error);
   return {std::move(config), std::move(topology), params};
+}
+
+std::vector<std::string> TrafficCommand::curve_routings() const {
+  if (routings_.empty()) return {};
+  const std::string field = given_.at("routings")->count() > 0 ? "--routings" : "traffic.routings";
+  std::vector<std::string> names;
+  std::stringstream list(routings_);
+  for (std::string name; std::getline(list, name, ',');) {
+    const std::vector<std::string> known = routing_function_names();
+    if (std::find(known.begin(), known.end(), name) == known.end()) {
+      std::string all;
+      for (const std::string& k : known) all += (all.empty() ? "" : ", ") + k;
+      throw ConfigError(field, routings_, "'" + name + "' is not a routing function; known: " + all);
+    }
+    if (std::find(names.begin(), names.end(), name) != names.end())
+      throw ConfigError(field, routings_, "names '" + name + "' twice: each routing function is one curve");
+    names.push_back(name);
+  }
+  if (routings_.back() == ',') throw ConfigError(field, routings_, "ends with a comma: name a routing function after it");
+  if (network_.routing_given())
+    throw ConfigError(field, routings_, "gives each curve its routing function: give it or --routing, not both");
+  if (!reference_.empty())
+    throw ConfigError(field, routings_, "draws several curves; --compare-reference compares one: give one of the two");
+  return names;
 }
 
 void TrafficCommand::load_trace(TrafficParams& params, int nodes) const {
@@ -458,6 +486,9 @@ void TrafficCommand::print_point(std::ostream& out, const MachineConfig& config,
 }
 
 void TrafficCommand::refuse_sweep_outputs() const {
+  if (!routings_.empty())
+    throw ConfigError(given_.at("routings")->count() > 0 ? "--routings" : "traffic.routings", routings_,
+                      "draws a curve per routing function of a sweep of loads: give --rates FROM:TO:STEP");
   if (csv_option_->count() > 0 || png_option_->count() > 0 || !reference_.empty()) {
     const CLI::Option* given = !reference_.empty() ? nullptr : csv_option_->count() > 0 ? csv_option_ : png_option_;
     throw ConfigError(given ? given->get_name() : "--compare-reference", given ? given->as<std::string>() : reference_,
@@ -725,6 +756,7 @@ int TrafficCommand::run_sweep(const std::string& self_path, const std::vector<st
   if (from_file_.count("rate"))
     throw ConfigError("traffic.rate", from_file_.at("rate"), "a sweep of loads (traffic.rates) sets the rate of each point");
   const std::vector<double> rates = parse_rates(rates_);
+  const std::vector<std::string> routings = curve_routings();
   ReferenceCurve reference_curve;
   const std::vector<ReferencePoint>& reference = reference_curve.points;
   const std::string reference_file = data_file(reference_);  // from any directory (sims/data_files.h)
@@ -733,6 +765,13 @@ int TrafficCommand::run_sweep(const std::string& self_path, const std::vector<st
   std::optional<Setup> first;
   try {
     first = prepare(rates.front());
+    for (const std::string& routing : routings) {
+      try {
+        prepare(rates.front(), routing);
+      } catch (const InputError& e) {  // the curve's function on this network: named with --routings
+        throw InputError("--routings = '" + routings_ + "': the curve of " + routing + ": " + e.what());
+      }
+    }
   } catch (const InputError& e) {
     err << "meshmp: error: " << e.what() << "\n";
     return 2;
@@ -744,47 +783,67 @@ int TrafficCommand::run_sweep(const std::string& self_path, const std::vector<st
   check_distinct_outputs({{"--csv", csv_}, {"--png", png_}, {"--stats-json", stats_to_stdout ? "" : stats_json_}});
   OutputFile csv("--csv", csv_), png = plot_output("--png", png_), stats_file;
   if (!stats_json_.empty() && !stats_to_stdout) stats_file = OutputFile("--stats-json", stats_json_);
-  // A point's command line: this one without the sweep's own options, plus its rate.
+  // A point's command line: this one without the sweep's own options, plus its rate (and its curve's
+  // routing function).
   std::vector<std::string> base{self_path};
-  for (const std::string& a :
-       without_options(arguments, {"--rates", "-o", "--stats-json", "--csv", "--png", "--compare-reference"}, {}))
+  for (const std::string& a : without_options(
+           arguments, {"--rates", "--routings", "-o", "--stats-json", "--csv", "--png", "--compare-reference"}, {}))
     base.push_back(a);
-  nlohmann::json results = nlohmann::json::array();
-  std::vector<double> loads, latencies;
+  // One curve per routing function of --routings, else one of the configured function.
+  struct Curve {
+    std::string routing;  // empty: the configured one
+    nlohmann::json points = nlohmann::json::array();
+    std::vector<double> loads, latencies;
+  };
+  std::vector<Curve> curves;
+  for (const std::string& routing : routings) {
+    curves.emplace_back();
+    curves.back().routing = routing;
+  }
+  if (curves.empty()) curves.emplace_back();
   summary << std::fixed;
-  for (std::size_t k = 0; k < rates.size() && stop_signal() == 0; ++k) {
-    std::ostringstream rate;
-    rate << std::setprecision(6) << rates[k];
-    std::vector<std::string> argv = base;
-    argv.insert(argv.end(), {"--rate", rate.str(), "--json-line"});
-    const ChildOutcome point_run = run_child_process(argv);
-    if (stopped_with_this_process(point_run)) break;
-    nlohmann::json point;
-    try {
-      point = nlohmann::json::parse(point_run.out);
-    } catch (const nlohmann::json::exception&) {
-      err << "meshmp: error: the point at rate " << rate.str() << " failed (" << point_run.describe() << ")\n";
-      return 1;
+  std::size_t points_run = 0;
+  for (Curve& curve : curves) {
+    if (stop_signal() != 0) break;
+    if (!curve.routing.empty()) summary << "  routing " << curve.routing << ":\n";
+    for (std::size_t k = 0; k < rates.size() && stop_signal() == 0; ++k) {
+      std::ostringstream rate;
+      rate << std::setprecision(6) << rates[k];
+      std::vector<std::string> argv = base;
+      if (!curve.routing.empty()) argv.insert(argv.end(), {"--routing", curve.routing});
+      argv.insert(argv.end(), {"--rate", rate.str(), "--json-line"});
+      const ChildOutcome point_run = run_child_process(argv);
+      if (stopped_with_this_process(point_run)) break;
+      nlohmann::json point;
+      try {
+        point = nlohmann::json::parse(point_run.out);
+      } catch (const nlohmann::json::exception&) {
+        err << "meshmp: error: the point at rate " << rate.str()
+            << (curve.routing.empty() ? "" : " under " + curve.routing) << " failed (" << point_run.describe() << ")\n";
+        return 1;
+      }
+      ++points_run;
+      curve.points.push_back(point);
+      curve.loads.push_back(rates[k]);
+      curve.latencies.push_back(number_or_nan(point["average_packet_latency_cycles"]));
+      // Several seeds: each mean with its 95% interval.
+      auto interval = [&point](const char* key) {
+        const nlohmann::json half_width = point.value(std::string(key) + "_ci95", nlohmann::json());
+        std::ostringstream text;
+        if (!half_width.is_null()) text << " +- " << std::fixed << std::setprecision(4) << half_width.get<double>();
+        return text.str();
+      };
+      summary << "  [" << k + 1 << "/" << rates.size() << "] offered " << std::setprecision(3) << rates[k]
+              << ": accepted " << std::setprecision(4) << point["accepted_flits_per_node_per_cycle"].get<double>()
+              << interval("accepted_flits_per_node_per_cycle");
+      if (std::isnan(curve.latencies.back()))
+        summary << ", no packet measured";
+      else
+        summary << ", latency " << std::setprecision(2) << curve.latencies.back()
+                << interval("average_packet_latency_cycles") << " (p99 " << std::setprecision(0)
+                << point["p99_packet_latency_cycles"].get<double>() << ")";
+      summary << (point["all_measured_packets_delivered"].get<bool>() ? "" : " saturated") << "\n" << std::flush;
     }
-    results.push_back(point);
-    loads.push_back(rates[k]);
-    latencies.push_back(number_or_nan(point["average_packet_latency_cycles"]));
-    // Several seeds: each mean with its 95% interval.
-    auto interval = [&point](const char* key) {
-      const nlohmann::json half_width = point.value(std::string(key) + "_ci95", nlohmann::json());
-      std::ostringstream text;
-      if (!half_width.is_null()) text << " +- " << std::fixed << std::setprecision(4) << half_width.get<double>();
-      return text.str();
-    };
-    summary << "  [" << k + 1 << "/" << rates.size() << "] offered " << std::setprecision(3) << rates[k] << ": accepted "
-        << std::setprecision(4) << point["accepted_flits_per_node_per_cycle"].get<double>()
-        << interval("accepted_flits_per_node_per_cycle");
-    if (std::isnan(latencies.back()))
-      summary << ", no packet measured";
-    else
-      summary << ", latency " << std::setprecision(2) << latencies.back() << interval("average_packet_latency_cycles")
-              << " (p99 " << std::setprecision(0) << point["p99_packet_latency_cycles"].get<double>() << ")";
-    summary << (point["all_measured_packets_delivered"].get<bool>() ? "" : " saturated") << "\n" << std::flush;
   }
   {
     std::ostream& rows = csv.stream();
@@ -805,72 +864,96 @@ int TrafficCommand::run_sweep(const std::string& self_path, const std::vector<st
       return text.str();
     };
     for (std::size_t c = 0; c < columns.size(); ++c) rows << (c ? "," : "") << columns[c];
+    if (!routings.empty()) rows << ",routing";  // the curve a row belongs to
     rows << '\n';
-    for (const auto& p : results) {
-      for (std::size_t c = 0; c < columns.size(); ++c)
-        rows << (c ? "," : "") << cell(p.at(c == 0 ? "offered_flits_per_node_per_cycle" : columns[c]));
-      rows << '\n';
-    }
+    for (const Curve& curve : curves)
+      for (const auto& p : curve.points) {
+        for (std::size_t c = 0; c < columns.size(); ++c)
+          rows << (c ? "," : "") << cell(p.at(c == 0 ? "offered_flits_per_node_per_cycle" : columns[c]));
+        if (!routings.empty()) rows << "," << curve.routing;
+        rows << '\n';
+      }
     csv.commit();
   }
-  summary << "  curve: " << csv_ << "\n";
+  summary << "  curve" << (routings.empty() ? "" : "s") << ": " << csv_ << "\n";
   if (stop_signal() != 0) {  // the finished points are kept; no comparison or plot of a cut curve
-    err << "meshmp: stopped by " << signal_name(stop_signal()) << " after " << results.size() << " of " << rates.size()
-        << " loads; " << csv_ << " holds them\n";
+    err << "meshmp: stopped by " << signal_name(stop_signal()) << " after " << points_run << " of "
+        << rates.size() * curves.size() << " loads; " << csv_ << " holds them\n";
     return stopped_exit_status();
   }
-  nlohmann::json comparison;
-  const double saturation = saturation_load(loads, latencies);
-  if (!reference.empty()) {
-    std::vector<double> ref_loads, ref_latencies;
-    for (const auto& r : reference) {
-      ref_loads.push_back(r.load);
-      ref_latencies.push_back(r.latency);
+  nlohmann::json document;
+  if (routings.empty()) {
+    const std::vector<double>& loads = curves.front().loads;
+    const std::vector<double>& latencies = curves.front().latencies;
+    const nlohmann::json& results = curves.front().points;
+    nlohmann::json comparison;
+    const double saturation = saturation_load(loads, latencies);
+    if (!reference.empty()) {
+      std::vector<double> ref_loads, ref_latencies;
+      for (const auto& r : reference) {
+        ref_loads.push_back(r.load);
+        ref_latencies.push_back(r.latency);
+      }
+      const double ref_saturation = saturation_load(ref_loads, ref_latencies);
+      // Latencies are compared below the reference's saturation, less the 0.025 the saturation may differ by.
+      const double compared_below = ref_saturation > 0 ? ref_saturation - 0.025 : 2.0;
+      summary << "  against " << reference_ << ":\n";
+      double worst = 0, worst_to_80 = 0;  // the second up to 80% of the reference's saturation
+      const double eighty_percent = ref_saturation > 0 ? 0.8 * ref_saturation : 2.0;
+      comparison["points"] = nlohmann::json::array();
+      for (const auto& r : reference)
+        for (std::size_t k = 0; k < loads.size(); ++k)
+          if (std::abs(loads[k] - r.load) < 1e-9 && !std::isnan(latencies[k])) {
+            const double ratio = latencies[k] / r.latency;
+            summary << "    load " << std::setprecision(2) << r.load << ": latency " << std::setprecision(2) << latencies[k]
+                << " vs " << r.latency << " (ratio " << std::setprecision(3) << ratio << ")\n";
+            comparison["points"].push_back({{"load_flits_per_node_per_cycle", r.load},
+                                            {"average_packet_latency_cycles", latencies[k]},
+                                            {"reference_average_packet_latency_cycles", r.latency},
+                                            {"measured_over_reference", ratio}});
+            if (r.load < compared_below) worst = std::max(worst, std::abs(ratio - 1));
+            if (r.load <= eighty_percent + 1e-9) worst_to_80 = std::max(worst_to_80, std::abs(ratio - 1));
+          }
+      summary << "    saturation (latency 3x its low-load value): " << saturation_text(saturation) << " vs "
+          << saturation_text(ref_saturation) << " flits/node/cycle\n"
+          << "    largest latency difference at loads below " << std::setprecision(3) << compared_below << ": "
+          << std::setprecision(1) << 100 * worst << "%\n"
+          << "    largest latency difference up to 80% of its saturation (" << std::setprecision(3) << eighty_percent
+          << "): " << std::setprecision(1) << 100 * worst_to_80 << "%; " << saturation_difference(saturation, ref_saturation)
+          << "\n";
+      comparison["saturation_flits_per_node_per_cycle"] = saturation_json(saturation);
+      comparison["largest_latency_difference_fraction_to_80_percent_of_saturation"] = worst_to_80;
+      comparison["largest_latency_difference_fraction"] = worst;
+      comparison["reference_saturation_flits_per_node_per_cycle"] = saturation_json(ref_saturation);
+    } else {
+      summary << "  saturation (latency 3x its low-load value): " << saturation_text(saturation) << "\n";
     }
-    const double ref_saturation = saturation_load(ref_loads, ref_latencies);
-    // Latencies are compared below the reference's saturation, less the 0.025 the saturation may differ by.
-    const double compared_below = ref_saturation > 0 ? ref_saturation - 0.025 : 2.0;
-    summary << "  against " << reference_ << ":\n";
-    double worst = 0, worst_to_80 = 0;  // the second up to 80% of the reference's saturation
-    const double eighty_percent = ref_saturation > 0 ? 0.8 * ref_saturation : 2.0;
-    comparison["points"] = nlohmann::json::array();
-    for (const auto& r : reference)
-      for (std::size_t k = 0; k < loads.size(); ++k)
-        if (std::abs(loads[k] - r.load) < 1e-9 && !std::isnan(latencies[k])) {
-          const double ratio = latencies[k] / r.latency;
-          summary << "    load " << std::setprecision(2) << r.load << ": latency " << std::setprecision(2) << latencies[k]
-              << " vs " << r.latency << " (ratio " << std::setprecision(3) << ratio << ")\n";
-          comparison["points"].push_back({{"load_flits_per_node_per_cycle", r.load},
-                                          {"average_packet_latency_cycles", latencies[k]},
-                                          {"reference_average_packet_latency_cycles", r.latency},
-                                          {"measured_over_reference", ratio}});
-          if (r.load < compared_below) worst = std::max(worst, std::abs(ratio - 1));
-          if (r.load <= eighty_percent + 1e-9) worst_to_80 = std::max(worst_to_80, std::abs(ratio - 1));
-        }
-    summary << "    saturation (latency 3x its low-load value): " << saturation_text(saturation) << " vs "
-        << saturation_text(ref_saturation) << " flits/node/cycle\n"
-        << "    largest latency difference at loads below " << std::setprecision(3) << compared_below << ": "
-        << std::setprecision(1) << 100 * worst << "%\n"
-        << "    largest latency difference up to 80% of its saturation (" << std::setprecision(3) << eighty_percent
-        << "): " << std::setprecision(1) << 100 * worst_to_80 << "%; " << saturation_difference(saturation, ref_saturation)
-        << "\n";
-    comparison["saturation_flits_per_node_per_cycle"] = saturation_json(saturation);
-    comparison["largest_latency_difference_fraction_to_80_percent_of_saturation"] = worst_to_80;
-    comparison["largest_latency_difference_fraction"] = worst;
-    comparison["reference_saturation_flits_per_node_per_cycle"] = saturation_json(ref_saturation);
+    document = {{"meshmp", build_identity()},
+                {"config", config_json(*first, std::nullopt)},
+                {"points", results},
+                {"saturation_flits_per_node_per_cycle", saturation_json(saturation)},
+                {"comparison", comparison}};
   } else {
-    summary << "  saturation (latency 3x its low-load value): " << saturation_text(saturation) << "\n";
+    // A curve per routing function, each a sweep's document of its own.
+    document = {{"meshmp", build_identity()}, {"config", config_json(*first, std::nullopt)}, {"curves", nlohmann::json::array()}};
+    for (const Curve& curve : curves) {
+      const double saturation = saturation_load(curve.loads, curve.latencies);
+      summary << "  saturation under " << curve.routing << " (latency 3x its low-load value): "
+              << saturation_text(saturation) << "\n";
+      nlohmann::json config = config_json(prepare(rates.front(), curve.routing), std::nullopt);
+      config["traffic"].erase("routings");  // the curve's own function is its router.routing
+      document["curves"].push_back({{"meshmp", build_identity()},
+                                    {"config", config},
+                                    {"points", curve.points},
+                                    {"saturation_flits_per_node_per_cycle", saturation_json(saturation)},
+                                    {"comparison", nullptr}});
+    }
   }
-  const nlohmann::json curve{{"meshmp", build_identity()},
-                             {"config", config_json(prepare(rates.front()), std::nullopt)},
-                             {"points", results},
-                             {"saturation_flits_per_node_per_cycle", saturation_json(saturation)},
-                             {"comparison", comparison}};
   if (stats_file.is_open()) {
-    stats_file.stream() << curve.dump(1) << "\n";
+    stats_file.stream() << document.dump(1) << "\n";
     stats_file.commit();
   }
-  if (stats_to_stdout) out << curve.dump(1) << "\n";
+  if (stats_to_stdout) out << document.dump(1) << "\n";
   std::vector<std::string> trailing{network_description(*first)};
   if (!reference_.empty()) trailing.push_back(reference_file);
   run_plot_script(self_path, "plot_latency.py", MESHMP_PLOT_SCRIPT, {csv_}, png, trailing, summary);
@@ -985,6 +1068,7 @@ void TrafficCommand::apply_config_file() {
     if (given_.at(key)->count() > 0) continue;                       // the command line overrides the file
     if (key == "rates" && given_.at("rate")->count() > 0) continue;  // one load asked for: a sweep's point
     if (key == "rate" && given_.at("rates")->count() > 0) continue;  // a sweep asked for
+    if (key == "routings" && given_.at("rate")->count() > 0) continue;  // one curve's point
     auto need = [&](bool ok, const char* what) {
       if (!ok) throw ConfigError(field, value.dump(), std::string("must be ") + what);
     };
@@ -1026,6 +1110,7 @@ nlohmann::json TrafficCommand::config_json(const Setup& setup, const std::option
     if (!trace_.empty() && (key == "pattern" || key == "injection" || key == "packet_flits" || key == "exclude_self"))
       continue;
     if (key == "trace" && trace_.empty()) continue;
+    if (key == "routings" && (routings_.empty() || rate)) continue;  // a sweep's curves
     // One size (packet_flits) or a mix (packet_sizes and its weights): never both, which a config refuses.
     if (key == "packet_flits" && !setup.params.packet_sizes.empty()) continue;
     if ((key == "packet_sizes" || key == "packet_size_rates") &&

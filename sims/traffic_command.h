@@ -39,8 +39,12 @@ class TrafficCommand : public Command {
     Topology topology;
     TrafficParams params;
   };
-  // Throws ConfigError naming the field, the value and the rule.
-  Setup prepare(double rate) const;
+  // Throws ConfigError naming the field, the value and the rule. `routing`, when not empty, replaces the
+  // configured routing function (a curve of --routings).
+  Setup prepare(double rate, const std::string& routing = "") const;
+  // --routings: the routing functions named, one curve each; empty when not given. Throws ConfigError
+  // naming --routings for an unknown or repeated name, or beside --routing or --compare-reference.
+  std::vector<std::string> curve_routings() const;
   // --trace: the trace read into `params` for a network of `nodes` nodes, the windows spanning it unless
   // given, its offered load as the rate; the settings of drawn packets, given, are refused.
   void load_trace(TrafficParams& params, int nodes) const;
@@ -94,6 +98,7 @@ class TrafficCommand : public Command {
   std::string pattern_ = "uniform";
   double rate_ = 0.1;
   std::string rates_;
+  std::string routings_;  // --routings: a curve per routing function, comma-separated
   // Whole numbers are kept as written and parsed against their rules (hw/base/config_limits.h).
   std::string packet_flits_ = "4", warmup_cycles_ = "10000", measure_cycles_ = "20000", drain_cycles_ = "100000",
               seed_ = "1", seeds_ = "1";
