@@ -55,6 +55,20 @@ nlohmann::json combine_seed_results(const std::vector<nlohmann::json>& seeds) {
         means[node] += seed.at(key).at(node).get<double>() / static_cast<double>(seeds.size());
     combined[key] = means;
   }
+  // Each link's mean over the seeds (the links come in one order in every seed's result).
+  nlohmann::json links = first.at("link_utilisation");
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    double flits = 0, utilisation = 0;
+    for (const nlohmann::json& seed : seeds) {
+      flits += seed.at("link_utilisation").at(i).at("flits").get<double>() / static_cast<double>(seeds.size());
+      utilisation += seed.at("link_utilisation").at(i).at("utilisation").get<double>() / static_cast<double>(seeds.size());
+    }
+    links[i]["flits"] = flits;
+    links[i]["utilisation"] = utilisation;
+  }
+  combined["link_utilisation"] = links;
+  for (const char* key : {"max_link_utilisation", "average_link_utilisation"})
+    combined[key] = mean_with_ci95(numbers_of(seeds, key)).mean;
   const std::vector<double> accepted = combined["source_accepted_flits_per_cycle"];
   combined["min_source_accepted_flits_per_cycle"] = *std::min_element(accepted.begin(), accepted.end());
   combined["max_source_accepted_flits_per_cycle"] = *std::max_element(accepted.begin(), accepted.end());

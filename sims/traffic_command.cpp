@@ -3,6 +3,7 @@
 
 #include "sims/build_identity.h"
 #include "sims/check_command.h"
+#include "sims/link_utilisation.h"
 #include "sims/plot_script.h"
 #include "sims/seed_results.h"
 
@@ -457,7 +458,7 @@ void TrafficCommand::check_like_with_like(const std::map<std::string, std::strin
 
 void TrafficCommand::print_point(std::ostream& out, const MachineConfig& config, const Topology& topology,
                                  const TrafficParams& params, double rate, const TrafficGenerator& generator,
-                                 const Interconnect& network) const {
+                                 const Interconnect& network, const nlohmann::json& result) const {
   const TrafficStats& s = generator.stats();
   const bool complete = generator.measurement_drained();
   out << std::fixed << "meshmp traffic: " << topology.spec() << ", " << pattern_text() << ", offered " << std::setprecision(3)
@@ -479,6 +480,7 @@ void TrafficCommand::print_point(std::ostream& out, const MachineConfig& config,
   const std::vector<double> accepted = generator.accepted_flits_per_cycle_by_source();
   out << "\n  accepted per source: min " << std::setprecision(4) << *std::min_element(accepted.begin(), accepted.end())
       << ", max " << *std::max_element(accepted.begin(), accepted.end()) << " flits/cycle";
+  if (const std::string links = link_utilisation_text(result); !links.empty()) out << "\n  " << links;
   out << "\n  " << s.measured_packets << " packets measured"
       << (complete ? "" : " (NOT all delivered within --drain-cycles: the network is saturated)") << "\n";
   for (const auto& e : s.errors) out << "  ERROR: " << e << "\n";
@@ -524,7 +526,12 @@ int TrafficCommand::run_point(double rate, std::ostream& out, std::ostream& err)
   TrafficGenerator generator(network, params);
   generator.start();
   const auto started = std::chrono::steady_clock::now();
-  sc_core::sc_start(period * static_cast<double>(generator.generation_end_cycle()));
+  // The links' counts at both ends of the measurement window: what they carried in it is the difference.
+  const auto running = [] { return sc_core::sc_get_status() != sc_core::SC_STOPPED; };
+  if (params.warmup_cycles > 0) sc_core::sc_start(period * static_cast<double>(params.warmup_cycles));
+  const std::vector<LinkCount> links_at_warmup_end = network.link_counts();
+  if (running()) sc_core::sc_start(period * static_cast<double>(params.measure_cycles));
+  const std::vector<LinkCount> links_at_measure_end = network.link_counts();
   std::uint64_t drained = 0;
   while (!generator.measurement_drained() && !network.failed() && drained < params.drain_cycles &&
          sc_core::sc_get_status() != sc_core::SC_STOPPED) {
@@ -570,6 +577,7 @@ int TrafficCommand::run_point(double rate, std::ostream& out, std::ostream& err)
                            {"errors", s.errors},
                            {"failure", network.failure()},
                            {"host_seconds", host_seconds}};
+  add_link_utilisation(result, links_at_warmup_end, links_at_measure_end, params.measure_cycles);
   if (stop_signal() != 0) {
     err << "meshmp: stopped by " << signal_name(stop_signal()) << " at simulated cycle " << network.current_cycle()
         << "; no output written\n";
@@ -586,7 +594,7 @@ int TrafficCommand::run_point(double rate, std::ostream& out, std::ostream& err)
   if (json_line_) {
     out << result.dump() << "\n";
   } else {
-    print_point(summary, config, topology, params, rate, generator, network);
+    print_point(summary, config, topology, params, rate, generator, network, result);
   }
   return s.errors.empty() && !network.failed() ? 0 : 1;
 }

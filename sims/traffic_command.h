@@ -65,9 +65,10 @@ class TrafficCommand : public Command {
   void refuse_sweep_outputs() const;
   // traffic.seeds, checked against its rule.
   std::uint64_t seeds() const;
-  // A point's summary, as `meshmp traffic` prints it.
+  // A point's summary, as `meshmp traffic` prints it (`result`: its JSON, for the links' utilisation).
   void print_point(std::ostream& out, const MachineConfig& config, const Topology& topology, const TrafficParams& params,
-                   double rate, const TrafficGenerator& generator, const Interconnect& network) const;
+                   double rate, const TrafficGenerator& generator, const Interconnect& network,
+                   const nlohmann::json& result) const;
   // --config: the network's keys over the defaults, and the traffic section's values for the options not
   // given on the command line. Throws ConfigError naming the key.
   void apply_config_file();
