@@ -215,6 +215,10 @@ void TrafficCommand::add_to(CLI::App& c) {
   c.add_option("-o,--stats-json", stats_json_, "write the result(s) as JSON to this file; - for standard output (the summary then goes to standard error)");
   csv_option_ = c.add_option("--csv", csv_, "sweep: latency-vs-load CSV  [default meshmp-traffic.csv]");
   png_option_ = c.add_option("--png", png_, "sweep: latency- and accepted-vs-load plot, a curve per routing function of --routings (needs python3-matplotlib)  [default meshmp-traffic.png]");
+  link_heatmap_option_ = c.add_option(
+      "--link-heatmap", link_heatmap_,
+      "one load: draw the links coloured by their utilisation in the measurement window (a 2-D mesh or torus as "
+      "itself, any other topology as a source x destination matrix; needs python3-matplotlib)");
   c.add_option("--compare-reference", reference_,
                "sweep: compare with a reference curve CSV (load,accepted,latency[,routers crossed]), e.g. "
                "sims/reference/booksim2-mesh8x8-uniform.csv");
@@ -498,9 +502,23 @@ void TrafficCommand::refuse_sweep_outputs() const {
   }
 }
 
+std::optional<OutputFile> TrafficCommand::link_heatmap_output() const {
+  if (link_heatmap_option_->count() == 0) return std::nullopt;
+  check_distinct_outputs({{"--link-heatmap", link_heatmap_},
+                          {"--stats-json", stats_json_ == kStandardOutput ? "" : stats_json_}});
+  return plot_output("--link-heatmap", link_heatmap_);
+}
+
+std::string TrafficCommand::heatmap_title(const Setup& setup, double rate) const {
+  std::ostringstream title;
+  title << network_description(setup) << "\noffered " << std::fixed << std::setprecision(3) << rate
+        << " flits/node/cycle";
+  return title.str();
+}
+
 std::uint64_t TrafficCommand::seeds() const { return parse_integer(seeds_, limits::kTrafficSeeds); }
 
-int TrafficCommand::run_point(double rate, std::ostream& out, std::ostream& err) const {
+int TrafficCommand::run_point(double rate, const std::string& self_path, std::ostream& out, std::ostream& err) const {
   refuse_sweep_outputs();
   std::optional<Setup> setup;
   try {
@@ -518,6 +536,7 @@ int TrafficCommand::run_point(double rate, std::ostream& out, std::ostream& err)
   std::ostream& summary = stats_to_stdout ? err : out;
   OutputFile stats_file;
   if (!stats_json_.empty() && !stats_to_stdout) stats_file = OutputFile("--stats-json", stats_json_);
+  std::optional<OutputFile> heatmap = link_heatmap_output();
   warn_of_a_dependency_cycle(config, err);
   const sc_core::sc_time period(1, sc_core::SC_NS);
   const std::unique_ptr<Interconnect> built = build_network(config, topology, period, params.seed);
@@ -596,6 +615,8 @@ int TrafficCommand::run_point(double rate, std::ostream& out, std::ostream& err)
   } else {
     print_point(summary, config, topology, params, rate, generator, network, result);
   }
+  if (heatmap)  // "plot: FILE" beside the summary, never inside the JSON line
+    draw_link_heatmap(self_path, topology, result, heatmap_title(*setup, rate), *heatmap, json_line_ ? err : summary);
   return s.errors.empty() && !network.failed() ? 0 : 1;
 }
 
@@ -759,6 +780,9 @@ std::string saturation_difference(double measured, double reference) {
 
 int TrafficCommand::run_sweep(const std::string& self_path, const std::vector<std::string>& arguments,
                               std::ostream& out, std::ostream& err) const {
+  if (link_heatmap_option_->count() > 0)
+    throw ConfigError("--link-heatmap", link_heatmap_,
+                      "draws the links of one load: give --rate, not --rates (a sweep runs " + rates_ + ")");
   if (rate_option_->count() > 0)
     throw ConfigError("--rate", rate_option_->as<std::string>(), "a sweep of loads (--rates) sets the rate of each point");
   if (from_file_.count("rate"))
@@ -985,7 +1009,9 @@ int TrafficCommand::run_seeds(const std::string& self_path, const std::vector<st
   warn_of_a_dependency_cycle(setup->config, err);
   // A seed's command line: this one with one run of that seed, its result as a JSON line.
   std::vector<std::string> base{self_path};
-  for (const std::string& a : without_options(arguments, {"--seed", "--seeds", "-o", "--stats-json"}, {"--json-line"}))
+  std::optional<OutputFile> heatmap = link_heatmap_output();  // drawn here, of the seeds' means
+  for (const std::string& a :
+       without_options(arguments, {"--seed", "--seeds", "-o", "--stats-json", "--link-heatmap"}, {"--json-line"}))
     base.push_back(a);
   const std::uint64_t first_seed = setup->params.seed, runs = seeds();
   std::vector<nlohmann::json> results;
@@ -1049,6 +1075,10 @@ int TrafficCommand::run_seeds(const std::string& self_path, const std::vector<st
     if (!result["failure"].get<std::string>().empty())
       summary << "  FAILED: " << result["failure"].get<std::string>() << "\n";
   }
+  if (heatmap)
+    draw_link_heatmap(self_path, setup->topology, result,
+                      heatmap_title(*setup, rate_) + ", means over " + std::to_string(runs) + " seeds", *heatmap,
+                      json_line_ ? err : summary);
   return result["errors"].empty() && result["failure"].get<std::string>().empty() ? 0 : 1;
 }
 
@@ -1161,7 +1191,7 @@ int TrafficCommand::run(const CommandContext& context) {
   apply_config_file();
   if (!rates_.empty()) return run_sweep(self_path, arguments, out, err);
   if (seeds() > 1) return run_seeds(self_path, arguments, out, err);
-  return run_point(rate_, out, err);
+  return run_point(rate_, self_path, out, err);
 }
 
 }  // namespace meshmp

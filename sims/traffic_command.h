@@ -19,6 +19,7 @@
 #include "hw/network/traffic_generator.h"
 #include "sims/cli_options.h"
 #include "sims/command.h"
+#include "sims/output_file.h"
 #include "topology/topology.h"
 
 namespace meshmp {
@@ -56,7 +57,11 @@ class TrafficCommand : public Command {
   // ConfigError naming --compare-reference when the reference curve names a setting (`network`: its
   // "# key: value" lines) that this run has otherwise: the curves would not compare like with like.
   void check_like_with_like(const std::map<std::string, std::string>& network, const Setup& setup) const;
-  int run_point(double rate, std::ostream& out, std::ostream& err) const;
+  int run_point(double rate, const std::string& self_path, std::ostream& out, std::ostream& err) const;
+  // --link-heatmap: the plot opened before any work (its extension checked), distinct from --stats-json.
+  std::optional<OutputFile> link_heatmap_output() const;
+  // "mesh:4x4, uniform, ..., offered 0.200 flits/node/cycle": a heat map's title.
+  std::string heatmap_title(const Setup& setup, double rate) const;
   // --seeds N > 1 at one load: each seed's run in its own process, their results combined
   // (sims/seed_results.h).
   int run_seeds(const std::string& self_path, const std::vector<std::string>& arguments, std::ostream& out,
@@ -111,10 +116,11 @@ class TrafficCommand : public Command {
   std::string injection_ = "bernoulli";
   double burst_cycles_ = 10, idle_cycles_ = 10;
   std::string stats_json_, csv_ = "meshmp-traffic.csv", png_ = "meshmp-traffic.png", reference_;
+  std::string link_heatmap_;  // one load's links coloured by utilisation (sims/link_utilisation.h)
   bool json_line_ = false;
   // Options that apply to one pattern or to a sweep only: given elsewhere, they are refused.
   const CLI::Option *rate_option_ = nullptr, *hotspot_node_option_ = nullptr, *hotspot_fraction_option_ = nullptr,
-                    *csv_option_ = nullptr, *png_option_ = nullptr;
+                    *csv_option_ = nullptr, *png_option_ = nullptr, *link_heatmap_option_ = nullptr;
 };
 
 // Saturation of a latency-vs-load curve: the load at which the average latency first reaches three times

@@ -126,4 +126,51 @@ TEST(LinkUtilisation, SeedsGiveEachLinksMean) {
   std::remove(file.c_str());
 }
 
+bool have_matplotlib() { return meshmp_test::run_command("/usr/bin/python3 -c 'import matplotlib'").status == 0; }
+
+// A file that starts as a PNG does.
+bool is_png(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char head[8] = {};
+  in.read(head, 8);
+  return in && std::string(head + 1, 3) == "PNG" && std::filesystem::file_size(path) > 1000;
+}
+
+// A 2-D mesh drawn as itself, a hypercube as a matrix: a PNG either way, and "plot: FILE" beside the summary.
+TEST(LinkUtilisation, TheHeatMapIsDrawnForAMeshAndAHypercube) {
+  if (!have_matplotlib()) GTEST_SKIP() << "python3-matplotlib is not installed (scripts/setup.sh installs it)";
+  for (const std::string topology : {"mesh:4x4", "hypercube:4"}) {
+    const std::string png = temp_path(topology.substr(0, topology.find(':')) + ".png");
+    std::remove(png.c_str());
+    const Outcome o = meshmp("traffic -t " + topology + " --rate 0.2 --warmup-cycles 200 --measure-cycles 500 --link-heatmap " + png);
+    ASSERT_EQ(o.status, 0) << o.output;
+    EXPECT_TRUE(contains(o.output, "plot: " + png)) << o.output;
+    EXPECT_TRUE(is_png(png)) << topology;
+    std::remove(png.c_str());
+  }
+  // With --json-line the JSON stays one line of standard output, "plot: FILE" going to standard error.
+  const std::string png = temp_path("line.png"), line = temp_path("line.json");
+  const Outcome o = meshmp_test::run_command(std::string("(") + MESHMP_BINARY +
+                                            " traffic -t torus:4x4 --rate 0.2 --warmup-cycles 200 --measure-cycles 500 "
+                                            "--json-line --link-heatmap " + png + " > " + line + ")");
+  ASSERT_EQ(o.status, 0) << o.output;
+  EXPECT_TRUE(contains(o.output, "plot: " + png)) << o.output;
+  EXPECT_EQ(nlohmann::json::parse(std::ifstream(line))["link_utilisation"].size(), 64u);
+  std::remove(line.c_str());
+  EXPECT_TRUE(is_png(png));
+  std::remove(png.c_str());
+}
+
+TEST(LinkUtilisation, TheHeatMapIsRefusedBesideASweep) {
+  const std::string png = temp_path("sweep.png");
+  const Outcome o = meshmp("traffic -t mesh:4x4 --rates 0.1,0.2 --link-heatmap " + png);
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_TRUE(contains(o.output, "--link-heatmap = '" + png + "': draws the links of one load: give --rate, not --rates"))
+      << o.output;
+  EXPECT_FALSE(std::filesystem::exists(png));
+  const Outcome no_format = meshmp("traffic -t mesh:4x4 --link-heatmap " + temp_path("links"));
+  EXPECT_EQ(no_format.status, 2) << no_format.output;
+  EXPECT_TRUE(contains(no_format.output, "--link-heatmap")) << no_format.output;
+}
+
 }  // namespace
