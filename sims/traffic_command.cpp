@@ -241,6 +241,7 @@ EXAMPLES
   meshmp traffic --topology mesh:8x8 --pipeline-depth 4 --rates 0.02:0.44:0.02 \
       --compare-reference sims/reference/booksim2-mesh8x8-uniform.csv
   meshmp traffic --topology torus:8x8 --pattern transpose --rate 0.1
+  meshmp traffic --topology mesh:8x8 --pattern transpose --rate 0.2 --link-heatmap links.png
   meshmp traffic --topology mesh:8x8 --rate 0.3 --packet-sizes 1,4,8 --packet-size-rates 1,2,1
   meshmp traffic --topology mesh:4x4 --trace direct.trace   (from meshmp run ... --record-trace direct.trace))");
 }
