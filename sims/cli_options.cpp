@@ -46,7 +46,8 @@ void RunOptions::add_network_options_to(CLI::App& c, bool with_packet_limit) {
                    "cross-validation runs with (--pipeline-depth 4, --head-pipeline from-front, --vc-allocator islip, "
                    "--routing dimension-order-split-ties unless --routing names an adaptive or two-phase function, and, on a "
                    "topology with rings, --dateline-classes "
-                   "whole-segment; SystemC router)  [default meshmp]");
+                   "whole-segment; SystemC router; the power model prices a mesh's edge channels, --edge-channels idle, "
+                   "unless given)  [default meshmp]");
   }
 }
 
@@ -138,6 +139,7 @@ void RunOptions::apply_router_rules(MachineConfig& config) const {
   }
   config.router.pipeline_depth = 4;
   config.router.head_pipeline_from_front = true;
+  if (!given("power.edge_channels").given()) config.price_edge_channels = true;
   config.router.islip_vc_allocator = true;
   if (topology.has_rings() && config.router.dateline) config.router.dateline_whole_segment = true;
 }

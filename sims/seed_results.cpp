@@ -22,6 +22,29 @@ std::vector<double> numbers_of(const std::vector<nlohmann::json>& seeds, const s
 
 nlohmann::json number_or_null(double value) { return std::isnan(value) ? nlohmann::json(nullptr) : nlohmann::json(value); }
 
+// The seeds' values of one figure, which has one shape in every seed: the mean of each floating-point
+// number (a null where any seed has none), anything else (names, counts of the setting) as the first
+// seed has it.
+nlohmann::json mean_of(const std::vector<const nlohmann::json*>& values) {
+  const nlohmann::json& first = *values.front();
+  if (first.is_object()) {
+    nlohmann::json mean = nlohmann::json::object();
+    for (const auto& item : first.items()) {
+      std::vector<const nlohmann::json*> members;
+      for (const nlohmann::json* value : values) members.push_back(&value->at(item.key()));
+      mean[item.key()] = mean_of(members);
+    }
+    return mean;
+  }
+  if (!first.is_number_float()) return first;
+  double sum = 0;
+  for (const nlohmann::json* value : values) {
+    if (!value->is_number()) return nullptr;
+    sum += value->get<double>();
+  }
+  return sum / static_cast<double>(values.size());
+}
+
 }  // namespace
 
 nlohmann::json combine_seed_results(const std::vector<nlohmann::json>& seeds) {
@@ -69,6 +92,10 @@ nlohmann::json combine_seed_results(const std::vector<nlohmann::json>& seeds) {
   combined["link_utilisation"] = links;
   for (const char* key : {"max_link_utilisation", "average_link_utilisation"})
     combined[key] = mean_with_ci95(numbers_of(seeds, key)).mean;
+  // The network's power: each component's mean (null when the routers count no events).
+  std::vector<const nlohmann::json*> powers;
+  for (const nlohmann::json& seed : seeds) powers.push_back(&seed.at("power"));
+  combined["power"] = first.at("power").is_null() ? nlohmann::json(nullptr) : mean_of(powers);
   const std::vector<double> accepted = combined["source_accepted_flits_per_cycle"];
   combined["min_source_accepted_flits_per_cycle"] = *std::min_element(accepted.begin(), accepted.end());
   combined["max_source_accepted_flits_per_cycle"] = *std::max_element(accepted.begin(), accepted.end());

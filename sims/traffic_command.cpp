@@ -6,6 +6,8 @@
 #include "sims/link_utilisation.h"
 #include "sims/plot_script.h"
 #include "sims/seed_results.h"
+#include "sims/power_report.h"
+#include "hw/power/network_activity.h"
 
 #include <systemc>
 
@@ -348,7 +350,8 @@ TrafficCommand::Setup TrafficCommand::prepare(double rate, const std::string& ro
   Topology topology = Topology::parse(config.topology);
   if (auto error = check_model_fits(topology, config, std::nullopt)) throw InputError(*error);
   if (auto error = params.validate(topology)) throw InputError(*error);
-  return {std::move(config), std::move(topology), params};
+  Technology technology = read_technology("power.technology_file", config.technology_file);
+  return {std::move(config), std::move(topology), params, technology};
 }
 
 std::vector<std::string> TrafficCommand::curve_routings() const {
@@ -486,6 +489,14 @@ void TrafficCommand::print_point(std::ostream& out, const MachineConfig& config,
   out << "\n  accepted per source: min " << std::setprecision(4) << *std::min_element(accepted.begin(), accepted.end())
       << ", max " << *std::max_element(accepted.begin(), accepted.end()) << " flits/cycle";
   if (const std::string links = link_utilisation_text(result); !links.empty()) out << "\n  " << links;
+  if (const nlohmann::json& power = result["power"]; !power.is_null()) {
+    out << "\n  network power " << std::setprecision(4) << power["watts"]["total"].get<double>() << " W (leakage "
+        << power["watts"]["leakage"].get<double>() << " W) at " << std::setprecision(2) << power["clock_ghz"].get<double>()
+        << " GHz, area " << std::setprecision(3) << power["area_mm2"]["total"].get<double>() << " mm^2";
+    if (!power["energy_per_delivered_bit_joules"].is_null())
+      out << ", " << std::setprecision(3) << power["energy_per_delivered_bit_joules"].get<double>() * 1e12
+          << " pJ per delivered bit";
+  }
   out << "\n  " << s.measured_packets << " packets measured"
       << (complete ? "" : " (NOT all delivered within --drain-cycles: the network is saturated)") << "\n";
   for (const auto& e : s.errors) out << "  ERROR: " << e << "\n";
@@ -550,8 +561,10 @@ int TrafficCommand::run_point(double rate, const std::string& self_path, std::os
   const auto running = [] { return sc_core::sc_get_status() != sc_core::SC_STOPPED; };
   if (params.warmup_cycles > 0) sc_core::sc_start(period * static_cast<double>(params.warmup_cycles));
   const std::vector<LinkCount> links_at_warmup_end = network.link_counts();
+  const std::optional<ActivitySnapshot> activity_at_warmup_end = snapshot_activity(network);
   if (running()) sc_core::sc_start(period * static_cast<double>(params.measure_cycles));
   const std::vector<LinkCount> links_at_measure_end = network.link_counts();
+  const std::optional<ActivitySnapshot> activity_at_measure_end = snapshot_activity(network);
   std::uint64_t drained = 0;
   while (!generator.measurement_drained() && !network.failed() && drained < params.drain_cycles &&
          sc_core::sc_get_status() != sc_core::SC_STOPPED) {
@@ -598,6 +611,17 @@ int TrafficCommand::run_point(double rate, const std::string& self_path, std::os
                            {"failure", network.failure()},
                            {"host_seconds", host_seconds}};
   add_link_utilisation(result, links_at_warmup_end, links_at_measure_end, params.measure_cycles);
+  // The network's power over the measurement window, from its routers' and channels' events.
+  result["power"] = nullptr;
+  if (activity_at_warmup_end && activity_at_measure_end) {
+    const NetworkActivity activity =
+        activity_between(network, *activity_at_warmup_end, *activity_at_measure_end, config.channel_width_bits,
+                         config.price_edge_channels);
+    const double delivered = generator.accepted_flits_per_node_per_cycle() * topology.num_nodes() *
+                             static_cast<double>(params.measure_cycles);
+    result["power"] = power_report(network_power(setup->technology, activity), activity, config.technology_file,
+                                   static_cast<std::uint64_t>(delivered + 0.5));
+  }
   if (stop_signal() != 0) {
     err << "meshmp: stopped by " << signal_name(stop_signal()) << " at simulated cycle " << network.current_cycle()
         << "; no output written\n";

@@ -17,6 +17,7 @@
 #include "hw/base/config_limits.h"
 #include "hw/machine/machine_config.h"
 #include "hw/network/traffic_generator.h"
+#include "hw/power/technology.h"
 #include "sims/cli_options.h"
 #include "sims/command.h"
 #include "sims/output_file.h"
@@ -39,6 +40,7 @@ class TrafficCommand : public Command {
     MachineConfig config;
     Topology topology;
     TrafficParams params;
+    Technology technology;  // power.technology_file's, read before the run
   };
   // Throws ConfigError naming the field, the value and the rule. `routing`, when not empty, replaces the
   // configured routing function (a curve of --routings).

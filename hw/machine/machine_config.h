@@ -32,6 +32,13 @@ struct MachineConfig {
   // The level the router network is modelled at (hw/network/interconnect.h): cycle, tlm, or both (meshmp run
   // runs one machine at each and compares them).
   NetworkFidelity fidelity = NetworkFidelity::Cycle;
+  // The router network's power and area model (hw/power): its technology file (empty: the built-in 32 nm
+  // technology of hw/power/technology.h) and a flit's width in bits.
+  std::string technology_file;
+  int channel_width_bits = 128;
+  // A mesh's edge ports lead nowhere: priced as absent (false), or as idle channels (true), as BookSim2's
+  // mesh builds them (--router-rules booksim2).
+  bool price_edge_channels = false;
   ProcessorParams processor;
   FabricParams fabric;
   // The network interface's buffer for messages that arrive before their receive is posted.

@@ -231,6 +231,24 @@ std::vector<MachineSetting> declare_settings() {
       true, [](auto& c) -> auto& { return c.fidelity; },
       [](const std::string& v) { return parse_network_fidelity(v, "network.fidelity"); },
       [](NetworkFidelity fidelity) { return to_string(fidelity); }));
+  s.push_back(plain_text("power.technology_file", "--technology-file",
+                         "the power and area model's technology file (BookSim2's techfile format, docs/energy.md); empty: the "
+                         "built-in 32 nm technology",
+                         true, [](auto& c) -> auto& { return c.technology_file; }));
+  s.push_back(whole(limits::kChannelWidthBits, "--channel-width",
+                    "a flit's width in bits, which the power and area model prices every wire, buffer and crossbar at", true,
+                    [](auto& c) -> auto& { return c.channel_width_bits; }));
+  s.push_back(text(
+      "power.edge_channels", "--edge-channels",
+      "a mesh's edge ports, which lead nowhere: absent (no channel priced) or idle (an idle channel priced at each, as "
+      "BookSim2's mesh builds them; --router-rules booksim2)",
+      true, [](auto& c) -> auto& { return c.price_edge_channels; },
+      [](const std::string& v) {
+        if (v != "absent" && v != "idle")
+          throw ConfigError("power.edge_channels", v, "must be absent (no channel at a mesh's edge port) or idle");
+        return v == "idle";
+      },
+      [](bool idle) { return idle ? "idle" : "absent"; }));
   s.push_back(whole(limits::kWatchdogCycles, "--watchdog-cycles", "deadlock watchdog: cycles without any flit or credit moving",
                     true, [](auto& c) -> auto& { return c.watchdog_cycles; }));
   s.push_back(whole(limits::kHostThreads, "--host-threads",

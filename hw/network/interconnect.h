@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "hw/router/router_activity.h"
 #include "hw/router/router_params.h"
 #include "hw/router/routing.h"
 #include "topology/topology.h"
@@ -52,6 +53,9 @@ class Interconnect {
   virtual const std::vector<std::uint64_t>& header_blocking_by_step() const = 0;
   virtual std::uint64_t body_stall_cycles() const = 0;
   virtual std::vector<LinkCount> link_counts() const = 0;
+  // The buffer and crossbar events of `node`'s router since it was built (the power model's activity);
+  // nullptr when the network has no routers that count them (the transaction level, the RTL router).
+  virtual const RouterActivity* router_activity(int /*node*/) const { return nullptr; }
   // Cycles the network's process ran (the transaction-level network: the cycles it acted at).
   virtual std::uint64_t cycles_stepped() const = 0;
   virtual int host_threads() const { return 1; }

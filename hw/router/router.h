@@ -49,6 +49,7 @@ class Router final : public RouterModel {
   const InputUnit& input(int port) const { return inputs_[port]; }
   const OutputUnit& output(int port) const { return outputs_[port]; }
   std::uint64_t flits_sent(int out_port) const override { return flits_sent_[out_port]; }
+  const RouterActivity* activity() const override { return &activity_; }
   // Body-flit stalls, counted per cycle as an RTL performance counter would: a body flit at the front of
   // its VC, through its pipeline, that does not cross the switch this cycle (switch shared with other
   // packets, or no credit). (Header blocking is measured by the network from when heads arrive and leave.)
@@ -110,6 +111,7 @@ class Router final : public RouterModel {
   SwitchAllocator switch_allocator_;
   int buffered_flits_ = 0;
   std::vector<std::uint64_t> flits_sent_;
+  RouterActivity activity_;
   std::uint64_t body_stall_cycles_ = 0;
   std::vector<OutputPortProbe> probes_;
   bool probes_enabled_ = false;

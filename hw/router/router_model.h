@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "hw/router/flit.h"
+#include "hw/router/router_activity.h"
 #include "hw/router/router_params.h"
 #include "hw/router/routing.h"
 #include "topology/topology.h"
@@ -84,6 +85,10 @@ class RouterModel {
   virtual void set_probes_enabled(bool enabled) = 0;
   virtual const OutputPortProbe& probe(int out_port) const = 0;
   virtual const int* credit_counter(int out_port, int vc) const = 0;
+
+  // Its buffer and crossbar events since it was built (the power model's activity); nullptr for a model
+  // that does not count them.
+  virtual const RouterActivity* activity() const { return nullptr; }
 };
 
 // What builds the router of one node for a router model.

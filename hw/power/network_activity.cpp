@@ -1,0 +1,60 @@
+// The network's events between two snapshots. See network_activity.h.
+#include "hw/power/network_activity.h"
+
+#include <cstddef>
+
+namespace meshmp {
+
+std::optional<ActivitySnapshot> snapshot_activity(const Interconnect& network) {
+  ActivitySnapshot snapshot;
+  snapshot.cycle = network.current_cycle();
+  const int nodes = network.topology().num_nodes();
+  snapshot.routers.reserve(static_cast<std::size_t>(nodes));
+  for (int node = 0; node < nodes; ++node) {
+    const RouterActivity* activity = network.router_activity(node);
+    if (!activity) return std::nullopt;
+    snapshot.routers.push_back(*activity);
+  }
+  snapshot.links = network.link_counts();
+  return snapshot;
+}
+
+NetworkActivity activity_between(const Interconnect& network, const ActivitySnapshot& from, const ActivitySnapshot& to,
+                                 int channel_width_bits, bool price_edge_channels) {
+  const RouterParams& router = network.params();
+  NetworkActivity activity;
+  activity.cycles = to.cycle - from.cycle;
+  activity.channel_width_bits = channel_width_bits;
+  activity.vcs = router.vcs;
+  activity.buffer_flits = router.buffer_flits;
+  for (std::size_t k = 0; k < to.links.size(); ++k)
+    if (to.links[k].dst >= 0)
+      activity.channels.push_back({router.link_latency_cycles, to.links[k].flits - from.links[k].flits});
+  const Topology& topology = network.topology();
+  const int net_ports = topology.num_ports();
+  if (price_edge_channels)
+    for (int node = 0; node < topology.num_nodes(); ++node)
+      for (int port = 0; port < net_ports; ++port)
+        if (topology.neighbor(node, port) < 0) activity.channels.push_back({router.link_latency_cycles, 0});
+  for (std::size_t node = 0; node < to.routers.size(); ++node) {
+    const RouterActivity& after = to.routers[node];
+    const RouterActivity& before = from.routers[node];
+    RouterActivity done(after.ports);
+    for (std::size_t i = 0; i < after.buffer_writes.size(); ++i) {
+      done.buffer_writes[i] = after.buffer_writes[i] - before.buffer_writes[i];
+      done.buffer_reads[i] = after.buffer_reads[i] - before.buffer_reads[i];
+    }
+    for (std::size_t i = 0; i < after.crossbar.size(); ++i) done.crossbar[i] = after.crossbar[i] - before.crossbar[i];
+    std::uint64_t injected = 0, ejected = 0;
+    for (int port = net_ports; port < done.ports; ++port) {
+      injected += done.buffer_writes[static_cast<std::size_t>(port)];
+      for (int in = 0; in < done.ports; ++in) ejected += done.traversals(in, port);
+    }
+    activity.channels.push_back({1, injected});
+    activity.channels.push_back({1, ejected});
+    activity.routers.push_back(std::move(done));
+  }
+  return activity;
+}
+
+}  // namespace meshmp

@@ -1,0 +1,33 @@
+// The network's events between two moments, as the power model takes them (hw/power/network_power.h):
+// snapshots of every router's buffer and crossbar counts and every link's flits, and their difference as
+// channels (each link between routers, each node's injection and ejection channel) and routers.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "hw/network/interconnect.h"
+#include "hw/power/network_power.h"
+
+namespace meshmp {
+
+struct ActivitySnapshot {
+  std::uint64_t cycle = 0;
+  std::vector<RouterActivity> routers;  // by node
+  std::vector<LinkCount> links;         // as link_counts() gives them
+};
+
+// The network's counts now; none when its routers do not count their events (the transaction level,
+// the RTL router).
+std::optional<ActivitySnapshot> snapshot_activity(const Interconnect& network);
+
+// What happened between `from` and `to` (snapshots of `network`, `from` first), priced at a flit width
+// of `channel_width_bits`. A node's injection channel carried the flits written into its router's local
+// input ports, its ejection channel those that crossed to the local output ports; both are one cycle
+// long, the links between routers router.link_latency_cycles. `price_edge_channels`: each network port
+// that leads nowhere (a mesh's edge) has an idle channel of a link's length too.
+NetworkActivity activity_between(const Interconnect& network, const ActivitySnapshot& from, const ActivitySnapshot& to,
+                                 int channel_width_bits, bool price_edge_channels);
+
+}  // namespace meshmp

@@ -1,0 +1,149 @@
+// The network's power and area model (hw/power): the technology file's format and its refusals; the
+// events a packet causes priced where they happen (one more hop, one more channel and one more router,
+// exactly); the same power with the same events; and the model against BookSim2's power module on the
+// configurations of sims/reference/power, every component within 2 %.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "hw/power/technology.h"
+#include "meshmp_process.h"
+#include "topology/config_error.h"
+
+namespace {
+
+using meshmp::ConfigError;
+using meshmp::parse_technology;
+using meshmp::Technology;
+using meshmp_test::meshmp;
+using meshmp_test::Outcome;
+using meshmp_test::traffic_point;
+
+std::string temp_path(const std::string& name) {
+  return ::testing::TempDir() + "meshmp_network_power_" + std::to_string(getpid()) + "_" + name;
+}
+
+// The message of the ConfigError parsing `text` throws; empty when it parses.
+std::string refusal(const std::string& text) {
+  try {
+    parse_technology("power.technology_file", "tech.txt", text);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(TechnologyFile, ReadsBookSim2sFormatOverTheDefaults) {
+  const Technology t = parse_technology("power.technology_file", "tech.txt",
+                                        "// 2007 ITRS predictions\nH_INVD2  = 9;//int\n\nVdd  = 1.1;//float\n"
+                                        "Cw_gnd  = 0.000000000000123;//float\n");
+  EXPECT_EQ(t.H_INVD2, 9);
+  EXPECT_EQ(t.Vdd, 1.1);
+  EXPECT_EQ(t.Cw_gnd, 1.23e-13);
+  EXPECT_EQ(t.W_INVD2, Technology{}.W_INVD2) << "a key not given keeps its default";
+}
+
+TEST(TechnologyFile, RefusesABrokenFileNamingFileLineAndKey) {
+  const std::map<std::string, std::string> cases{
+      {"Vdd = 0.9;\nVdd 0.8;\n", "line 2: 'Vdd 0.8;' is not KEY = VALUE;"},
+      {"Vdd = 0.9\n", "line 1: 'Vdd = 0.9' is not KEY = VALUE;"},
+      {"\nVoltage = 0.9;\n", "line 2: key 'Voltage' is not a technology parameter; known: H_INVD2"},
+      {"Vdd = 0.9;\nVdd = 0.8;\n", "line 2: key Vdd is given twice"},
+      {"R = nan;\n", "line 1: key R = 'nan': must be a finite number"},
+      {"R = 12ohm;\n", "line 1: key R = '12ohm': must be a finite number"},
+      {"Vdd = -0.9;\n", "line 1: key Vdd = '-0.9': must be more than zero"},
+      {"IoffN = -1e-6;\n", "line 1: key IoffN = '-1e-6': must be zero or more"},
+  };
+  for (const auto& [text, rule] : cases) {
+    const std::string message = refusal(text);
+    EXPECT_NE(message.find("power.technology_file = 'tech.txt': " + rule), std::string::npos) << text << "\n" << message;
+  }
+  EXPECT_EQ(refusal("IoffN = 0;\n"), "") << "a leakage current may be zero";
+}
+
+// The power of one replayed trace on mesh:4x4 (dimension order), over a window spanning it.
+nlohmann::json power_of_trace(const std::string& name, const std::string& lines) {
+  const std::string path = temp_path(name);
+  std::ofstream(path) << lines;
+  const nlohmann::json result =
+      traffic_point("-t mesh:4x4 --routing dimension-order --trace " + path + " --measure-cycles 400");
+  std::remove(path.c_str());
+  return result["power"];
+}
+
+double watts(const nlohmann::json& power, const char* component) { return power["watts"][component].get<double>(); }
+
+TEST(NetworkPower, EachHopPricesOneMoreChannelAndOneMoreRouter) {
+  const nlohmann::json one_hop = power_of_trace("one.trace", "0 0 1 4\n");
+  const nlohmann::json two_hops = power_of_trace("two.trace", "0 0 2 4\n");
+  const nlohmann::json twice = power_of_trace("twice.trace", "0 0 1 4\n100 0 1 4\n");
+  ASSERT_FALSE(one_hop.is_null());
+  // 0 -> 1: injection, one link, ejection (3 channels of 2 mm) through 2 routers; 0 -> 2: 4 channels, 3 routers.
+  EXPECT_NEAR(watts(two_hops, "channel_wire") / watts(one_hop, "channel_wire"), 4.0 / 3.0, 1e-12);
+  EXPECT_NEAR(watts(two_hops, "channel_retiming") / watts(one_hop, "channel_retiming"), 4.0 / 3.0, 1e-12);
+  for (const char* per_router : {"input_read", "input_write", "switch_control", "output_dff", "output_control"})
+    EXPECT_NEAR(watts(two_hops, per_router) / watts(one_hop, per_router), 3.0 / 2.0, 1e-12) << per_router;
+  // The same packet twice: every event twice, what does not switch (clock, leakage) and the area the same.
+  for (const char* dynamic : {"channel_wire", "channel_retiming", "input_read", "input_write", "switch", "switch_control",
+                              "output_dff", "output_control"})
+    EXPECT_NEAR(watts(twice, dynamic) / watts(one_hop, dynamic), 2.0, 1e-12) << dynamic;
+  for (const char* fixed : {"channel_clock", "channel_leakage", "input_leakage", "switch_leakage", "output_clock"})
+    EXPECT_EQ(watts(twice, fixed), watts(one_hop, fixed)) << fixed;
+  EXPECT_EQ(twice["area_mm2"], one_hop["area_mm2"]);
+  // 8 flits of 128 bits delivered in the window.
+  EXPECT_NEAR(twice["energy_per_delivered_bit_joules"].get<double>(), twice["energy_joules"].get<double>() / (8 * 128),
+              1e-24);
+}
+
+TEST(NetworkPower, ModelsWithoutEventCountsReportNone) {
+  EXPECT_TRUE(traffic_point("-t mesh:4x4 --rate 0.1 --measure-cycles 200 --fidelity tlm")["power"].is_null());
+}
+
+// BookSim2's figures (a sims/reference/power file) by meshmp's names, and the arguments of the same run.
+struct PowerReference {
+  std::map<std::string, double> figures;
+  std::string arguments;
+};
+
+PowerReference read_power_reference(const std::string& name) {
+  std::ifstream in(std::string(MESHMP_SOURCE_DIR) + "/sims/reference/power/" + name);
+  PowerReference reference;
+  const std::string marker = "# meshmp traffic arguments: ";
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind(marker, 0) == 0) reference.arguments = line.substr(marker.size());
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    std::string key;
+    double value = 0;
+    fields >> key >> value;
+    reference.figures[key] = value;
+  }
+  return reference;
+}
+
+class AgainstBookSim2 : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(AgainstBookSim2, EveryComponentWithinTwoPercent) {
+  const PowerReference reference = read_power_reference(GetParam());
+  ASSERT_EQ(reference.figures.size(), 19u) << GetParam();
+  const nlohmann::json power = traffic_point(reference.arguments)["power"];
+  for (const auto& [key, expected] : reference.figures) {
+    const std::string group = key.substr(0, key.find('.')), component = key.substr(key.find('.') + 1);
+    const double measured = power[group][component].get<double>();
+    EXPECT_NEAR(measured / expected, 1.0, 0.02) << key << ": " << measured << " against BookSim2's " << expected;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(PowerModule, AgainstBookSim2,
+                         ::testing::Values("booksim2-mesh8x8-v2b8p4-uniform-0.2.txt",
+                                           "booksim2-torus8x8-v4b4p4-uniform-0.3.txt"));
+
+}  // namespace
