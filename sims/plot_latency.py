@@ -4,7 +4,7 @@ with an optional reference curve (named by its file). Where the sweep's CSV has 
 --routings), each routing function is a curve of its own. Where it has average_network_latency_cycles (one
 curve), the network latency is drawn under the average latency: the gap between them is the source queueing.
 Where it has the _ci95 columns (a sweep of several seeds), each mean has an error bar: its 95 % confidence
-interval over the seeds.
+interval over the seeds. Where it has network_power_watts, a third panel draws the network's power.
 
 Usage: plot_latency.py CURVE.csv OUT.png NETWORK [REFERENCE.csv]
 """
@@ -22,6 +22,7 @@ OPTIONAL_COLUMNS = {
     "latency_ci95": "average_packet_latency_cycles_ci95",
     "accepted_ci95": "accepted_flits_per_node_per_cycle_ci95",
     "routing": "routing",
+    "power": "network_power_watts",
 }
 
 
@@ -47,7 +48,10 @@ def read(path):
 
             curve = curves.setdefault(cell("routing"), {"load": [], "accepted": [], "accepted_ci95": [],
                                                         "latency_load": [], "latency": [], "network": [],
-                                                        "latency_ci95": []})
+                                                        "latency_ci95": [], "power_load": [], "power": []})
+            if cell("power"):
+                curve["power_load"].append(load)
+                curve["power"].append(float(cell("power")))
             curve["load"].append(load)
             curve["accepted"].append(accepted)
             curve["accepted_ci95"].append(float(cell("accepted_ci95") or 0))
@@ -62,7 +66,9 @@ def read(path):
 def main():
     curve_file, out, network = sys.argv[1], sys.argv[2], sys.argv[3]
     curves, columns = read(curve_file)
-    figure, (latency_panel, accepted_panel) = plt.subplots(1, 2, figsize=(11, 4.2))
+    with_power = any(curve["power"] for curve in curves.values())
+    figure, panels = plt.subplots(1, 3 if with_power else 2, figsize=(16 if with_power else 11, 4.2))
+    latency_panel, accepted_panel = panels[0], panels[1]
     several = len(curves) > 1 or "routing" in columns
     seeds = "latency_ci95" in columns
     lowest = []
@@ -78,6 +84,8 @@ def main():
         else:
             latency_panel.plot(curve["latency_load"], curve["latency"], "o-", color=colour, label=label)
             accepted_panel.plot(curve["load"], curve["accepted"], "o-", color=colour, label=label)
+        if with_power:
+            panels[2].plot(curve["power_load"], curve["power"], "o-", color=colour, label=label)
         if not several and "network" in columns:
             latency_panel.plot(curve["latency_load"], curve["network"], ".:", color=colour,
                                label="meshmp, network latency (no source queueing)")
@@ -97,7 +105,11 @@ def main():
     latency_panel.set_ylabel("average packet latency (cycles)")
     accepted_panel.set_xlabel("offered load (flits/node/cycle)")
     accepted_panel.set_ylabel("accepted load (flits/node/cycle)")
-    for panel in (latency_panel, accepted_panel):
+    if with_power:
+        panels[2].set_xlabel("offered load (flits/node/cycle)")
+        panels[2].set_ylabel("network power (W, docs/energy.md)")
+        panels[2].set_ylim(bottom=0)
+    for panel in panels:
         panel.grid(True, alpha=0.3)
         panel.legend(fontsize=7)
     figure.tight_layout()

@@ -124,6 +124,13 @@ void print_run_summary(const Machine& machine, const Algorithm& algorithm, const
           << "): " << stats["network"]["flit_hops"] << " flit-hops, link utilisation max " << std::setprecision(1)
           << 100 * stats["network"]["max_link_utilization_fraction"].get<double>() << "% mean "
           << 100 * stats["network"]["mean_link_utilization_fraction"].get<double>() << "%\n";
+    if (machine.has_network() && !stats["power"].is_null()) {
+      const nlohmann::json& power = stats["power"];
+      summary << "  network energy (docs/energy.md): " << std::defaultfloat << std::setprecision(4)
+              << power["energy_joules"].get<double>() * 1e6 << " uJ, average power " << power["watts"]["total"].get<double>()
+              << " W at " << std::setprecision(3) << power["clock_ghz"].get<double>() << " GHz, area "
+              << power["area_mm2"]["total"].get<double>() << " mm^2\n";
+    }
   }
   const auto& speed = stats["simulation"];
   summary << "  simulation: " << std::defaultfloat << std::setprecision(3) << result.host_seconds << " s host on "

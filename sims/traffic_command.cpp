@@ -6,8 +6,8 @@
 #include "sims/link_utilisation.h"
 #include "sims/plot_script.h"
 #include "sims/seed_results.h"
-#include "sims/power_report.h"
 #include "hw/power/network_activity.h"
+#include "hw/power/power_report.h"
 
 #include <systemc>
 
@@ -617,10 +617,7 @@ int TrafficCommand::run_point(double rate, const std::string& self_path, std::os
     const NetworkActivity activity =
         activity_between(network, *activity_at_warmup_end, *activity_at_measure_end, config.channel_width_bits,
                          config.price_edge_channels);
-    const double delivered = generator.accepted_flits_per_node_per_cycle() * topology.num_nodes() *
-                             static_cast<double>(params.measure_cycles);
-    result["power"] = power_report(network_power(setup->technology, activity), activity, config.technology_file,
-                                   static_cast<std::uint64_t>(delivered + 0.5));
+    result["power"] = power_report(network_power(setup->technology, activity), activity, config.technology_file);
   }
   if (stop_signal() != 0) {
     err << "meshmp: stopped by " << signal_name(stop_signal()) << " at simulated cycle " << network.current_cycle()
@@ -914,6 +911,10 @@ int TrafficCommand::run_sweep(const std::string& self_path, const std::vector<st
         "min_source_accepted_flits_per_cycle", "max_source_accepted_flits_per_cycle"};
     if (seeds() > 1)  // the 95% intervals of the means over the seeds
       columns.insert(columns.end(), {"average_packet_latency_cycles_ci95", "accepted_flits_per_node_per_cycle_ci95"});
+    // The network's power (docs/energy.md): under the result's power, empty where the routers count none.
+    const std::vector<std::pair<std::string, nlohmann::json::json_pointer>> power_columns{
+        {"network_power_watts", nlohmann::json::json_pointer("/power/watts/total")},
+        {"network_energy_per_delivered_bit_joules", nlohmann::json::json_pointer("/power/energy_per_delivered_bit_joules")}};
     auto cell = [](const nlohmann::json& value) {  // empty where no packet was measured
       std::ostringstream text;
       if (value.is_boolean()) text << (value.get<bool>() ? 1 : 0);
@@ -921,12 +922,15 @@ int TrafficCommand::run_sweep(const std::string& self_path, const std::vector<st
       return text.str();
     };
     for (std::size_t c = 0; c < columns.size(); ++c) rows << (c ? "," : "") << columns[c];
+    for (const auto& column : power_columns) rows << "," << column.first;
     if (!routings.empty()) rows << ",routing";  // the curve a row belongs to
     rows << '\n';
     for (const Curve& curve : curves)
       for (const auto& p : curve.points) {
         for (std::size_t c = 0; c < columns.size(); ++c)
           rows << (c ? "," : "") << cell(p.at(c == 0 ? "offered_flits_per_node_per_cycle" : columns[c]));
+        for (const auto& column : power_columns)
+          rows << "," << (p.contains(column.second) ? cell(p.at(column.second)) : "");
         if (!routings.empty()) rows << "," << curve.routing;
         rows << '\n';
       }

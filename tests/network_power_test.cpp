@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "hw/power/technology.h"
+#include "hw/router/router_activity.h"
 #include "meshmp_process.h"
 #include "topology/config_error.h"
 
@@ -69,6 +70,22 @@ TEST(TechnologyFile, RefusesABrokenFileNamingFileLineAndKey) {
   EXPECT_EQ(refusal("IoffN = 0;\n"), "") << "a leakage current may be zero";
 }
 
+TEST(RouterActivity, NamesTheFirstCountTwoRoutersDifferIn) {
+  meshmp::RouterActivity systemc(5), rtl(5);
+  for (meshmp::RouterActivity* router : {&systemc, &rtl}) {
+    router->count_write(4);
+    router->count_traversal(4, 0);
+  }
+  EXPECT_EQ(rtl.difference_from(systemc), "");
+  EXPECT_EQ(rtl.buffer_reads(4), 1u);
+  rtl.count_traversal(2, 4);
+  EXPECT_EQ(rtl.difference_from(systemc), "crossbar 2 -> 4: 1, other 0");
+  systemc.count_traversal(2, 4);
+  systemc.count_write(1);
+  EXPECT_EQ(rtl.difference_from(systemc), "buffer writes at input 1: 0, other 1");
+  EXPECT_EQ(systemc.since(rtl).buffer_writes(1), 1u);
+}
+
 // The power of one replayed trace on mesh:4x4 (dimension order), over a window spanning it.
 nlohmann::json power_of_trace(const std::string& name, const std::string& lines) {
   const std::string path = temp_path(name);
@@ -103,8 +120,37 @@ TEST(NetworkPower, EachHopPricesOneMoreChannelAndOneMoreRouter) {
               1e-24);
 }
 
+TEST(NetworkPower, ASweepsCsvCarriesEachLoadsPower) {
+  const std::string csv = temp_path("sweep.csv"), json = temp_path("sweep.json"), png = temp_path("sweep.png");
+  const Outcome o = meshmp("traffic -t mesh:4x4 --rates 0.1,0.3 --warmup-cycles 300 --measure-cycles 1000 --csv " + csv +
+                           " --png " + png + " -o " + json);
+  ASSERT_EQ(o.status, 0) << o.output;
+  const nlohmann::json points = nlohmann::json::parse(std::ifstream(json))["points"];
+  std::ifstream rows(csv);
+  std::string header, line;
+  std::getline(rows, header);
+  const std::string last_two = ",network_power_watts,network_energy_per_delivered_bit_joules";
+  ASSERT_EQ(header.substr(header.size() - last_two.size()), last_two);
+  for (const nlohmann::json& point : points) {
+    ASSERT_TRUE(std::getline(rows, line));
+    const std::string power_cells = line.substr(line.rfind(',', line.rfind(',') - 1) + 1);
+    const double watts_cell = std::stod(power_cells.substr(0, power_cells.find(',')));
+    EXPECT_NEAR(watts_cell, point["power"]["watts"]["total"].get<double>(), 1e-4 * watts_cell);
+  }
+  EXPECT_GT(watts(points[1]["power"], "total"), watts(points[0]["power"], "total")) << "more load, more power";
+  for (const std::string& file : {csv, json, png}) std::remove(file.c_str());
+}
+
 TEST(NetworkPower, ModelsWithoutEventCountsReportNone) {
   EXPECT_TRUE(traffic_point("-t mesh:4x4 --rate 0.1 --measure-cycles 200 --fidelity tlm")["power"].is_null());
+}
+
+TEST(NetworkPower, TheRtlRouterCountsTheSameEvents) {
+  const std::string network = "-t mesh:4x4 --rate 0.3 --warmup-cycles 200 --measure-cycles 600 ";
+  const nlohmann::json systemc = traffic_point(network + "--router cpp")["power"];
+  const nlohmann::json rtl = traffic_point(network + "--router rtl")["power"];
+  ASSERT_FALSE(rtl.is_null());
+  EXPECT_EQ(rtl, systemc);
 }
 
 // BookSim2's figures (a sims/reference/power file) by meshmp's names, and the arguments of the same run.

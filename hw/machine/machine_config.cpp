@@ -1,6 +1,8 @@
 // Machine configuration: validation and JSON. See machine_config.h.
 #include "hw/machine/machine_config.h"
 
+#include "hw/power/technology.h"
+
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
@@ -150,6 +152,7 @@ std::optional<std::string> MachineConfig::validate() const {
 
 std::optional<std::string> MachineConfig::validate(const Topology& topo) const {
   try {
+    read_technology("power.technology_file", technology_file);  // a broken file is refused before the run
     const RoutingFunctionInfo& function = find_routing(routing);
     if (Topology::fabric_of(topology).empty()) {
       if (auto why = function.unsupported(topo)) throw ConfigError("router.routing", routing, *why);

@@ -1,6 +1,10 @@
 // Statistics of one machine run. See run_statistics.h.
 #include "hw/machine/run_statistics.h"
 
+#include "hw/power/network_activity.h"
+#include "hw/power/power_report.h"
+#include "hw/power/technology.h"
+
 #include <algorithm>
 #include <numeric>
 
@@ -153,6 +157,20 @@ nlohmann::json network_statistics(const Interconnect& net, const RunResult& resu
           {"links", links}};
 }
 
+// statistics.power: the network's power, energy and area over the whole run (docs/energy.md); null
+// at the transaction level, which has no routers to count events.
+nlohmann::json power_statistics(const Machine& machine, const RunResult& result) {
+  const Interconnect& net = machine.network();
+  std::optional<ActivitySnapshot> end = snapshot_activity(net);
+  if (!end) return nullptr;
+  end->cycle = std::max<std::uint64_t>(result.completion_cycles, 1);
+  const MachineConfig& config = machine.config();
+  const NetworkActivity activity = activity_between(net, ActivitySnapshot::zero_like(*end), *end,
+                                                    config.channel_width_bits, config.price_edge_channels);
+  const Technology technology = read_technology("power.technology_file", config.technology_file);
+  return power_report(network_power(technology, activity), activity, config.technology_file);
+}
+
 }  // namespace
 
 nlohmann::json collect_statistics(const Machine& machine, const RunResult& result) {
@@ -192,6 +210,7 @@ nlohmann::json collect_statistics(const Machine& machine, const RunResult& resul
   }
   stats["messages"] = message_statistics(machine);
   stats["network"] = network_statistics(machine.network(), result);
+  stats["power"] = power_statistics(machine, result);
   return stats;
 }
 

@@ -54,7 +54,7 @@ class Interconnect {
   virtual std::uint64_t body_stall_cycles() const = 0;
   virtual std::vector<LinkCount> link_counts() const = 0;
   // The buffer and crossbar events of `node`'s router since it was built (the power model's activity);
-  // nullptr when the network has no routers that count them (the transaction level, the RTL router).
+  // nullptr when the network has no routers that count them (the transaction level).
   virtual const RouterActivity* router_activity(int /*node*/) const { return nullptr; }
   // Cycles the network's process ran (the transaction-level network: the cycles it acted at).
   virtual std::uint64_t cycles_stepped() const = 0;

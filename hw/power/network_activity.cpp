@@ -19,6 +19,14 @@ std::optional<ActivitySnapshot> snapshot_activity(const Interconnect& network) {
   return snapshot;
 }
 
+ActivitySnapshot ActivitySnapshot::zero_like(const ActivitySnapshot& shape) {
+  ActivitySnapshot zero;
+  for (const RouterActivity& router : shape.routers) zero.routers.emplace_back(router.ports());
+  zero.links = shape.links;
+  for (LinkCount& link : zero.links) link.flits = 0;
+  return zero;
+}
+
 NetworkActivity activity_between(const Interconnect& network, const ActivitySnapshot& from, const ActivitySnapshot& to,
                                  int channel_width_bits, bool price_edge_channels) {
   const RouterParams& router = network.params();
@@ -37,21 +45,15 @@ NetworkActivity activity_between(const Interconnect& network, const ActivitySnap
       for (int port = 0; port < net_ports; ++port)
         if (topology.neighbor(node, port) < 0) activity.channels.push_back({router.link_latency_cycles, 0});
   for (std::size_t node = 0; node < to.routers.size(); ++node) {
-    const RouterActivity& after = to.routers[node];
-    const RouterActivity& before = from.routers[node];
-    RouterActivity done(after.ports);
-    for (std::size_t i = 0; i < after.buffer_writes.size(); ++i) {
-      done.buffer_writes[i] = after.buffer_writes[i] - before.buffer_writes[i];
-      done.buffer_reads[i] = after.buffer_reads[i] - before.buffer_reads[i];
-    }
-    for (std::size_t i = 0; i < after.crossbar.size(); ++i) done.crossbar[i] = after.crossbar[i] - before.crossbar[i];
+    RouterActivity done = to.routers[node].since(from.routers[node]);
     std::uint64_t injected = 0, ejected = 0;
-    for (int port = net_ports; port < done.ports; ++port) {
-      injected += done.buffer_writes[static_cast<std::size_t>(port)];
-      for (int in = 0; in < done.ports; ++in) ejected += done.traversals(in, port);
+    for (int port = net_ports; port < done.ports(); ++port) {
+      injected += done.buffer_writes(port);
+      for (int in = 0; in < done.ports(); ++in) ejected += done.traversals(in, port);
     }
     activity.channels.push_back({1, injected});
     activity.channels.push_back({1, ejected});
+    activity.ejected_flits += ejected;
     activity.routers.push_back(std::move(done));
   }
   return activity;

@@ -16,10 +16,12 @@ struct ActivitySnapshot {
   std::uint64_t cycle = 0;
   std::vector<RouterActivity> routers;  // by node
   std::vector<LinkCount> links;         // as link_counts() gives them
+
+  // The counts of a network of `shape`'s routers and links when it was built: cycle 0, no event.
+  static ActivitySnapshot zero_like(const ActivitySnapshot& shape);
 };
 
-// The network's counts now; none when its routers do not count their events (the transaction level,
-// the RTL router).
+// The network's counts now; none at the transaction level, which has no routers to count events.
 std::optional<ActivitySnapshot> snapshot_activity(const Interconnect& network);
 
 // What happened between `from` and `to` (snapshots of `network`, `from` first), priced at a flit width

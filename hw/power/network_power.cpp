@@ -185,21 +185,21 @@ NetworkPower network_power(const Technology& technology, const NetworkActivity& 
   }
   const double depth = static_cast<double>(activity.vcs) * activity.buffer_flits;
   for (const RouterActivity& router : activity.routers) {
-    const double ports = router.ports;
-    for (int in = 0; in < router.ports; ++in) {
+    const double ports = router.ports();
+    for (int in = 0; in < router.ports(); ++in) {
       p.input_area += model.input_area(depth);
       p.input_leakage += model.bit_leakage(depth) * width;
-      const double reads = static_cast<double>(router.buffer_reads[static_cast<std::size_t>(in)]) / cycles;
-      const double writes = static_cast<double>(router.buffer_writes[static_cast<std::size_t>(in)]) / cycles;
+      const double reads = static_cast<double>(router.buffer_reads(in)) / cycles;
+      const double writes = static_cast<double>(router.buffer_writes(in)) / cycles;
       p.input_read += reads * (model.wordline(depth) + model.bit_read(depth) * width);
       p.input_write += writes * (model.wordline(depth) + model.bit_write(depth) * width);
     }
     p.switch_area += model.crossbar_area(ports, ports);
     p.output_area += model.output_area(ports);
     p.switch_leakage += model.crossbar_leakage(ports, ports);
-    for (int out = 0; out < router.ports; ++out) {
+    for (int out = 0; out < router.ports(); ++out) {
       double output_activity = 0;
-      for (int in = 0; in < router.ports; ++in) {
+      for (int in = 0; in < router.ports(); ++in) {
         const double a = static_cast<double>(router.traversals(in, out)) / cycles;
         p.switch_traversal += a * width * model.crossbar_bit(ports, ports, in, out);
         p.switch_control += a * model.crossbar_control(ports, ports);

@@ -36,6 +36,7 @@ struct NetworkActivity {
   int vcs = 1;
   int buffer_flits = 1;          // per VC
   std::vector<ChannelActivity> channels;  // every channel: injection, ejection and between routers
+  std::uint64_t ejected_flits = 0;        // what the ejection channels carried: the flits delivered
   std::vector<RouterActivity> routers;
 };
 

@@ -70,6 +70,9 @@ std::string DualRouter::first_difference() {
     };
     return "credits upstream: cpp" + text(cpp_credits) + ", rtl" + text(rtl_credits);
   }
+  // The power model's events, counted by each model its own way.
+  if (const std::string counts = rtl_.activity()->difference_from(*cpp_.activity()); !counts.empty())
+    return "power-model event counts: rtl " + counts + " (the cpp router's)";
   if (cpp_.body_stall_cycles() != rtl_.body_stall_cycles())
     return "body-flit stall counter: cpp " + std::to_string(cpp_.body_stall_cycles()) + ", rtl " +
            std::to_string(rtl_.body_stall_cycles());

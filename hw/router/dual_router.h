@@ -37,7 +37,7 @@ class DualRouter final : public RouterModel {
   void set_probes_enabled(bool enabled) override { cpp_.set_probes_enabled(enabled); }
   const OutputPortProbe& probe(int out_port) const override { return cpp_.probe(out_port); }
   const int* credit_counter(int out_port, int vc) const override { return cpp_.credit_counter(out_port, vc); }
-  // The SystemC router's counts: the RTL router does not count its events yet.
+  // The SystemC router's counts (step() stops at the first cycle the RTL router's differ).
   const RouterActivity* activity() const override { return cpp_.activity(); }
 
  private:

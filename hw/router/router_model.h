@@ -87,7 +87,7 @@ class RouterModel {
   virtual const int* credit_counter(int out_port, int vc) const = 0;
 
   // Its buffer and crossbar events since it was built (the power model's activity); nullptr for a model
-  // that does not count them.
+  // that does not count them (a library's own model may leave them out: its network then reports no power).
   virtual const RouterActivity* activity() const { return nullptr; }
 };
 

@@ -84,7 +84,8 @@ RtlRouter::RtlRouter(int node, const Topology& topology, const RouterParams& par
       env_(environment),
       net_ports_(topology.num_ports()),
       local_ports_(port_model == PortModel::AllPort ? topology.num_ports() : 1),
-      vcs_(params.vcs) {
+      vcs_(params.vcs),
+      activity_(net_ports_ + local_ports_) {
   if (auto why = unsupported(topology, params, port_model)) throw ConfigError("router.model", "rtl", *why);
   ++routers_built;
   if (model != nullptr && !covers(*model, topology, params, port_model))
@@ -141,6 +142,7 @@ std::uint64_t RtlRouter::built_count() { return routers_built; }
 
 void RtlRouter::receive_flit(int in_port, const Flit& flit, std::uint64_t) {
   model_->put_flit(model_port(in_port), wire::pack(flit));
+  activity_.count_write(in_port);
   ++buffered_flits_;
   const std::size_t vc = static_cast<std::size_t>(in_port) * vcs_ + flit.vc;
   ++buffered_per_vc_[vc];
@@ -169,15 +171,17 @@ void RtlRouter::step(std::uint64_t) {
     ++flits_sent_[out];
     --credits_[static_cast<std::size_t>(out) * vcs_ + flit.vc];
     if (flit.head) output_owner_[static_cast<std::size_t>(out) * vcs_ + flit.vc] = flit.tag;
+    // The flit left the input VC whose oldest packet it belongs to.
+    std::size_t from = held_count_.size();
+    for (std::size_t vc = 0; vc < held_count_.size() && from == held_count_.size(); ++vc)
+      if (held_count_[vc] > 0 && held_[vc * kHeldRing + held_front_[vc]].tag == flit.tag) from = vc;
+    if (from < held_count_.size()) activity_.count_traversal(static_cast<int>(from / static_cast<std::size_t>(vcs_)), out);
     if (flit.tail) {
       output_owner_[static_cast<std::size_t>(out) * vcs_ + flit.vc] = -1;
-      // The packet has left its input VC: the one whose oldest packet it is.
-      for (std::size_t vc = 0; vc < held_count_.size(); ++vc)
-        if (held_count_[vc] > 0 && held_[vc * kHeldRing + held_front_[vc]].tag == flit.tag) {
-          held_front_[vc] = static_cast<std::uint8_t>((held_front_[vc] + 1) % kHeldRing);
-          --held_count_[vc];
-          break;
-        }
+      if (from < held_count_.size()) {  // the packet has left its input VC
+        held_front_[from] = static_cast<std::uint8_t>((held_front_[from] + 1) % kHeldRing);
+        --held_count_[from];
+      }
     }
     if (probes_enabled_) probes_[out].show(flit, env_->packet_source(flit.tag));
     env_->send_flit(node_, out, flit);

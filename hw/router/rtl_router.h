@@ -58,6 +58,7 @@ class RtlRouter final : public RouterModel {
   void step(std::uint64_t cycle) override;
   int buffered_flits() const override { return buffered_flits_; }
   std::uint64_t flits_sent(int out_port) const override { return flits_sent_[out_port]; }
+  const RouterActivity* activity() const override { return &activity_; }
   std::uint64_t body_stall_cycles() const override;
   std::vector<std::string> describe_blocked(std::uint64_t cycle) const override;
   void set_probes_enabled(bool enabled) override { probes_enabled_ = enabled; }
@@ -99,6 +100,9 @@ class RtlRouter final : public RouterModel {
   std::vector<std::uint8_t> held_count_;  // ... and how many
   std::vector<std::int64_t> output_owner_;  // per (output port, VC): the tag of the packet holding it, -1
   std::vector<std::uint64_t> flits_sent_;
+  // The power model's events, seen at the RTL's edges: a flit written at its input port, and crossing to
+  // its output port from the input VC whose oldest packet it belongs to.
+  RouterActivity activity_;
   std::vector<int> credits_;              // per (output port, VC): a shadow of the RTL's counters (waveforms)
   std::vector<OutputPortProbe> probes_;
   bool probes_enabled_ = false;

@@ -3,7 +3,6 @@
 // energy per delivered flit and bit, and the area in mm^2.
 #pragma once
 
-#include <cstdint>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -12,9 +11,8 @@
 
 namespace meshmp {
 
-// `power` of `activity` (over its cycles, in which `delivered_flits` reached their destinations), priced
-// with the technology of `technology_file` (empty: the built-in one).
-nlohmann::json power_report(const NetworkPower& power, const NetworkActivity& activity, const std::string& technology_file,
-                            std::uint64_t delivered_flits);
+// `power` of `activity` (over its cycles), priced with the technology of `technology_file` (empty: the
+// built-in one); energy per delivered flit counts the flits its ejection channels carried.
+nlohmann::json power_report(const NetworkPower& power, const NetworkActivity& activity, const std::string& technology_file);
 
 }  // namespace meshmp

@@ -1,10 +1,10 @@
 // A network's power, energy and area in a result. See power_report.h.
-#include "sims/power_report.h"
+#include "hw/power/power_report.h"
 
 namespace meshmp {
 
-nlohmann::json power_report(const NetworkPower& p, const NetworkActivity& activity, const std::string& technology_file,
-                            std::uint64_t delivered_flits) {
+nlohmann::json power_report(const NetworkPower& p, const NetworkActivity& activity, const std::string& technology_file) {
+  const std::uint64_t delivered_flits = activity.ejected_flits;
   const double seconds = static_cast<double>(activity.cycles) / p.clock_hz;
   const double energy = p.total_power() * seconds;
   const auto per = [energy](double count) { return count > 0 ? nlohmann::json(energy / count) : nlohmann::json(nullptr); };
