@@ -4,7 +4,7 @@ with an optional reference curve (named by its file). Where the sweep's CSV has 
 --routings), each routing function is a curve of its own. Where it has average_network_latency_cycles (one
 curve), the network latency is drawn under the average latency: the gap between them is the source queueing.
 Where it has the _ci95 columns (a sweep of several seeds), each mean has an error bar: its 95 % confidence
-interval over the seeds. Where it has network_power_watts, a third panel draws the network's power.
+interval over the seeds. Where it has power.watts.total, a third panel draws the network's power.
 
 Usage: plot_latency.py CURVE.csv OUT.png NETWORK [REFERENCE.csv]
 """
@@ -22,7 +22,7 @@ OPTIONAL_COLUMNS = {
     "latency_ci95": "average_packet_latency_cycles_ci95",
     "accepted_ci95": "accepted_flits_per_node_per_cycle_ci95",
     "routing": "routing",
-    "power": "network_power_watts",
+    "power": "power.watts.total",
 }
 
 

@@ -911,10 +911,10 @@ int TrafficCommand::run_sweep(const std::string& self_path, const std::vector<st
         "min_source_accepted_flits_per_cycle", "max_source_accepted_flits_per_cycle"};
     if (seeds() > 1)  // the 95% intervals of the means over the seeds
       columns.insert(columns.end(), {"average_packet_latency_cycles_ci95", "accepted_flits_per_node_per_cycle_ci95"});
-    // The network's power (docs/energy.md): under the result's power, empty where the routers count none.
+    // The network's power (docs/energy.md), named by their path in the result: empty where it has none.
     const std::vector<std::pair<std::string, nlohmann::json::json_pointer>> power_columns{
-        {"network_power_watts", nlohmann::json::json_pointer("/power/watts/total")},
-        {"network_energy_per_delivered_bit_joules", nlohmann::json::json_pointer("/power/energy_per_delivered_bit_joules")}};
+        {"power.watts.total", nlohmann::json::json_pointer("/power/watts/total")},
+        {"power.energy_per_delivered_bit_joules", nlohmann::json::json_pointer("/power/energy_per_delivered_bit_joules")}};
     auto cell = [](const nlohmann::json& value) {  // empty where no packet was measured
       std::ostringstream text;
       if (value.is_boolean()) text << (value.get<bool>() ? 1 : 0);

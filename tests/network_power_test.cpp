@@ -129,7 +129,7 @@ TEST(NetworkPower, ASweepsCsvCarriesEachLoadsPower) {
   std::ifstream rows(csv);
   std::string header, line;
   std::getline(rows, header);
-  const std::string last_two = ",network_power_watts,network_energy_per_delivered_bit_joules";
+  const std::string last_two = ",power.watts.total,power.energy_per_delivered_bit_joules";
   ASSERT_EQ(header.substr(header.size() - last_two.size()), last_two);
   for (const nlohmann::json& point : points) {
     ASSERT_TRUE(std::getline(rows, line));

@@ -59,6 +59,7 @@ Machine::Machine(sc_core::sc_module_name name, const MachineConfig& config, Topo
                  std::uint64_t scratch_bytes, const std::string& workload)
     : sc_core::sc_module(name),
       config_(config),
+      technology_(read_technology("power.technology_file", config.technology_file)),
       topology_(std::move(topology)),
       workload_(make_workload(workload, topology_, parameters, scratch_bytes)),
       options_(std::move(options)),

@@ -22,6 +22,7 @@
 #include "hw/node/hardware_barrier.h"
 #include "hw/machine/fault_spec.h"
 #include "hw/machine/machine_config.h"
+#include "hw/power/technology.h"
 #include "hw/machine/port_rule_check.h"
 #include "hw/machine/run_spec.h"
 #include "hw/node/message_statistics.h"
@@ -97,6 +98,8 @@ class Machine : public sc_core::sc_module {
   void enforce_port_rule(const Algorithm& algorithm);
 
   const MachineConfig& config() const { return config_; }
+  // The power model's technology (power.technology_file), read when the machine is built.
+  const Technology& technology() const { return technology_; }
   const Topology& topology() const { return topology_; }
   const Workload& workload() const { return *workload_; }
   // The block layout of a block workload (complete exchange, one-to-all); std::logic_error otherwise.
@@ -152,6 +155,7 @@ class Machine : public sc_core::sc_module {
   void apply_memory_faults();
 
   MachineConfig config_;
+  Technology technology_;
   Topology topology_;
   std::unique_ptr<const Workload> workload_;
   AlgorithmOptions options_;

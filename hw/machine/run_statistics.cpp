@@ -3,7 +3,6 @@
 
 #include "hw/power/network_activity.h"
 #include "hw/power/power_report.h"
-#include "hw/power/technology.h"
 
 #include <algorithm>
 #include <numeric>
@@ -167,8 +166,7 @@ nlohmann::json power_statistics(const Machine& machine, const RunResult& result)
   const MachineConfig& config = machine.config();
   const NetworkActivity activity = activity_between(net, ActivitySnapshot::zero_like(*end), *end,
                                                     config.channel_width_bits, config.price_edge_channels);
-  const Technology technology = read_technology("power.technology_file", config.technology_file);
-  return power_report(network_power(technology, activity), activity, config.technology_file);
+  return power_report(network_power(machine.technology(), activity), activity, config.technology_file);
 }
 
 }  // namespace
