@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,7 +56,7 @@ class Interconnect {
   virtual std::vector<LinkCount> link_counts() const = 0;
   // The buffer and crossbar events of `node`'s router since it was built (the power model's activity);
   // nullptr when the network has no routers that count them (the transaction level).
-  virtual const RouterActivity* router_activity(int /*node*/) const { return nullptr; }
+  virtual std::optional<RouterActivity> router_activity(int /*node*/) const { return std::nullopt; }
   // Cycles the network's process ran (the transaction-level network: the cycles it acted at).
   virtual std::uint64_t cycles_stepped() const = 0;
   virtual int host_threads() const { return 1; }

@@ -106,7 +106,9 @@ class Network : public sc_core::sc_module, public Interconnect, public RouterEnv
   }
   std::uint64_t body_stall_cycles() const override;
   std::vector<LinkCount> link_counts() const override;
-  const RouterActivity* router_activity(int node) const override { return routers_[static_cast<std::size_t>(node)]->activity(); }
+  std::optional<RouterActivity> router_activity(int node) const override {
+    return routers_[static_cast<std::size_t>(node)]->activity();
+  }
   std::uint64_t cycles_stepped() const override { return cycles_stepped_; }
   // Host threads stepping the network (speed only: the simulated machine is the same at any count).
   int host_threads() const override { return host_threads_; }

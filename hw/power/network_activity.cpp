@@ -11,9 +11,9 @@ std::optional<ActivitySnapshot> snapshot_activity(const Interconnect& network) {
   const int nodes = network.topology().num_nodes();
   snapshot.routers.reserve(static_cast<std::size_t>(nodes));
   for (int node = 0; node < nodes; ++node) {
-    const RouterActivity* activity = network.router_activity(node);
+    std::optional<RouterActivity> activity = network.router_activity(node);
     if (!activity) return std::nullopt;
-    snapshot.routers.push_back(*activity);
+    snapshot.routers.push_back(std::move(*activity));
   }
   snapshot.links = network.link_counts();
   return snapshot;

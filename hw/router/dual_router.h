@@ -38,7 +38,7 @@ class DualRouter final : public RouterModel {
   const OutputPortProbe& probe(int out_port) const override { return cpp_.probe(out_port); }
   const int* credit_counter(int out_port, int vc) const override { return cpp_.credit_counter(out_port, vc); }
   // The SystemC router's counts (step() stops at the first cycle the RTL router's differ).
-  const RouterActivity* activity() const override { return cpp_.activity(); }
+  std::optional<RouterActivity> activity() const override { return cpp_.activity(); }
 
  private:
   // What one of the two routers put out in a cycle.

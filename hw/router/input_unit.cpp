@@ -15,6 +15,7 @@ bool InputUnit::write(const Flit& flit) {
   vc.slots[slot] = flit;
   ++vc.count;
   ++buffered_;
+  ++flits_written_;
   occupied_ |= 1u << flit.vc;
   const std::uint64_t written_now = std::uint64_t{1} << (8 * (flit.vc % 8));
   history_[flit.vc / 8] |= written_now;

@@ -98,6 +98,8 @@ class InputUnit {
   // a credit-protocol bug.
   bool write(const Flit& flit);
   Flit pop(int v);
+  // Flits written since the unit was built (the power model's buffer writes).
+  std::uint64_t flits_written() const { return flits_written_; }
   // The clock edge: every buffered flit is one cycle older.
   void age_one_cycle() {
     if (any_young_ == 0) return;
@@ -118,6 +120,7 @@ class InputUnit {
   std::uint64_t any_young_ = 0;         // nonzero while some register holds a bit
   int capacity_;
   int buffered_ = 0;
+  std::uint64_t flits_written_ = 0;
   std::uint32_t occupied_ = 0;
   std::uint32_t active_ = 0;
 };

@@ -20,8 +20,7 @@ Router::Router(int node, const Topology& topology, const RouterParams& params, P
       vc_allocator_(net_ports_ + local_ports_, params.vcs, params.islip_vc_allocator),
       vc_allocation_lead_(params.islip_vc_allocator && params.pipeline_depth >= 2 ? 1 : 0),
       switch_allocator_(net_ports_ + local_ports_, net_ports_ + local_ports_, params.vcs),
-      flits_sent_(net_ports_ + local_ports_, 0),
-      activity_(net_ports_ + local_ports_),
+      traversals_(net_ports_ + local_ports_),
       probes_(net_ports_ + local_ports_) {
   if (routing_unit_.adaptive()) route_choices_.resize(static_cast<std::size_t>(num_ports()) * params.vcs);
   for (int p = 0; p < num_ports(); ++p) {
@@ -37,8 +36,19 @@ void Router::receive_flit(int in_port, const Flit& flit, std::uint64_t) {
                          " vc " + std::to_string(flit.vc) + ": buffer overflow (a flit arrived without a credit)");
     return;
   }
-  activity_.count_write(in_port);
   ++buffered_flits_;
+}
+
+std::uint64_t Router::flits_sent(int out_port) const {
+  std::uint64_t sent = 0;
+  for (int in = 0; in < num_ports(); ++in) sent += traversals_.traversals(in, out_port);
+  return sent;
+}
+
+std::optional<RouterActivity> Router::activity() const {
+  RouterActivity activity = traversals_;
+  for (int in = 0; in < num_ports(); ++in) activity.set_buffer_writes(in, inputs_[in].flits_written());
+  return activity;
 }
 
 void Router::receive_credit(int out_port, int vc) {
@@ -194,8 +204,7 @@ void Router::traverse(const SwitchGrant& grant) {
     out.release(vc.out_vc);
     inputs_[grant.in_port].set_state(grant.vc, VcState::Idle);
   }
-  ++flits_sent_[grant.out_port];
-  activity_.count_traversal(grant.in_port, grant.out_port);
+  traversals_.count_traversal(grant.in_port, grant.out_port);
   if (probes_enabled_) probes_[grant.out_port].show(flit, env_->packet_source(flit.tag));
   env_->send_flit(node_, grant.out_port, flit);
   env_->send_credit(node_, grant.in_port, grant.vc);

@@ -48,8 +48,8 @@ class Router final : public RouterModel {
   int buffered_flits() const override { return buffered_flits_; }
   const InputUnit& input(int port) const { return inputs_[port]; }
   const OutputUnit& output(int port) const { return outputs_[port]; }
-  std::uint64_t flits_sent(int out_port) const override { return flits_sent_[out_port]; }
-  const RouterActivity* activity() const override { return &activity_; }
+  std::uint64_t flits_sent(int out_port) const override;
+  std::optional<RouterActivity> activity() const override;
   // Body-flit stalls, counted per cycle as an RTL performance counter would: a body flit at the front of
   // its VC, through its pipeline, that does not cross the switch this cycle (switch shared with other
   // packets, or no credit). (Header blocking is measured by the network from when heads arrive and leave.)
@@ -110,8 +110,9 @@ class Router final : public RouterModel {
   int vc_allocation_lead_;
   SwitchAllocator switch_allocator_;
   int buffered_flits_ = 0;
-  std::vector<std::uint64_t> flits_sent_;
-  RouterActivity activity_;
+  // Crossbar traversals by input and output port (the flits each output sent are their sums); the buffer
+  // writes are the input units' own counts.
+  RouterActivity traversals_;
   std::uint64_t body_stall_cycles_ = 0;
   std::vector<OutputPortProbe> probes_;
   bool probes_enabled_ = false;

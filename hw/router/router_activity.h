@@ -27,6 +27,7 @@ class RouterActivity {
   }
 
   void count_write(int in_port) { ++counts_[static_cast<std::size_t>(in_port)]; }
+  void set_buffer_writes(int in_port, std::uint64_t writes) { counts_[static_cast<std::size_t>(in_port)] = writes; }
   void count_traversal(int in_port, int out_port) { ++counts_[crossbar_index(in_port, out_port)]; }
 
   // Empty when `other` holds the same counts; otherwise the first that differs, with both values ("crossbar

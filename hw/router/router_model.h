@@ -86,9 +86,9 @@ class RouterModel {
   virtual const OutputPortProbe& probe(int out_port) const = 0;
   virtual const int* credit_counter(int out_port, int vc) const = 0;
 
-  // Its buffer and crossbar events since it was built (the power model's activity); nullptr for a model
-  // that does not count them (a library's own model may leave them out: its network then reports no power).
-  virtual const RouterActivity* activity() const { return nullptr; }
+  // Its buffer and crossbar events since it was built (the power model's activity); none for a model that
+  // does not count them (a library's own model may leave them out: its network then reports no power).
+  virtual std::optional<RouterActivity> activity() const { return std::nullopt; }
 };
 
 // What builds the router of one node for a router model.

@@ -58,7 +58,7 @@ class RtlRouter final : public RouterModel {
   void step(std::uint64_t cycle) override;
   int buffered_flits() const override { return buffered_flits_; }
   std::uint64_t flits_sent(int out_port) const override { return flits_sent_[out_port]; }
-  const RouterActivity* activity() const override { return &activity_; }
+  std::optional<RouterActivity> activity() const override { return activity_; }
   std::uint64_t body_stall_cycles() const override;
   std::vector<std::string> describe_blocked(std::uint64_t cycle) const override;
   void set_probes_enabled(bool enabled) override { probes_enabled_ = enabled; }
