@@ -46,14 +46,13 @@ NetworkActivity activity_between(const Interconnect& network, const ActivitySnap
         if (topology.neighbor(node, port) < 0) activity.channels.push_back({router.link_latency_cycles, 0});
   for (std::size_t node = 0; node < to.routers.size(); ++node) {
     RouterActivity done = to.routers[node].since(from.routers[node]);
-    std::uint64_t injected = 0, ejected = 0;
-    for (int port = net_ports; port < done.ports(); ++port) {
-      injected += done.buffer_writes(port);
+    for (int port = net_ports; port < done.ports(); ++port) {  // each local port's pair of channels
+      std::uint64_t ejected = 0;
       for (int in = 0; in < done.ports(); ++in) ejected += done.traversals(in, port);
+      activity.channels.push_back({1, done.buffer_writes(port)});
+      activity.channels.push_back({1, ejected});
+      activity.ejected_flits += ejected;
     }
-    activity.channels.push_back({1, injected});
-    activity.channels.push_back({1, ejected});
-    activity.ejected_flits += ejected;
     activity.routers.push_back(std::move(done));
   }
   return activity;

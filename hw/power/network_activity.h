@@ -25,10 +25,11 @@ struct ActivitySnapshot {
 std::optional<ActivitySnapshot> snapshot_activity(const Interconnect& network);
 
 // What happened between `from` and `to` (snapshots of `network`, `from` first), priced at a flit width
-// of `channel_width_bits`. A node's injection channel carried the flits written into its router's local
-// input ports, its ejection channel those that crossed to the local output ports; both are one cycle
-// long, the links between routers router.link_latency_cycles. `price_edge_channels`: each network port
-// that leads nowhere (a mesh's edge) has an idle channel of a link's length too.
+// of `channel_width_bits`. Each local port has an injection channel, which carried the flits written into
+// it, and an ejection channel, which carried those that crossed to it (one of each per node, or per
+// network direction with all-port nodes); both are one cycle long, the links between routers
+// router.link_latency_cycles. `price_edge_channels`: each network port that leads nowhere (a mesh's edge)
+// has an idle channel of a link's length too.
 NetworkActivity activity_between(const Interconnect& network, const ActivitySnapshot& from, const ActivitySnapshot& to,
                                  int channel_width_bits, bool price_edge_channels);
 
