@@ -358,9 +358,9 @@ std::vector<std::string> TrafficCommand::curve_routings() const {
   if (routings_.empty()) return {};
   const std::string field = given_.at("routings")->count() > 0 ? "--routings" : "traffic.routings";
   std::vector<std::string> names;
+  const std::vector<std::string> known = routing_function_names();
   std::stringstream list(routings_);
   for (std::string name; std::getline(list, name, ',');) {
-    const std::vector<std::string> known = routing_function_names();
     if (std::find(known.begin(), known.end(), name) == known.end()) {
       std::string all;
       for (const std::string& k : known) all += (all.empty() ? "" : ", ") + k;

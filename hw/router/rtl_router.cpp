@@ -131,6 +131,7 @@ RtlRouter::RtlRouter(int node, const Topology& topology, const RouterParams& par
   held_front_.assign(static_cast<std::size_t>(num_ports()) * vcs_, 0);
   held_count_.assign(static_cast<std::size_t>(num_ports()) * vcs_, 0);
   output_owner_.assign(static_cast<std::size_t>(num_ports()) * vcs_, -1);
+  output_source_.assign(static_cast<std::size_t>(num_ports()) * vcs_, held_count_.size());
   flits_sent_.assign(num_ports(), 0);
   credits_.assign(static_cast<std::size_t>(num_ports()) * vcs_, params.buffer_flits);
   probes_.resize(num_ports());
@@ -170,14 +171,19 @@ void RtlRouter::step(std::uint64_t) {
     const int out = machine_port(mp);
     ++flits_sent_[out];
     --credits_[static_cast<std::size_t>(out) * vcs_ + flit.vc];
-    if (flit.head) output_owner_[static_cast<std::size_t>(out) * vcs_ + flit.vc] = flit.tag;
-    // The flit left the input VC whose oldest packet it belongs to.
-    std::size_t from = held_count_.size();
-    for (std::size_t vc = 0; vc < held_count_.size() && from == held_count_.size(); ++vc)
-      if (held_count_[vc] > 0 && held_[vc * kHeldRing + held_front_[vc]].tag == flit.tag) from = vc;
+    const std::size_t output_vc = static_cast<std::size_t>(out) * vcs_ + flit.vc;
+    if (flit.head) {
+      output_owner_[output_vc] = flit.tag;
+      // The packet leaves the input VC whose oldest packet it is, found once, at its head.
+      std::size_t source = held_count_.size();
+      for (std::size_t vc = 0; vc < held_count_.size() && source == held_count_.size(); ++vc)
+        if (held_count_[vc] > 0 && held_[vc * kHeldRing + held_front_[vc]].tag == flit.tag) source = vc;
+      output_source_[output_vc] = source;
+    }
+    const std::size_t from = output_source_[output_vc];
     if (from < held_count_.size()) activity_.count_traversal(static_cast<int>(from / static_cast<std::size_t>(vcs_)), out);
     if (flit.tail) {
-      output_owner_[static_cast<std::size_t>(out) * vcs_ + flit.vc] = -1;
+      output_owner_[output_vc] = -1;
       if (from < held_count_.size()) {  // the packet has left its input VC
         held_front_[from] = static_cast<std::uint8_t>((held_front_[from] + 1) % kHeldRing);
         --held_count_[from];

@@ -99,6 +99,7 @@ class RtlRouter final : public RouterModel {
   std::vector<std::uint8_t> held_front_;  // ... where its oldest packet is ...
   std::vector<std::uint8_t> held_count_;  // ... and how many
   std::vector<std::int64_t> output_owner_;  // per (output port, VC): the tag of the packet holding it, -1
+  std::vector<std::size_t> output_source_;  // per (output port, VC): the input (port * vcs + VC) it leaves
   std::vector<std::uint64_t> flits_sent_;
   // The power model's events, seen at the RTL's edges: a flit written at its input port, and crossing to
   // its output port from the input VC whose oldest packet it belongs to.
