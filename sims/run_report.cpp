@@ -124,13 +124,21 @@ void print_run_summary(const Machine& machine, const Algorithm& algorithm, const
           << "): " << stats["network"]["flit_hops"] << " flit-hops, link utilisation max " << std::setprecision(1)
           << 100 * stats["network"]["max_link_utilization_fraction"].get<double>() << "% mean "
           << 100 * stats["network"]["mean_link_utilization_fraction"].get<double>() << "%\n";
-    if (machine.has_network() && !stats["power"].is_null()) {
-      const nlohmann::json& power = stats["power"];
-      summary << "  network energy (docs/energy.md): " << std::defaultfloat << std::setprecision(4)
-              << power["energy_joules"].get<double>() * 1e6 << " uJ, average power " << power["watts"]["total"].get<double>()
-              << " W at " << std::setprecision(3) << power["clock_ghz"].get<double>() << " GHz, area "
-              << power["area_mm2"]["total"].get<double>() << " mm^2\n";
-    }
+    const nlohmann::json& energy = stats["energy"];
+    const nlohmann::json& joules = energy["joules"];
+    summary << "  energy (docs/energy.md): " << std::defaultfloat << std::setprecision(4) << joules["total"].get<double>() * 1e6
+            << " uJ = network ";
+    if (joules["network"].is_null())
+      summary << (machine.has_network() ? "not priced (no router events at the transaction level)" : "none (004's fabric)");
+    else
+      summary << joules["network"]["total"].get<double>() * 1e6 << " uJ";
+    summary << " + nodes " << joules["nodes"]["total"].get<double>() * 1e6 << " uJ";
+    if (!joules["fabric"].is_null()) summary << " + fabric " << joules["fabric"]["total"].get<double>() * 1e6 << " uJ";
+    summary << "; average power " << energy["average_watts"].get<double>() << " W at " << std::setprecision(3)
+            << energy["clock_ghz"].get<double>() << " GHz; energy-delay " << std::setprecision(4)
+            << energy["energy_delay_product_joule_seconds"].get<double>() << " J s";
+    if (!stats["area"].is_null()) summary << "; network area " << std::setprecision(3) << stats["area"]["total_mm2"].get<double>() << " mm^2";
+    summary << "\n";
   }
   const auto& speed = stats["simulation"];
   summary << "  simulation: " << std::defaultfloat << std::setprecision(3) << result.host_seconds << " s host on "

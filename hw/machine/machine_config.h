@@ -39,6 +39,9 @@ struct MachineConfig {
   // A mesh's edge ports lead nowhere: priced as absent (false), or as idle channels (true), as BookSim2's
   // mesh builds them (--router-rules booksim2).
   bool price_edge_channels = false;
+  // The clock a cycle lasts 1 / clock_ghz ns at, for energy's leakage and idle terms, average power and the
+  // energy-delay product (statistics.energy); 0: the technology's own clock, 1 / (20 FO4).
+  double clock_ghz = 0;
   ProcessorParams processor;
   FabricParams fabric;
   // The network interface's buffer for messages that arrive before their receive is posted.

@@ -2,6 +2,8 @@
 #include "hw/machine/machine_settings.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <type_traits>
 
 #include "hw/machine/fault_spec.h"
@@ -249,6 +251,33 @@ std::vector<MachineSetting> declare_settings() {
         return v == "idle";
       },
       [](bool idle) { return idle ? "idle" : "absent"; }));
+  {
+    const auto valid = [](double ghz) { return std::isfinite(ghz) && ghz >= 0 && ghz <= 1000; };
+    const std::string rule = "a number of GHz 0..1000 (0: the technology's clock, 1 / (20 FO4))";
+    MachineSetting clock;
+    clock.key = "power.clock_ghz";
+    clock.flags = "--clock-ghz";
+    clock.help = "the clock a cycle lasts at, for the energy's leakage, average power and energy-delay product; 0 (the "
+                 "default): the technology's clock, 1 / (20 FO4)";
+    clock.rule = rule;
+    clock.kind = SettingKind::Number;
+    clock.get = [](const MachineConfig& c) { return nlohmann::json(c.clock_ghz); };
+    clock.read_text = [valid, rule](MachineConfig& c, const std::string& v) {
+      char* end = nullptr;
+      const double ghz = std::strtod(v.c_str(), &end);
+      if (v.empty() || end != v.c_str() + v.size() || !valid(ghz)) throw ConfigError("power.clock_ghz", v, "must be " + rule);
+      c.clock_ghz = ghz;
+    };
+    clock.read_json = [valid, rule](MachineConfig& c, const nlohmann::json& j) {
+      const double ghz = json_as<double>(j, "power.clock_ghz", rule.c_str());
+      if (!valid(ghz)) throw ConfigError("power.clock_ghz", j.dump(), "must be " + rule);
+      c.clock_ghz = ghz;
+    };
+    clock.check = [valid, rule](const MachineConfig& c) {
+      if (!valid(c.clock_ghz)) throw ConfigError("power.clock_ghz", std::to_string(c.clock_ghz), "must be " + rule);
+    };
+    s.push_back(std::move(clock));
+  }
   s.push_back(whole(limits::kWatchdogCycles, "--watchdog-cycles", "deadlock watchdog: cycles without any flit or credit moving",
                     true, [](auto& c) -> auto& { return c.watchdog_cycles; }));
   s.push_back(whole(limits::kHostThreads, "--host-threads",

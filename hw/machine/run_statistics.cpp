@@ -1,6 +1,7 @@
 // Statistics of one machine run. See run_statistics.h.
 #include "hw/machine/run_statistics.h"
 
+#include "hw/power/energy_report.h"
 #include "hw/power/network_activity.h"
 #include "hw/power/power_report.h"
 
@@ -156,17 +157,62 @@ nlohmann::json network_statistics(const Interconnect& net, const RunResult& resu
           {"links", links}};
 }
 
-// statistics.power: the network's power, energy and area over the whole run (docs/energy.md); null
-// at the transaction level, which has no routers to count events.
-nlohmann::json power_statistics(const Machine& machine, const RunResult& result) {
+// The network's activity over the whole run; none at the transaction level, which has no routers to count
+// events, nor on 004's fabrics.
+std::optional<NetworkActivity> run_network_activity(const Machine& machine, const RunResult& result) {
+  if (!machine.has_network()) return std::nullopt;
   const Interconnect& net = machine.network();
   std::optional<ActivitySnapshot> end = snapshot_activity(net);
-  if (!end) return nullptr;
+  if (!end) return std::nullopt;
   end->cycle = std::max<std::uint64_t>(result.completion_cycles, 1);
   const MachineConfig& config = machine.config();
-  const NetworkActivity activity = activity_between(net, ActivitySnapshot::zero_like(*end), *end,
-                                                    config.channel_width_bits, config.price_edge_channels);
-  return power_report(network_power(machine.technology(), activity), activity, config.technology_file);
+  return activity_between(net, ActivitySnapshot::zero_like(*end), *end, config.channel_width_bits,
+                          config.price_edge_channels);
+}
+
+// What the nodes and the fabric did (hw/power/node_energy.h); the fabric's counts from its statistics.
+NodeActivity run_node_activity(const Machine& machine, const nlohmann::json& fabric) {
+  NodeActivity a;
+  a.nodes = machine.topology().num_nodes();
+  a.memory_bytes_per_node = machine.node(0).memory.size();
+  a.startup_cycles = machine.config().processor.startup_cycles;
+  for (int i = 0; i < a.nodes; ++i) {
+    const Processor& cpu = machine.node(i).cpu;
+    a.startups += cpu.startups();
+    a.dma_bytes += cpu.dma_read_bytes() + cpu.dma_written_bytes();
+    a.copied_bytes += cpu.copied_bytes();
+  }
+  const auto count = [&fabric](const char* part, const char* key) {
+    return fabric.contains(part) ? fabric[part][key].get<std::uint64_t>() : std::uint64_t{0};
+  };
+  a.bus_bytes = count("bus", "bytes");
+  a.bank_bytes = count("shared_memory", "bytes_read") + count("shared_memory", "bytes_written");
+  a.switch_stage_bytes = count("switch", "bytes") * (fabric.contains("switch") ? fabric["switch"]["stages"].get<std::uint64_t>() : 0);
+  return a;
+}
+
+// statistics.power, statistics.energy and statistics.area (docs/energy.md): the network's power over the
+// whole run (null without routers to count), the run's energy at its clock, the network's area.
+void add_energy_statistics(const Machine& machine, const RunResult& result, nlohmann::json& stats) {
+  const MachineConfig& config = machine.config();
+  const Technology& technology = machine.technology();
+  const std::optional<NetworkActivity> activity = run_network_activity(machine, result);
+  std::optional<NetworkPower> power;
+  if (activity) power = network_power(technology, *activity);
+  if (machine.has_network())
+    stats["power"] = power ? power_report(*power, *activity, config.technology_file) : nlohmann::json(nullptr);
+
+  RunEnergy run;
+  run.cycles = result.completion_cycles;
+  run.network_clock_hz = technology.clock_hz();
+  run.clock_hz = config.clock_ghz > 0 ? config.clock_ghz * 1e9 : run.network_clock_hz;
+  run.network = power ? &*power : nullptr;
+  run.has_fabric = !machine.has_network();
+  const nlohmann::json fabric = run.has_fabric ? stats["fabric"] : nlohmann::json::object();
+  run.nodes = node_energy(technology, run_node_activity(machine, fabric), run.seconds());
+  for (int i = 0; i < machine.topology().num_nodes(); ++i) run.delivered_bytes += machine.node(i).cpu.dma_written_bytes();
+  stats["energy"] = energy_report(run);
+  stats["area"] = power ? area_report(*power, activity->routers.size()) : nlohmann::json(nullptr);
 }
 
 }  // namespace
@@ -204,11 +250,11 @@ nlohmann::json collect_statistics(const Machine& machine, const RunResult& resul
   }
   if (!machine.has_network()) {
     stats["fabric"] = fabric_statistics(machine);
-    return stats;
+  } else {
+    stats["messages"] = message_statistics(machine);
+    stats["network"] = network_statistics(machine.network(), result);
   }
-  stats["messages"] = message_statistics(machine);
-  stats["network"] = network_statistics(machine.network(), result);
-  stats["power"] = power_statistics(machine, result);
+  add_energy_statistics(machine, result, stats);
   return stats;
 }
 

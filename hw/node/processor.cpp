@@ -137,6 +137,7 @@ Handle Processor::start_transfer(std::uint32_t command, std::uint32_t peer, int 
   Handle h = issue(command, peer, address, length, tag, route, global_address, pieces);
   activity_.issued(node_, h);
   ++startups_;
+  (command == dma::kCommandSharedRead ? dma_written_bytes_ : dma_read_bytes_) += length;
   step_count_.messages += 1;
   step_count_.bytes += length;
   step_count_.largest_message_bytes = std::max<std::uint64_t>(step_count_.largest_message_bytes, length);
@@ -174,6 +175,7 @@ Handle Processor::shared_read(std::uint32_t local_address, std::uint32_t global_
 
 Handle Processor::receive(int peer, std::uint32_t address, std::uint32_t length, std::uint32_t tag) {
   if (peer < 0) throw FirmwareError("peer " + std::to_string(peer) + " is not a node");
+  dma_written_bytes_ += length;
   return issue(dma::kCommandReceive, static_cast<std::uint32_t>(peer), address, length, tag, {});
 }
 

@@ -75,6 +75,10 @@ class Processor : public sc_core::sc_module, public NodeApi {
   std::uint64_t startups() const { return startups_; }
   // Bytes this node copied within its memory (local_copy: the algorithm's rearrangements).
   std::uint64_t copied_bytes() const { return copied_bytes_; }
+  // Bytes its DMA engine read out of its memory (sends, shared writes) and wrote into it (receives,
+  // shared reads): the energy model's DMA and memory bytes (hw/power/node_energy.h).
+  std::uint64_t dma_read_bytes() const { return dma_read_bytes_; }
+  std::uint64_t dma_written_bytes() const { return dma_written_bytes_; }
   // What the firmware is blocked on (stall reports; asks the DMA engine which descriptor is not done);
   // empty while it runs.
   std::string waiting_for();
@@ -126,6 +130,8 @@ class Processor : public sc_core::sc_module, public NodeApi {
   std::string error_;
   std::uint64_t startups_ = 0;
   std::uint64_t copied_bytes_ = 0;
+  std::uint64_t dma_read_bytes_ = 0;
+  std::uint64_t dma_written_bytes_ = 0;
   unsigned char* memory_ = nullptr;  // the local memory through TLM-2.0 direct memory access, once granted
   int current_step_ = 0;
   StepCount step_count_;

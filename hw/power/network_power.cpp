@@ -25,9 +25,8 @@ class PowerModel {
     Co_delay_ = 3.0 * t.Cd;
     Ci_ = 3.0 * t.Cg_pwr;  // the same, for power
     Co_ = 3.0 * t.Cd_pwr;
-    const double fo4 = t.R * (3.0 * t.Cd + 12.0 * t.Cg + 12.0 * t.Cgdl);
-    clock_period_ = 20.0 * fo4;
-    clock_hz_ = 1.0 / clock_period_;
+    clock_hz_ = t.clock_hz();
+    clock_period_ = 1.0 / clock_hz_;
     channel_pitch_ = 2.0 * t.MetalPitch;
     crossbar_pitch_ = 2.0 * t.MetalPitch;
     v2f_ = t.Vdd * t.Vdd * clock_hz_;

@@ -15,7 +15,7 @@ namespace meshmp {
 
 namespace {
 
-// Every key, with its member and whether zero is allowed (only the leakage currents may be zero).
+// Every key, with its member and whether zero is allowed (leakage currents, coupling and the node energies may be).
 struct TechnologyKey {
   const char* name;
   double Technology::*member;
@@ -36,6 +36,12 @@ const std::vector<TechnologyKey>& technology_keys() {
       {"LAMBDA", &Technology::LAMBDA, false},   {"MetalPitch", &Technology::MetalPitch, false},
       {"Rw", &Technology::Rw, false},           {"Cw_gnd", &Technology::Cw_gnd, true},
       {"Cw_cpl", &Technology::Cw_cpl, true},    {"wire_length", &Technology::wire_length, false},
+      {"node_instruction_energy", &Technology::node_instruction_energy, true},
+      {"node_dma_byte_energy", &Technology::node_dma_byte_energy, true},
+      {"node_memory_byte_energy", &Technology::node_memory_byte_energy, true},
+      {"node_copy_byte_energy", &Technology::node_copy_byte_energy, true},
+      {"node_idle_power", &Technology::node_idle_power, true},
+      {"bank_byte_energy", &Technology::bank_byte_energy, true},
   };
   return keys;
 }
