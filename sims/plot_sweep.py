@@ -12,10 +12,13 @@ of REFERENCE (default tseng-t4), REFERENCE's speedup over each: above 1, REFEREN
     fastest for each algorithm, t_s / (b t_c) and number of nodes;
   bound (REFERENCE unused): per topology, each algorithm's completion time over 002's lower bound in time,
     the bound's steps (AS(G) on one-port nodes, the cut bound on all-port ones, whichever is larger)
-    times one step of 002's model, t_s + m t_c.
+    times one step of 002's model, t_s + m t_c;
+  energy (REFERENCE unused): per topology, each run's energy (statistics.energy, docs/energy.md) against
+    its completion time, one marker per algorithm; the Pareto front (the points no other point of the
+    panel beats in both time and energy) joined and marked, and printed on the standard output.
 Points a run did not verify (or did not support) are left out.
 
-Usage: plot_sweep.py SWEEP.csv OUT.png [REFERENCE [nodes|block-bytes|machines|bound]]
+Usage: plot_sweep.py SWEEP.csv OUT.png [REFERENCE [nodes|block-bytes|machines|bound|energy]]
 """
 import csv
 import sys
@@ -170,6 +173,51 @@ def against_machines(sweep, out):
             print(f"    {algorithm:27s} {ratio:>9g}: " + ", ".join(f"{n}: {c}" for n, c in zip(sizes, cells)))
 
 
+def pareto_front(points):
+    """The points (time, energy, label) no other point matches or beats in both, by time."""
+    front = []
+    for point in sorted(points):
+        if not front or point[1] < front[-1][1]:
+            front.append(point)
+    return front
+
+
+def against_energy(sweep, out):
+    # runs[topology] = [(completion cycles, joules, label)]
+    runs = defaultdict(list)
+    with open(sweep) as f:
+        for row in csv.DictReader(f):
+            if row["verified"] != "yes" or not row["energy_joules"]:
+                continue
+            label = f"{row['algorithm']} m={row['block_bytes']} t_s={row['startup_cycles']}"
+            runs[row["topology"]].append((float(row["completion_cycles"]), float(row["energy_joules"]), label))
+    if not runs:
+        sys.exit(f"no verified runs with an energy in {sweep}")
+    topologies = sorted(runs, key=lambda t: (nodes(t), t))
+    fig, axes = plt.subplots(1, len(topologies), figsize=(5 * len(topologies), 4.2), squeeze=False)
+    algorithms = sorted({label.split()[0] for points in runs.values() for _, _, label in points})
+    colour = {a: f"C{i % 10}" for i, a in enumerate(algorithms)}
+    print("  Pareto front (no other run both faster and cheaper in energy), per topology:")
+    for ax, topology in zip(axes[0], topologies):
+        for time, joules, label in runs[topology]:
+            ax.plot(time, joules * 1e6, marker="o", linestyle="", color=colour[label.split()[0]])
+        front = pareto_front(runs[topology])
+        ax.plot([p[0] for p in front], [p[1] * 1e6 for p in front], color="black", linewidth=0.8,
+                marker="o", markerfacecolor="none", markersize=10, label="Pareto front")
+        ax.set_xlabel("completion cycles")
+        ax.set_ylabel("energy [uJ]")
+        ax.set_title(topology, fontsize=9)
+        ax.grid(True, alpha=0.3)
+        for time, joules, label in front:
+            print(f"    {topology:16s} {label:40s} {time:12.0f} cycles {joules * 1e6:12.4g} uJ")
+    handles = [plt.Line2D([], [], color=colour[a], marker="o", linestyle="", label=a) for a in algorithms]
+    handles.append(plt.Line2D([], [], color="black", marker="o", markerfacecolor="none", markersize=10,
+                              label="Pareto front"))
+    fig.legend(handles=handles, loc="upper center", ncol=min(len(handles), 5), fontsize=8)
+    fig.tight_layout(rect=(0, 0, 1, 0.88))
+    fig.savefig(out, dpi=100)
+
+
 def main():
     sweep, out = sys.argv[1], sys.argv[2]
     reference = sys.argv[3] if len(sys.argv) > 3 else "tseng-t4"
@@ -181,6 +229,9 @@ def main():
         return
     if len(sys.argv) > 4 and sys.argv[4] == "bound":
         against_bound(sweep, out)
+        return
+    if len(sys.argv) > 4 and sys.argv[4] == "energy":
+        against_energy(sweep, out)
         return
     # completion[(t_s, m, flit)][(algorithm, topology family)][nodes]: a panel per sweep setting (titled
     # with its t_s / (b t_c)), a line per algorithm and topology family, divided by the reference on the

@@ -248,7 +248,7 @@ std::optional<PointResult> run_point(const SweepPoint& p, const std::string& sel
       << p.flit_bytes << ',';
   std::string verdict, error;
   if (!p.unsupported.empty()) {
-    row << 2 << ',' << "unsupported" << ",,,,,,,,,,,,,";
+    row << 2 << ',' << "unsupported" << ",,,,,,,,,,,,,,,,";
     return PointResult{row.str(), "unsupported", p.unsupported};
   }
   ChildRun run;
@@ -274,9 +274,13 @@ std::optional<PointResult> run_point(const SweepPoint& p, const std::string& sel
         << (s.contains("network") ? s["network"]["header_blocking_cycles"] : nlohmann::json(0)) << ',' << schedule["steps_with_blocking"] << ','
         << std::setprecision(2) << s["simulation"]["host_seconds"].get<double>() << ','
         << s["bounds"]["status_bound_steps"] << ',' << std::setprecision(3) << s["bounds"]["cut_bound_unrounded_steps"].get<double>()
-        << ',' << doc["config"]["node"]["port_model"].get<std::string>();
+        << ',' << doc["config"]["node"]["port_model"].get<std::string>() << std::defaultfloat << std::setprecision(6);
+    const auto& energy = s["energy"];
+    row << ',' << energy["joules"]["total"].get<double>() << ',';
+    if (!energy["energy_per_delivered_bit_joules"].is_null()) row << energy["energy_per_delivered_bit_joules"].get<double>();
+    row << ',' << energy["energy_delay_product_joule_seconds"].get<double>();
   } else {
-    row << verdict << ",,,,,,,,,,,,,";
+    row << verdict << ",,,,,,,,,,,,,,,,";
   }
   if (verdict != "yes" && error.empty()) error = outcome.describe();
   return PointResult{row.str(), verdict, error};

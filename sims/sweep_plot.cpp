@@ -17,8 +17,9 @@ void SweepPlot::add_to(CLI::App& app) {
                  "panel per topology, a line per algorithm and t_s / t_c, against the block size (001 Fig. 10); "
                  "bound: per topology, each algorithm's time over 002's lower bound (steps x (t_s + m t_c)); machines: "
                  "004 §4's comparison, a panel per algorithm and t_s / (b t_c) with the time of each of 004's six "
-                 "machines against the nodes, and which is fastest where")
-      ->check(CLI::IsMember({"nodes", "block-bytes", "machines", "bound"}))
+                 "machines against the nodes, and which is fastest where; energy: per topology, each algorithm's energy against "
+                 "its completion time, the Pareto front (no other point both faster and cheaper) marked and printed")
+      ->check(CLI::IsMember({"nodes", "block-bytes", "machines", "bound", "energy"}))
       ->capture_default_str();
 }
 
