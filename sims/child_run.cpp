@@ -117,6 +117,8 @@ MeasuredRun measure_verified_run(const std::string& self_path, const std::string
   m.steps = s["schedule"]["synchronized_steps"].get<double>();
   m.units = s["schedule"]["sum_of_step_max_blocks"].get<double>();
   m.startups = s["schedule"]["max_messages_per_node"].get<double>();
+  m.energy_joules = s["energy"]["joules"]["total"].get<double>();
+  m.energy_delay = s["energy"]["energy_delay_product_joule_seconds"].get<double>();
   m.ok = true;
   return m;
 }

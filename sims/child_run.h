@@ -46,6 +46,7 @@ int status_after_failed_child(int status, int child_exit_status);
 // gives ok = false.
 struct MeasuredRun {
   double cycles = 0, steps = 0, units = 0, startups = 0;
+  double energy_joules = 0, energy_delay = 0;  // statistics.energy: the run's total and energy x time [J s]
   bool ok = false;
 };
 MeasuredRun measure_verified_run(const std::string& self_path, const std::string& arguments, std::ostream& err,

@@ -47,7 +47,7 @@ void RunOptions::add_network_options_to(CLI::App& c, bool with_packet_limit) {
                    "--routing dimension-order-split-ties unless --routing names an adaptive or two-phase function, and, on a "
                    "topology with rings, --dateline-classes "
                    "whole-segment; SystemC router; the power model prices a mesh's edge channels, --edge-channels idle, "
-                   "unless given)  [default meshmp]");
+                   "and 128-bit flits, --channel-width 128, unless given)  [default meshmp]");
   }
 }
 
@@ -140,6 +140,8 @@ void RunOptions::apply_router_rules(MachineConfig& config) const {
   config.router.pipeline_depth = 4;
   config.router.head_pipeline_from_front = true;
   if (!given("power.edge_channels").given()) config.price_edge_channels = true;
+  // BookSim2's power module prices a flit of its channel_width, 128 bits by default.
+  if (!given("power.channel_width_bits").given()) config.channel_width_bits = 128;
   config.router.islip_vc_allocator = true;
   if (topology.has_rings() && config.router.dateline) config.router.dateline_whole_segment = true;
 }

@@ -182,6 +182,37 @@ std::string arguments(const Cell& cell) {
   return text;
 }
 
+// The energy of each cell's run (statistics.energy, docs/energy.md) and, per operation, the machine of
+// least energy beside the fastest one, named where they differ.
+void print_energy_table(const std::vector<std::string>& operations, const std::vector<std::string>& machines,
+                        const std::map<std::pair<std::string, std::string>, MeasuredRun>& runs, std::ostream& out) {
+  out << "\nthe energy as measured: uJ (energy-delay product, pJ s)\n" << std::left << std::setw(14) << "";
+  for (const std::string& machine : machines) out << std::right << std::setw(20) << machine;
+  out << "  least energy / fastest\n";
+  for (const std::string& operation : operations) {
+    out << std::left << std::setw(14) << operation << std::right;
+    const MeasuredRun* cheapest = nullptr;
+    const MeasuredRun* fastest = nullptr;
+    std::string cheapest_machine, fastest_machine;
+    for (const std::string& machine : machines) {
+      const auto found = runs.find({operation, machine});
+      if (found == runs.end()) {
+        out << std::setw(20) << "failed";
+        continue;
+      }
+      const MeasuredRun& m = found->second;
+      std::ostringstream entry;
+      entry << std::fixed << std::setprecision(3) << m.energy_joules * 1e6 << " (" << std::setprecision(3)
+            << m.energy_delay * 1e12 << ")";
+      out << std::setw(20) << entry.str();
+      if (!cheapest || m.energy_joules < cheapest->energy_joules) cheapest = &m, cheapest_machine = machine;
+      if (!fastest || m.cycles < fastest->cycles) fastest = &m, fastest_machine = machine;
+    }
+    out << "  " << cheapest_machine << (cheapest_machine == fastest_machine ? " (also fastest)" : " / " + fastest_machine)
+        << "\n";
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> paper_004_summary_tables() { return {"004-table1", "004-table2"}; }
@@ -200,6 +231,7 @@ int run_paper_004_summary(const std::string& self_path, const std::string& table
   std::vector<std::string> notes;
   std::vector<std::string> operations, machines;
   std::map<std::pair<std::string, std::string>, std::string> measured_cells;  // (operation, machine) -> "cycles (printed)"
+  std::map<std::pair<std::string, std::string>, MeasuredRun> runs;            // (operation, machine) -> its run
   for (const Cell& cell : cells) {
     const Topology topology = Topology::parse(cell.topology);
     const SaadPlan plan = saad_plan(cell.algorithm, topology, parameters_of(cell), options_of(cell));
@@ -227,6 +259,7 @@ int run_paper_004_summary(const std::string& self_path, const std::string& table
     std::ostringstream entry;
     entry << std::fixed << std::setprecision(0) << m.cycles << " (" << printed << ")";
     measured_cells[{cell.operation, cell.machine}] = entry.str();
+    runs[{cell.operation, cell.machine}] = m;
   }
   out << "(cycles: measured; eq: the §3 equation at the run's nu; ratio: cycles / printed; bound: the printed entry is "
          "at least its equation; measured above it by what 004's tau + m/b leaves out: headers, router pipelines, "
@@ -243,6 +276,7 @@ int run_paper_004_summary(const std::string& self_path, const std::string& table
     }
     out << "\n";
   }
+  print_energy_table(operations, machines, runs, out);
   return status;
 }
 

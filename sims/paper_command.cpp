@@ -1,5 +1,5 @@
 // `meshmp paper TABLE`: regenerates rows of a paper's table from runs of the machine, printed beside the
-// paper's formula with measured / formula. Each run is a child `meshmp run` (SystemC elaborates one
+// paper's formula with measured / formula, and its energy (statistics.energy, docs/energy.md). Each run is a child `meshmp run` (SystemC elaborates one
 // design per process); the counts come from its statistics.schedule, measured by the machine.
 //   000-table1: suh-mesh (000 §3-4, Table 1): C start-ups and R C^2 / 2 blocks on R x C meshes (R <= C);
 //     (n/2) a_1 and (n/4) a_1^2 a_2..a_n on n-dimensional meshes (a_1 the longest side).
@@ -151,7 +151,7 @@ int run_paper_table(const std::string& self_path, const std::string& table, std:
     out << std::setw(10) << "AS(G)" << std::setw(8) << "ratio" << std::setw(10) << "cut" << std::setw(8) << "ratio";
   else
     out << std::setw(10) << "blocks" << std::setw(10) << "formula" << std::setw(8) << "ratio";
-  out << std::setw(10) << "cycles" << std::setw(9) << "host s" << "  formula from\n";
+  out << std::setw(10) << "cycles" << std::setw(11) << "energy uJ" << std::setw(9) << "host s" << "  formula from\n";
   int status = 0;
   for (const PaperRow& row : rows) {
     std::string command;
@@ -184,6 +184,7 @@ int run_paper_table(const std::string& self_path, const std::string& table, std:
           << row.blocks_formula << std::setprecision(3) << std::setw(8) << blocks / row.blocks_formula;
     }
     out << std::setprecision(0) << std::setw(10) << stats["statistics"]["completion_cycles"].get<double>()
+        << std::setprecision(3) << std::setw(11) << stats["statistics"]["energy"]["joules"]["total"].get<double>() * 1e6
         << std::setprecision(1) << std::setw(9)
         << stats["statistics"]["simulation"]["host_seconds"].get<double>() << "  " << row.formula_note << "\n" << std::flush;
   }

@@ -615,7 +615,7 @@ int TrafficCommand::run_point(double rate, const std::string& self_path, std::os
   result["power"] = nullptr;
   if (activity_at_warmup_end && activity_at_measure_end) {
     const NetworkActivity activity =
-        activity_between(network, *activity_at_warmup_end, *activity_at_measure_end, config.channel_width_bits,
+        activity_between(network, *activity_at_warmup_end, *activity_at_measure_end, config.priced_channel_width_bits(),
                          config.price_edge_channels);
     result["power"] = power_report(network_power(setup->technology, activity), activity, config.technology_file);
   }

@@ -217,14 +217,15 @@ TEST(BookSim2RouterOptions, ThePresetIsTheSettingsItNames) {
     return o.output;
   };
   const std::string rules = "--pipeline-depth 4 --head-pipeline from-front --vc-allocator islip "
-                            "--routing dimension-order-split-ties --edge-channels idle";
+                            "--routing dimension-order-split-ties --edge-channels idle --channel-width 128";
   EXPECT_EQ(config("-t torus:4x4 --router-rules booksim2"), config("-t torus:4x4 " + rules + " --dateline-classes whole-segment"));
   EXPECT_EQ(config("-t mesh:4x4 --router-rules booksim2"), config("-t mesh:4x4 " + rules));
   EXPECT_EQ(config("-t torus:4x4 --router-rules booksim2 --no-dateline"), config("-t torus:4x4 --no-dateline " + rules));
   EXPECT_EQ(config("-t torus:4x4 --router-rules meshmp"), config("-t torus:4x4"));
   // Beside an adaptive or two-phase function (BookSim2's min_adapt, valiant, romm) the rules keep it; a
   // deterministic one is the rules' own choice.
-  const std::string others = "--pipeline-depth 4 --head-pipeline from-front --vc-allocator islip --edge-channels idle";
+  const std::string others = "--pipeline-depth 4 --head-pipeline from-front --vc-allocator islip --edge-channels idle "
+                             "--channel-width 128";
   EXPECT_EQ(config("-t mesh:4x4 --router-rules booksim2 --routing min-adaptive"),
             config("-t mesh:4x4 --routing min-adaptive " + others));
   EXPECT_EQ(config("-t mesh:4x4 --router-rules booksim2 --routing valiant"), config("-t mesh:4x4 --routing valiant " + others));

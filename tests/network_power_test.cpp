@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <functional>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -14,6 +15,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "hw/power/network_power.h"
+#include "hw/power/node_energy.h"
 #include "hw/power/technology.h"
 #include "hw/router/router_activity.h"
 #include "meshmp_process.h"
@@ -24,6 +27,8 @@ namespace {
 using meshmp::ConfigError;
 using meshmp::parse_technology;
 using meshmp::Technology;
+using meshmp::NetworkActivity;
+using meshmp::network_power;
 using meshmp_test::meshmp;
 using meshmp_test::Outcome;
 using meshmp_test::traffic_point;
@@ -115,9 +120,116 @@ TEST(NetworkPower, EachHopPricesOneMoreChannelAndOneMoreRouter) {
   for (const char* fixed : {"channel_clock", "channel_leakage", "input_leakage", "switch_leakage", "output_clock"})
     EXPECT_EQ(watts(twice, fixed), watts(one_hop, fixed)) << fixed;
   EXPECT_EQ(twice["area_mm2"], one_hop["area_mm2"]);
-  // 8 flits of 128 bits delivered in the window.
-  EXPECT_NEAR(twice["energy_per_delivered_bit_joules"].get<double>(), twice["energy_joules"].get<double>() / (8 * 128),
+  // 8 flits of 64 bits (the link's 8 bytes) delivered in the window.
+  EXPECT_NEAR(twice["energy_per_delivered_bit_joules"].get<double>(), twice["energy_joules"].get<double>() / (8 * 64),
               1e-24);
+}
+
+// The energy of one flit event, priced alone by the model's equations (hw/power/network_power.h) at the
+// run's shape (64-bit flits, 4 VCs of 8 flits, the built-in technology): what one flit adds over one cycle.
+double one_event_joules(const std::function<void(NetworkActivity&)>& event) {
+  NetworkActivity idle;
+  idle.cycles = 1;
+  idle.channel_width_bits = 64;
+  idle.vcs = 4;
+  idle.buffer_flits = 8;
+  idle.channels.push_back({1, 0});
+  idle.routers.emplace_back(5);
+  NetworkActivity busy = idle;
+  event(busy);
+  const Technology technology;
+  return (network_power(technology, busy).total_power() - network_power(technology, idle).total_power()) /
+         technology.clock_hz();
+}
+
+// A flit over a one-cycle channel; a flit through a router from input `in` to output `out`: its buffer
+// write and read, its crossbar traversal and control, its output flip-flops and enable.
+double channel_flit_joules() {
+  return one_event_joules([](NetworkActivity& a) { a.channels[0].flits = 1; });
+}
+double router_flit_joules(int in, int out) {
+  return one_event_joules([in, out](NetworkActivity& a) {
+    a.routers[0].count_write(in);
+    a.routers[0].count_traversal(in, out);
+  });
+}
+
+// One 4-flit packet priced event by event, by hand: the energy the run reports grows by exactly that. On
+// mesh:4x4 port 0 leads to x - 1, port 1 to x + 1, port 4 is the local port. Node 0 -> 1 crosses the
+// injection channel, a link and the ejection channel, router 0 (local -> port 1) and router 1 (port 0 ->
+// local); 0 -> 2 adds a link and router 1 passing it on (port 0 -> port 1), router 2 ejecting it as router
+// 1 did. Everything that does not switch (clock, leakage) is the same in each pair of runs.
+TEST(NetworkPower, ASinglePacketsEnergyIsItsEventsPricedByHand) {
+  const auto joules = [](const nlohmann::json& power) { return power["energy_joules"].get<double>(); };
+  const nlohmann::json one_hop = power_of_trace("one.trace", "0 0 1 4\n");
+  const nlohmann::json two_hops = power_of_trace("two.trace", "0 0 2 4\n");
+  const nlohmann::json twice = power_of_trace("twice.trace", "0 0 1 4\n100 0 1 4\n");
+  ASSERT_FALSE(one_hop.is_null());
+  const double one_hop_packet = 4 * (3 * channel_flit_joules() + router_flit_joules(4, 1) + router_flit_joules(0, 4));
+  EXPECT_NEAR(joules(twice) - joules(one_hop), one_hop_packet, 1e-9 * one_hop_packet);
+  const double second_hop = 4 * (channel_flit_joules() + router_flit_joules(0, 1));
+  EXPECT_NEAR(joules(two_hops) - joules(one_hop), second_hop, 1e-9 * second_hop);
+  EXPECT_GT(one_hop_packet, 0);
+}
+
+// The nodes' energy of one direct all-to-all, counted by hand: n (n - 1) start-ups of t_s instructions; each
+// block read out of its source's memory and written into its destination's (two DMA and two memory bytes
+// per byte); the nodes' memories leaking over the run.
+TEST(NodeEnergy, ADirectAllToAllIsItsStartUpsAndBytesPricedByHand) {
+  const std::string json = temp_path("direct.json");
+  const Outcome o = meshmp("run -t mesh:4x4 -a direct -m 64 --startup-cycles 100 --clock-ghz 1 -o " + json);
+  ASSERT_EQ(o.status, 0) << o.output;
+  const nlohmann::json stats = nlohmann::json::parse(std::ifstream(json))["statistics"];
+  std::remove(json.c_str());
+  const nlohmann::json& nodes = stats["energy"]["joules"]["nodes"];
+  const Technology t;
+  const double messages = 16 * 15, bytes = messages * 64;
+  EXPECT_DOUBLE_EQ(nodes["startups"].get<double>(), messages * 100 * t.node_instruction_energy);
+  EXPECT_DOUBLE_EQ(nodes["dma"].get<double>(), 2 * bytes * t.node_dma_byte_energy);
+  const double copied = nodes["copies"].get<double>() / t.node_copy_byte_energy;  // the algorithm's own block
+  EXPECT_DOUBLE_EQ(nodes["memory"].get<double>(), (2 * bytes + 2 * copied) * t.node_memory_byte_energy);
+  const double seconds = stats["completion_cycles"].get<double>() / 1e9;
+  EXPECT_DOUBLE_EQ(stats["energy"]["seconds"].get<double>(), seconds);
+  EXPECT_GT(nodes["idle"].get<double>(), 0);
+  EXPECT_DOUBLE_EQ(stats["energy"]["delivered_bits"].get<double>(), 8 * bytes);
+  const double total = stats["energy"]["joules"]["total"].get<double>();
+  EXPECT_DOUBLE_EQ(total, stats["energy"]["joules"]["network"]["total"].get<double>() + nodes["total"].get<double>());
+  EXPECT_DOUBLE_EQ(stats["energy"]["energy_delay_product_joule_seconds"].get<double>(), total * seconds);
+  EXPECT_DOUBLE_EQ(stats["energy"]["average_watts"].get<double>(), total / seconds);
+}
+
+// The leakage and idle terms last the run's time, the dynamic terms do not: at half the clock the
+// dynamic energy is the same and the static energy twice.
+TEST(NodeEnergy, TheClockStretchesOnlyWhatLeaks) {
+  const auto energy = [](const std::string& ghz) {
+    const std::string json = temp_path("clock" + ghz + ".json");
+    const Outcome o = meshmp("run -t mesh:4x4 -a direct -m 64 --clock-ghz " + ghz + " -o " + json);
+    EXPECT_EQ(o.status, 0) << o.output;
+    const nlohmann::json e = nlohmann::json::parse(std::ifstream(json))["statistics"]["energy"]["joules"];
+    std::remove(json.c_str());
+    return e;
+  };
+  const nlohmann::json fast = energy("2"), slow = energy("1");
+  EXPECT_DOUBLE_EQ(slow["dynamic"].get<double>(), fast["dynamic"].get<double>());
+  EXPECT_NEAR(slow["leakage"].get<double>(), 2 * fast["leakage"].get<double>(), 1e-12 * slow["leakage"].get<double>());
+  const Outcome bad = meshmp("run -t mesh:4x4 --clock-ghz -1");
+  EXPECT_EQ(bad.status, 2) << bad.output;
+  EXPECT_NE(bad.output.find("power.clock_ghz"), std::string::npos) << bad.output;
+}
+
+// 004's fabrics: each byte on the bus priced as a wire across every node's tile.
+TEST(NodeEnergy, ABusPricesEachByteAcrossEveryTile) {
+  const std::string json = temp_path("bus.json");
+  const Outcome o = meshmp("run -t bus:8 -a direct -m 64 -o " + json);
+  ASSERT_EQ(o.status, 0) << o.output;
+  const nlohmann::json stats = nlohmann::json::parse(std::ifstream(json))["statistics"];
+  std::remove(json.c_str());
+  const Technology t;
+  const double bus_bytes = stats["fabric"]["bus"]["bytes"].get<double>();
+  EXPECT_EQ(bus_bytes, 8 * 7 * 64);
+  EXPECT_DOUBLE_EQ(stats["energy"]["joules"]["fabric"]["bus"].get<double>(), bus_bytes * t.wire_byte_energy(8 * t.wire_length));
+  EXPECT_TRUE(stats["energy"]["joules"]["network"].is_null());
+  EXPECT_TRUE(stats["area"].is_null());
 }
 
 TEST(NetworkPower, ASweepsCsvCarriesEachLoadsPower) {

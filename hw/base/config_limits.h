@@ -20,7 +20,7 @@ inline constexpr IntegerLimit kVcs{"router.vcs", 1, 16};
 inline constexpr IntegerLimit kBufferFlits{"router.buffer_flits", 1, 1024};
 inline constexpr IntegerLimit kPipelineDepth{"router.pipeline_depth", 1, 5};
 inline constexpr IntegerLimit kLinkLatency{"router.link_latency_cycles", 1, 64};
-inline constexpr IntegerLimit kChannelWidthBits{"power.channel_width_bits", 1, 8192};
+inline constexpr IntegerLimit kChannelWidthBits{"power.channel_width_bits", 0, 8192};  // 0: the flit's width
 inline constexpr IntegerLimit kCreditLatency{"router.credit_latency_cycles", 0, 64};  // 0: the link latency
 inline constexpr IntegerLimit kCreditProcessing{"router.credit_processing_cycles", 0, 8};
 inline constexpr IntegerLimit kFlitBytes{"router.flit_bytes", 1, 32};

@@ -33,9 +33,10 @@ struct MachineConfig {
   // runs one machine at each and compares them).
   NetworkFidelity fidelity = NetworkFidelity::Cycle;
   // The router network's power and area model (hw/power): its technology file (empty: the built-in 32 nm
-  // technology of hw/power/technology.h) and a flit's width in bits.
+  // technology of hw/power/technology.h) and a flit's width in bits (0: the link's, 8 x router.flit_bytes).
   std::string technology_file;
-  int channel_width_bits = 128;
+  int channel_width_bits = 0;
+  int priced_channel_width_bits() const { return channel_width_bits > 0 ? channel_width_bits : 8 * router.flit_bytes; }
   // A mesh's edge ports lead nowhere: priced as absent (false), or as idle channels (true), as BookSim2's
   // mesh builds them (--router-rules booksim2).
   bool price_edge_channels = false;

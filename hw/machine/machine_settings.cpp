@@ -238,7 +238,9 @@ std::vector<MachineSetting> declare_settings() {
                          "built-in 32 nm technology",
                          true, [](auto& c) -> auto& { return c.technology_file; }));
   s.push_back(whole(limits::kChannelWidthBits, "--channel-width",
-                    "a flit's width in bits, which the power and area model prices every wire, buffer and crossbar at", true,
+                    "a flit's width in bits, which the power and area model prices every wire, buffer and crossbar at; 0 (the "
+                    "default): the link's width, 8 x --flit-bytes",
+                    true,
                     [](auto& c) -> auto& { return c.channel_width_bits; }));
   s.push_back(text(
       "power.edge_channels", "--edge-channels",

@@ -166,7 +166,7 @@ std::optional<NetworkActivity> run_network_activity(const Machine& machine, cons
   if (!end) return std::nullopt;
   end->cycle = std::max<std::uint64_t>(result.completion_cycles, 1);
   const MachineConfig& config = machine.config();
-  return activity_between(net, ActivitySnapshot::zero_like(*end), *end, config.channel_width_bits,
+  return activity_between(net, ActivitySnapshot::zero_like(*end), *end, config.priced_channel_width_bits(),
                           config.price_edge_channels);
 }
 
