@@ -67,12 +67,17 @@ TEST(TechnologyFile, RefusesABrokenFileNamingFileLineAndKey) {
       {"R = 12ohm;\n", "line 1: key R = '12ohm': must be a finite number"},
       {"Vdd = -0.9;\n", "line 1: key Vdd = '-0.9': must be more than zero"},
       {"IoffN = -1e-6;\n", "line 1: key IoffN = '-1e-6': must be zero or more"},
+      {"// node\nnode_memory_byte_energy = -12.5e-12;\n",
+       "line 2: key node_memory_byte_energy = '-12.5e-12': must be zero or more"},
+      {"node_idle_power = inf;\n", "line 1: key node_idle_power = 'inf': must be a finite number"},
+      {"node_startup_energy = 7e-9;\n", "line 1: key 'node_startup_energy' is not a technology parameter"},
   };
   for (const auto& [text, rule] : cases) {
     const std::string message = refusal(text);
     EXPECT_NE(message.find("power.technology_file = 'tech.txt': " + rule), std::string::npos) << text << "\n" << message;
   }
   EXPECT_EQ(refusal("IoffN = 0;\n"), "") << "a leakage current may be zero";
+  EXPECT_EQ(refusal("node_instruction_energy = 0;\nbank_byte_energy = 1e-11;\n"), "") << "a node's energies may be zero";
 }
 
 TEST(RouterActivity, NamesTheFirstCountTwoRoutersDifferIn) {
