@@ -270,43 +270,4 @@ TEST(NetworkPower, TheRtlRouterCountsTheSameEvents) {
   EXPECT_EQ(rtl, systemc);
 }
 
-// BookSim2's figures (a sims/reference/power file) by meshmp's names, and the arguments of the same run.
-struct PowerReference {
-  std::map<std::string, double> figures;
-  std::string arguments;
-};
-
-PowerReference read_power_reference(const std::string& name) {
-  std::ifstream in(std::string(MESHMP_SOURCE_DIR) + "/sims/reference/power/" + name);
-  PowerReference reference;
-  const std::string marker = "# meshmp traffic arguments: ";
-  for (std::string line; std::getline(in, line);) {
-    if (line.rfind(marker, 0) == 0) reference.arguments = line.substr(marker.size());
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream fields(line);
-    std::string key;
-    double value = 0;
-    fields >> key >> value;
-    reference.figures[key] = value;
-  }
-  return reference;
-}
-
-class AgainstBookSim2 : public ::testing::TestWithParam<const char*> {};
-
-TEST_P(AgainstBookSim2, EveryComponentWithinTwoPercent) {
-  const PowerReference reference = read_power_reference(GetParam());
-  ASSERT_EQ(reference.figures.size(), 19u) << GetParam();
-  const nlohmann::json power = traffic_point(reference.arguments)["power"];
-  for (const auto& [key, expected] : reference.figures) {
-    const std::string group = key.substr(0, key.find('.')), component = key.substr(key.find('.') + 1);
-    const double measured = power[group][component].get<double>();
-    EXPECT_NEAR(measured / expected, 1.0, 0.02) << key << ": " << measured << " against BookSim2's " << expected;
-  }
-}
-
-INSTANTIATE_TEST_SUITE_P(PowerModule, AgainstBookSim2,
-                         ::testing::Values("booksim2-mesh8x8-v2b8p4-uniform-0.2.txt",
-                                           "booksim2-torus8x8-v4b4p4-uniform-0.3.txt"));
-
 }  // namespace
