@@ -1,6 +1,7 @@
 // `meshmp paper TABLE`: regenerates rows of a paper's table from runs of the machine, printed beside the
-// paper's formula with measured / formula, and its energy (statistics.energy, docs/energy.md). Each run is a child `meshmp run` (SystemC elaborates one
-// design per process); the counts come from its statistics.schedule, measured by the machine.
+// paper's formula with measured / formula, and each run's energy (statistics.energy, docs/energy.md).
+// Each run is a child `meshmp run` (SystemC elaborates one design per process); the counts come from its
+// statistics.schedule, measured by the machine.
 //   000-table1: suh-mesh (000 §3-4, Table 1): C start-ups and R C^2 / 2 blocks on R x C meshes (R <= C);
 //     (n/2) a_1 and (n/4) a_1^2 a_2..a_n on n-dimensional meshes (a_1 the longest side).
 //   001-theorem1: tseng-ring (001 Theorem 1): 2d - 2 start-ups and Lemma 6's blocks plus 3 (d = 3) or 2.
