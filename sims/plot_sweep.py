@@ -187,10 +187,10 @@ def against_energy(sweep, out):
     runs = defaultdict(list)
     with open(sweep) as f:
         for row in csv.DictReader(f):
-            if row["verified"] != "yes" or not row["energy_joules"]:
+            if row["verified"] != "yes" or not row["energy.joules.total"]:
                 continue
             label = f"{row['algorithm']} m={row['block_bytes']} t_s={row['startup_cycles']}"
-            runs[row["topology"]].append((float(row["completion_cycles"]), float(row["energy_joules"]), label))
+            runs[row["topology"]].append((float(row["completion_cycles"]), float(row["energy.joules.total"]), label))
     if not runs:
         sys.exit(f"no verified runs with an energy in {sweep}")
     topologies = sorted(runs, key=lambda t: (nodes(t), t))

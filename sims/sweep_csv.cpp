@@ -17,8 +17,8 @@ const char* const kSweepCsvHeader =
     "point,topology,algorithm,block_bytes,startup_cycles,flit_bytes,exit_status,verified,completion_cycles,"
     "zero_load_estimate_cycles,paper_estimate_cycles,synchronized_steps,sum_of_step_max_blocks,max_messages_per_node,"
     "rearrangement_bytes_max_per_node,header_blocking_cycles,steps_with_blocking,host_seconds,"
-    "status_bound_steps,cut_bound_unrounded_steps,port_model,energy_joules,energy_per_delivered_bit_joules,"
-    "energy_delay_product_joule_seconds,run_options,error";
+    "status_bound_steps,cut_bound_unrounded_steps,port_model,energy.joules.total,energy.energy_per_delivered_bit_joules,"
+    "energy.energy_delay_product_joule_seconds,run_options,error";
 
 std::string csv_field(const std::string& text) {
   if (text.find_first_of(",\"\n\r") == std::string::npos) return text;

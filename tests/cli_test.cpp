@@ -3,6 +3,7 @@
 // value and the rule, and exit status 2; a deadlocking machine ends with the watchdog's report, status 1.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -543,6 +544,31 @@ TEST(CommandLine, SweepPlotsAgainstTheBlockSize) {
   const Outcome bad = meshmp("sweep --topologies ring:8 --algorithms bruck --plot x.png --plot-against time");
   EXPECT_EQ(bad.status, 2);
   EXPECT_NE(bad.output.find("--plot-against"), std::string::npos) << bad.output;
+}
+
+// Energy against time (docs/energy.md): each point's energy in the CSV, and the Pareto front printed; the
+// fastest run is always on it, and at 64-byte blocks on mesh:4x4 the direct exchange is that run.
+TEST(CommandLine, SweepPlotsEnergyAgainstTimeWithTheParetoFront) {
+  const std::string csv = temp_path("sweep-energy.csv");
+  const std::string png = temp_path("sweep-energy.png");
+  const Outcome sweep = meshmp("sweep --topologies mesh:4x4 --algorithms direct,bruck -m 64 --csv " + csv + " --plot " + png +
+                               " --plot-against energy");
+  ASSERT_EQ(sweep.status, 0) << sweep.output;
+  EXPECT_NE(sweep.output.find("Pareto front"), std::string::npos) << sweep.output;
+  EXPECT_NE(sweep.output.find("mesh:4x4         direct m=64 t_s=100"), std::string::npos) << sweep.output;
+  EXPECT_TRUE(std::ifstream(png).good());
+  std::ifstream rows(csv);
+  std::string header, row;
+  std::getline(rows, header);
+  std::getline(rows, row);
+  const std::size_t column = static_cast<std::size_t>(
+      std::count(header.begin(), header.begin() + static_cast<long>(header.find("energy.joules.total")), ','));
+  std::stringstream cells(row);
+  std::string cell;
+  for (std::size_t c = 0; c <= column; ++c) std::getline(cells, cell, ',');
+  EXPECT_GT(std::stod(cell), 0) << row;
+  std::remove(png.c_str());
+  std::remove(csv.c_str());
 }
 
 }  // namespace

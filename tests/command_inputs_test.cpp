@@ -148,7 +148,8 @@ TEST(CommandInputs, SweepRowsKeepTheReasonOfAnUnsupportedOrFailedPoint) {
   std::stringstream text;
   text << in.rdbuf();
   EXPECT_NE(text.str().find("header_blocking_cycles,steps_with_blocking,host_seconds,status_bound_steps,cut_bound_unrounded_steps,"
-                            "port_model,energy_joules,energy_per_delivered_bit_joules,energy_delay_product_joule_seconds,run_options,error\n"),
+                            "port_model,energy.joules.total,energy.energy_per_delivered_bit_joules,energy.energy_delay_product_joule_seconds,"
+                            "run_options,error\n"),
             std::string::npos)
       << text.str();
   EXPECT_NE(text.str().find("torus:4x4,direct,8,100,8,1,"), std::string::npos) << text.str();
