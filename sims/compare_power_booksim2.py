@@ -85,6 +85,9 @@ def write_whole(path, text):
     try:
         with os.fdopen(handle, "w") as out:
             out.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)  # mkstemp's 0600 would outlive the rename
         os.replace(temporary, path)
     except BaseException:
         if os.path.exists(temporary):
