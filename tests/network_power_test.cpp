@@ -177,15 +177,18 @@ TEST(NetworkPower, ASinglePacketsEnergyIsItsEventsPricedByHand) {
   EXPECT_GT(one_hop_packet, 0);
 }
 
+// The statistics of `meshmp run ARGS`, which must run.
+nlohmann::json run_statistics(const std::string& args) {
+  const Outcome o = meshmp("run " + args + " -o -");
+  EXPECT_EQ(o.status, 0) << o.output;
+  return meshmp_test::json_in_output(o.output)["statistics"];
+}
+
 // The nodes' energy of one direct all-to-all, counted by hand: n (n - 1) start-ups of t_s instructions; each
 // block read out of its source's memory and written into its destination's (two DMA and two memory bytes
 // per byte); the nodes' memories leaking over the run.
 TEST(NodeEnergy, ADirectAllToAllIsItsStartUpsAndBytesPricedByHand) {
-  const std::string json = temp_path("direct.json");
-  const Outcome o = meshmp("run -t mesh:4x4 -a direct -m 64 --startup-cycles 100 --clock-ghz 1 -o " + json);
-  ASSERT_EQ(o.status, 0) << o.output;
-  const nlohmann::json stats = nlohmann::json::parse(std::ifstream(json))["statistics"];
-  std::remove(json.c_str());
+  const nlohmann::json stats = run_statistics("-t mesh:4x4 -a direct -m 64 --startup-cycles 100 --clock-ghz 1");
   const nlohmann::json& nodes = stats["energy"]["joules"]["nodes"];
   const Technology t;
   const double messages = 16 * 15, bytes = messages * 64;
@@ -207,12 +210,7 @@ TEST(NodeEnergy, ADirectAllToAllIsItsStartUpsAndBytesPricedByHand) {
 // dynamic energy is the same and the static energy twice.
 TEST(NodeEnergy, TheClockStretchesOnlyWhatLeaks) {
   const auto energy = [](const std::string& ghz) {
-    const std::string json = temp_path("clock" + ghz + ".json");
-    const Outcome o = meshmp("run -t mesh:4x4 -a direct -m 64 --clock-ghz " + ghz + " -o " + json);
-    EXPECT_EQ(o.status, 0) << o.output;
-    const nlohmann::json e = nlohmann::json::parse(std::ifstream(json))["statistics"]["energy"]["joules"];
-    std::remove(json.c_str());
-    return e;
+    return run_statistics("-t mesh:4x4 -a direct -m 64 --clock-ghz " + ghz)["energy"]["joules"];
   };
   const nlohmann::json fast = energy("2"), slow = energy("1");
   EXPECT_DOUBLE_EQ(slow["dynamic"].get<double>(), fast["dynamic"].get<double>());
@@ -224,11 +222,7 @@ TEST(NodeEnergy, TheClockStretchesOnlyWhatLeaks) {
 
 // 004's fabrics: each byte on the bus priced as a wire across every node's tile.
 TEST(NodeEnergy, ABusPricesEachByteAcrossEveryTile) {
-  const std::string json = temp_path("bus.json");
-  const Outcome o = meshmp("run -t bus:8 -a direct -m 64 -o " + json);
-  ASSERT_EQ(o.status, 0) << o.output;
-  const nlohmann::json stats = nlohmann::json::parse(std::ifstream(json))["statistics"];
-  std::remove(json.c_str());
+  const nlohmann::json stats = run_statistics("-t bus:8 -a direct -m 64");
   const Technology t;
   const double bus_bytes = stats["fabric"]["bus"]["bytes"].get<double>();
   EXPECT_EQ(bus_bytes, 8 * 7 * 64);

@@ -48,7 +48,7 @@ nlohmann::json energy_report(const RunEnergy& run) {
               {"memory", n.memory},
               {"copies", n.copies},
               {"idle", n.idle},
-              {"total", n.startups + n.dma + n.memory + n.copies + n.idle}}},
+              {"total", n.nodes()}}},
             {"fabric", fabric},
             {"dynamic", run.network_dynamic_joules() + n.dynamic()},
             {"leakage", run.network_leakage_joules() + n.idle},

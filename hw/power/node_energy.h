@@ -29,6 +29,7 @@ struct NodeEnergy {
   double startups = 0, dma = 0, memory = 0, copies = 0, idle = 0;
   double bus = 0, banks = 0, switch_stages = 0;
 
+  double nodes() const { return startups + dma + memory + copies + idle; }
   double fabric() const { return bus + banks + switch_stages; }
   double dynamic() const { return startups + dma + memory + copies + fabric(); }
   double total() const { return dynamic() + idle; }
