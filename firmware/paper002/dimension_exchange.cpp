@@ -52,6 +52,17 @@ std::vector<ExchangeStep> schedule_of(const Topology& topology, bool multi) {
   return dimension_exchange_schedule(topology.dimension(0).kind, topology.dimension(0).size, multi);
 }
 
+// The nodes along dimension d through `node`, by their position in it.
+std::vector<int> line_through(const Topology& topology, int node, int d) {
+  std::vector<int> c = topology.coordinates(node);
+  std::vector<int> line(static_cast<std::size_t>(topology.dimension(d).size));
+  for (int p = 0; p < topology.dimension(d).size; ++p) {
+    c[static_cast<std::size_t>(d)] = p;
+    line[static_cast<std::size_t>(p)] = topology.node_at(c);
+  }
+  return line;
+}
+
 // Where the blocks this node holds are, by (source, destination): its own in the send buffer, those for
 // it in the receive buffer (they arrive there), the others in scratch as they pass through.
 class HeldBlocks {
@@ -88,9 +99,11 @@ class A1Node {
  public:
   explicit A1Node(NodeApi& api) : api_(api), topology_(api.topology()), held_(api),
                                   barrier_(api.options().text("sync") == "barrier") {
-    for (int d = 0; d < topology_.num_dimensions(); ++d)
+    for (int d = 0; d < topology_.num_dimensions(); ++d) {
       schedules_.push_back(
-          dimension_exchange_schedule(topology_.dimension(d).kind, topology_.dimension(d).size, false));
+          &shared_position_schedule(topology_.dimension(d).kind, topology_.dimension(d).size, false));
+      lines_.push_back(line_through(topology_, api.id(), d));
+    }
     api.local_copy(api.layout().receive_block(api.id()), api.layout().send_block(api.id()), api.layout().block_bytes);
   }
 
@@ -116,24 +129,25 @@ class A1Node {
   // One exchange along dimension d among the nodes that share this node's other coordinates.
   void along(int d, const BlockFor& block_for) {
     const std::uint32_t m = api_.layout().block_bytes;
-    const int me = api_.id();
-    auto node = [&](int position) { return with_coordinate(me, d, position); };
-    for (const ExchangeStep& s : schedules_[static_cast<std::size_t>(d)]) {
+    const std::vector<int>& node = lines_[static_cast<std::size_t>(d)];  // position -> node
+    const int mine = topology_.coordinate(api_.id(), d);
+    // Only this position's transfers of each step, in the step's order.
+    for (const ExchangeStep& s : schedules_[static_cast<std::size_t>(d)]->of_position[static_cast<std::size_t>(mine)]) {
       if (barrier_ && step_ > 0) api_.hardware_barrier();
       const auto tag = static_cast<std::uint32_t>(++step_);
       api_.begin_step(step_);
-      std::vector<Handle> handles;
+      handles_.clear();
       for (const BlockTransfer& t : s)
-        if (node(t.to) == me) {
-          const BlockId id = block_for(node(t.source), node(t.destination));
-          handles.push_back(api_.receive(node(t.from), held_.arrive(id.source, id.destination), m, tag));
+        if (t.to == mine) {
+          const BlockId id = block_for(node[static_cast<std::size_t>(t.source)], node[static_cast<std::size_t>(t.destination)]);
+          handles_.push_back(api_.receive(node[static_cast<std::size_t>(t.from)], held_.arrive(id.source, id.destination), m, tag));
         }
       for (const BlockTransfer& t : s)
-        if (node(t.from) == me) {
-          const BlockId id = block_for(node(t.source), node(t.destination));
-          handles.push_back(api_.send(node(t.to), held_.address(id.source, id.destination), m, tag));
+        if (t.from == mine) {
+          const BlockId id = block_for(node[static_cast<std::size_t>(t.source)], node[static_cast<std::size_t>(t.destination)]);
+          handles_.push_back(api_.send(node[static_cast<std::size_t>(t.to)], held_.address(id.source, id.destination), m, tag));
         }
-      for (Handle h : handles) api_.wait(h);
+      for (Handle h : handles_) api_.wait(h);
     }
   }
   int with_coordinate(int node, int d, int position) const {
@@ -157,7 +171,9 @@ class A1Node {
   HeldBlocks held_;
   bool barrier_;
   int step_ = 0;
-  std::vector<std::vector<ExchangeStep>> schedules_;
+  std::vector<const PositionSchedule*> schedules_;  // per dimension, shared by every node
+  std::vector<std::vector<int>> lines_;             // per dimension, the nodes of this node's line
+  std::vector<Handle> handles_;
 };
 
 void dima_a1(NodeApi& api) {
@@ -183,11 +199,19 @@ struct MachineTransfer {
 };
 using MachineStep = std::vector<MachineTransfer>;
 
-// Algorithm A2's steps for the whole machine (every copy of every sub-product at once).
+// Algorithm A2's steps as one node takes part in them: of every step of the whole machine's schedule
+// (every copy of every sub-product at once), the transfers that leave or reach this node, in the
+// machine's order. Only this node's copies are planned (a transfer along a dimension stays in its line),
+// and of each line only this node's transfers: time proportional to its own messages.
 class A2Schedule {
  public:
   using BlockFor = std::function<BlockId(int, int)>;
-  explicit A2Schedule(const Topology& topology) : topology_(topology) {}
+  A2Schedule(const Topology& topology, int node) : topology_(topology), node_(node) {
+    for (int d = 0; d < topology.num_dimensions(); ++d) {
+      schedules_.push_back(&shared_position_schedule(topology.dimension(d).kind, topology.dimension(d).size, true));
+      lines_.push_back(line_through(topology, node, d));
+    }
+  }
 
   // Total exchange in every copy of the sub-product over `dims`: node x sends node y block_for(x, y).
   std::vector<MachineStep> exchange(const std::vector<int>& dims, const BlockFor& block_for) const {
@@ -222,16 +246,14 @@ class A2Schedule {
 
  private:
   std::vector<MachineStep> along(int d, const BlockFor& block_for) const {
-    const Dimension& dim = topology_.dimension(d);
+    const std::vector<int>& node = lines_[static_cast<std::size_t>(d)];  // position -> node
+    const int mine = topology_.coordinate(node_, d);
     std::vector<MachineStep> steps;
-    for (const ExchangeStep& s : dimension_exchange_schedule(dim.kind, dim.size, true)) {
+    for (const ExchangeStep& s : schedules_[static_cast<std::size_t>(d)]->of_position[static_cast<std::size_t>(mine)]) {
       MachineStep step;
-      for (int node = 0; node < topology_.num_nodes(); ++node) {
-        if (topology_.coordinate(node, d) != 0) continue;  // one node per copy of the dimension
-        for (const BlockTransfer& t : s)
-          step.push_back({with(node, d, t.from), with(node, d, t.to),
-                          block_for(with(node, d, t.source), with(node, d, t.destination))});
-      }
+      for (const BlockTransfer& t : s)
+        step.push_back({node[static_cast<std::size_t>(t.from)], node[static_cast<std::size_t>(t.to)],
+                        block_for(node[static_cast<std::size_t>(t.source)], node[static_cast<std::size_t>(t.destination)])});
       steps.push_back(std::move(step));
     }
     return steps;
@@ -256,12 +278,10 @@ class A2Schedule {
     }
     return topology_.node_at(c);
   }
-  int with(int node, int d, int coordinate) const {
-    std::vector<int> c = topology_.coordinates(node);
-    c[static_cast<std::size_t>(d)] = coordinate;
-    return topology_.node_at(c);
-  }
   const Topology& topology_;
+  int node_;
+  std::vector<const PositionSchedule*> schedules_;  // per dimension, shared by every node
+  std::vector<std::vector<int>> lines_;             // per dimension, the nodes of this node's line
 };
 
 std::vector<int> all_dimensions(const Topology& topology) {
@@ -305,7 +325,7 @@ void dima_1d(NodeApi& api) {
 }
 
 void dima_a2(NodeApi& api) {
-  run_machine_steps(api, A2Schedule(api.topology()).exchange(all_dimensions(api.topology()),
+  run_machine_steps(api, A2Schedule(api.topology(), api.id()).exchange(all_dimensions(api.topology()),
                                                              [](int x, int y) { return BlockId{x, y}; }));
 }
 
@@ -335,7 +355,7 @@ std::optional<std::string> why_unsupported_a2(const Topology& topology, const Ex
         .what();
   if (topology.num_nodes() > 4096)
     return ConfigError("topology", topology.spec(),
-                       "dima-a2 plans the whole machine's schedule on every node: up to 4,096 nodes")
+                       "dima-a2 runs up to 4,096 nodes (its n^(d-1) T_H steps grow past what a run can wait for)")
         .what();
   return std::nullopt;
 }

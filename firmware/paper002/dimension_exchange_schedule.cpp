@@ -4,6 +4,10 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <tuple>
 
 namespace meshmp {
 namespace {
@@ -136,6 +140,26 @@ std::vector<ExchangeStep> dimension_exchange_schedule(DimensionKind kind, int si
       held[static_cast<std::size_t>(x)].push_back({x, y, direction});
     }
   return forward(size, ring, multiport, std::move(held), ring && !multiport);
+}
+
+const PositionSchedule& shared_position_schedule(DimensionKind kind, int size, bool multiport) {
+  static std::mutex guard;
+  static std::map<std::tuple<DimensionKind, int, bool>, std::unique_ptr<const PositionSchedule>> built;
+  const std::lock_guard<std::mutex> lock(guard);
+  auto& slot = built[{kind, size, multiport}];
+  if (!slot) {
+    auto schedule = std::make_unique<PositionSchedule>();
+    schedule->steps = dimension_exchange_schedule(kind, size, multiport);
+    schedule->of_position.assign(static_cast<std::size_t>(std::max(size, 0)),
+                                 std::vector<ExchangeStep>(schedule->steps.size()));
+    for (std::size_t s = 0; s < schedule->steps.size(); ++s)
+      for (const BlockTransfer& t : schedule->steps[s]) {
+        schedule->of_position[static_cast<std::size_t>(t.from)][s].push_back(t);
+        if (t.to != t.from) schedule->of_position[static_cast<std::size_t>(t.to)][s].push_back(t);
+      }
+    slot = std::move(schedule);
+  }
+  return *slot;
 }
 
 std::uint64_t path_receive_bound(int size) {

@@ -43,6 +43,16 @@ using ExchangeStep = std::vector<BlockTransfer>;
 // The steps of a total exchange among the `size` positions of a dimension of `kind`.
 std::vector<ExchangeStep> dimension_exchange_schedule(DimensionKind kind, int size, bool multiport);
 
+// The same schedule as each position takes part in it: steps[s] is step s whole, and of_position[p][s]
+// the transfers of step s that leave or reach position p, in the step's order. A node plans from its
+// own positions' transfers alone, in time proportional to its own messages.
+struct PositionSchedule {
+  std::vector<ExchangeStep> steps;
+  std::vector<std::vector<ExchangeStep>> of_position;
+};
+// Built once per (kind, size, multiport) in a process and shared, immutable, by every node that asks.
+const PositionSchedule& shared_position_schedule(DimensionKind kind, int size, bool multiport);
+
 // The largest number of blocks a node must receive in a single-port total exchange on a path of k
 // nodes (its middle node): a lower bound on the steps, tighter than AS(P_k) for k >= 3, which the
 // schedule meets.
