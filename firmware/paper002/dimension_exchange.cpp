@@ -64,19 +64,23 @@ std::vector<int> line_through(const Topology& topology, int node, int d) {
 }
 
 // Where the blocks this node holds are, by (source, destination): its own in the send buffer, those for
-// it in the receive buffer (they arrive there), the others in scratch as they pass through.
+// it in the receive buffer (they arrive there), the others in scratch as they pass through. Only the
+// blocks passing through are recorded: the node's table grows with its own traffic, not with the machine.
 class HeldBlocks {
  public:
   explicit HeldBlocks(NodeApi& api) : api_(api), n_(static_cast<std::uint64_t>(api.num_nodes())),
-                                      next_free_(api.layout().scratch_base()) {
-    for (int dst = 0; dst < api.num_nodes(); ++dst) at_[key(api.id(), dst)] = api.layout().send_block(dst);
+                                      next_free_(api.layout().scratch_base()) {}
+  // The address of a block this node holds and sends on (never one for itself: it stays).
+  std::uint32_t address(int source, int destination) const {
+    if (source == api_.id()) return api_.layout().send_block(destination);
+    return passing_.at(key(source, destination));
   }
-  std::uint32_t address(int source, int destination) const { return at_.at(key(source, destination)); }
   std::uint32_t arrive(int source, int destination) {
     const ExchangeLayout& l = api_.layout();
-    std::uint32_t address = destination == api_.id() ? l.receive_block(source) : next_free_;
-    if (destination != api_.id()) next_free_ += l.block_bytes;
-    at_[key(source, destination)] = address;
+    if (destination == api_.id()) return l.receive_block(source);
+    const std::uint32_t address = next_free_;
+    next_free_ += l.block_bytes;
+    passing_[key(source, destination)] = address;
     return address;
   }
 
@@ -87,7 +91,7 @@ class HeldBlocks {
   NodeApi& api_;
   std::uint64_t n_;
   std::uint32_t next_free_;
-  std::unordered_map<std::uint64_t, std::uint32_t> at_;
+  std::unordered_map<std::uint64_t, std::uint32_t> passing_;
 };
 
 struct BlockId {
