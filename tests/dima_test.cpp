@@ -179,6 +179,37 @@ TEST(Dima1d, PathSinglePortMeetsTheReceiveBound) {
     EXPECT_EQ(dimension_exchange_schedule(DimensionKind::Path, k, false).size(), path_receive_bound(k)) << k;
 }
 
+// A node plans from its own position's transfers (shared_position_schedule): each position holds, step by
+// step, exactly the transfers of the whole step that leave or reach it, in the step's order, and the
+// schedule is built once and shared.
+TEST(DimensionPositions, EachPositionHoldsItsOwnTransfersInTheirStepOrder) {
+  for (DimensionKind kind : {DimensionKind::Ring, DimensionKind::Path, DimensionKind::Complete})
+    for (bool multiport : {false, true})
+      for (int size : {2, 5, 8}) {
+        const std::vector<ExchangeStep> whole = dimension_exchange_schedule(kind, size, multiport);
+        const PositionSchedule& shared = shared_position_schedule(kind, size, multiport);
+        EXPECT_EQ(&shared, &shared_position_schedule(kind, size, multiport));
+        ASSERT_EQ(shared.steps.size(), whole.size());
+        ASSERT_EQ(shared.of_position.size(), static_cast<std::size_t>(size));
+        for (int p = 0; p < size; ++p) {
+          const auto& mine = shared.of_position[static_cast<std::size_t>(p)];
+          ASSERT_EQ(mine.size(), whole.size()) << "position " << p;
+          for (std::size_t s = 0; s < whole.size(); ++s) {
+            ExchangeStep expected;
+            for (const BlockTransfer& t : whole[s])
+              if (t.from == p || t.to == p) expected.push_back(t);
+            ASSERT_EQ(mine[s].size(), expected.size()) << "position " << p << ", step " << s;
+            for (std::size_t i = 0; i < expected.size(); ++i) {
+              EXPECT_EQ(mine[s][i].from, expected[i].from);
+              EXPECT_EQ(mine[s][i].to, expected[i].to);
+              EXPECT_EQ(mine[s][i].source, expected[i].source);
+              EXPECT_EQ(mine[s][i].destination, expected[i].destination);
+            }
+          }
+        }
+      }
+}
+
 TEST(Dima1d, RefusesProductsNamingTheRule) {
   const Algorithm& one = find_algorithm("dima-1d");
   const auto torus = one.why_unsupported(Topology::parse("torus:4x4"), {});
