@@ -254,6 +254,26 @@ TEST(TransactionChannels, AFullSourceBufferStopsTheChannelAsCreditsDo) {
         << "node " << n << ": a payload per message in the network, not one for each of its 63 sends";
 }
 
+// A message's packets streaming back to back hold one reservation per link, not one each: 2,048-byte
+// messages of 128 two-flit-payload packets on ring:3 never hold 128 at once (before, every packet of a
+// message held its own on every link of its route: 0.9 GB of tseng-c64's 12.4 GB on its 32x32x32 torus).
+TEST(TransactionChannels, APacketTrainHoldsOneReservationPerLink) {
+  meshmp::MachineConfig config;
+  config.topology = "ring:3";
+  config.algorithm = "direct";
+  config.block_bytes = 2048;
+  config.router.max_packet_payload_flits = 2;
+  config.fidelity = meshmp::NetworkFidelity::Transaction;
+  meshmp::Machine machine("machine", config, meshmp::find_algorithm("direct"));
+  machine.fill_memory();
+  const meshmp::RunResult result = machine.run();
+  ASSERT_EQ(result.status, meshmp::RunStatus::Completed) << result.message;
+  EXPECT_TRUE(machine.verify().ok());
+  const auto& network = dynamic_cast<const meshmp::TransactionNetwork&>(machine.network());
+  EXPECT_GT(network.peak_reservations(), 0u);
+  EXPECT_LT(network.peak_reservations(), 32u) << "a message's 128 packets are one reservation per channel";
+}
+
 // A channel's sends waiting behind the one it handed over stay as the interface made them (no pooled
 // payload each); a run stopped while they wait still names them: what the processor waits for and what
 // the channel holds.

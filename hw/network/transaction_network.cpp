@@ -3,6 +3,7 @@
 #include "hw/network/transaction_network.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include "hw/network/zero_load_model.h"
 
@@ -261,6 +262,7 @@ std::uint64_t TransactionNetwork::first_gap(std::size_t channel, std::uint64_t e
   while (channel_state.first < taken.size() && taken[channel_state.first].to <= now_) ++channel_state.first;
   if (channel_state.first > 16 && 2 * channel_state.first > taken.size()) {
     taken.erase(taken.begin(), taken.begin() + static_cast<std::ptrdiff_t>(channel_state.first));
+    reservations_held_ -= channel_state.first;
     channel_state.first = 0;
   }
   if (channel_state.first == taken.size() || taken.back().to <= earliest) return earliest;  // after them all
@@ -274,14 +276,31 @@ std::uint64_t TransactionNetwork::first_gap(std::size_t channel, std::uint64_t e
 }
 
 void TransactionNetwork::take(std::size_t channel, std::uint64_t from, std::uint32_t flits) {
-  std::vector<Reservation>& taken = reservations_[channel].taken;
-  if (taken.empty() || taken.back().from < from) {
-    taken.push_back({from, from + flits});
-    return;
+  // Reservations that meet end to end are kept as one: the packets of a message streaming back to back
+  // hold one entry per link instead of one each (the free cycles first_gap finds are the same). Only a
+  // reservation not yet over (at or after `first`) is extended: those before are never looked at again.
+  Reservations& channel_state = reservations_[channel];
+  std::vector<Reservation>& taken = channel_state.taken;
+  const std::uint64_t to = from + flits;
+  const auto first = taken.begin() + static_cast<std::ptrdiff_t>(channel_state.first);
+  const auto at = taken.empty() || taken.back().from < from
+                      ? taken.end()
+                      : std::lower_bound(first, taken.end(), from,
+                                         [](const Reservation& r, std::uint64_t cycle) { return r.from < cycle; });
+  const bool joins_previous = at != first && std::prev(at)->to == from;
+  const bool joins_next = at != taken.end() && at->from == to;
+  if (joins_previous && joins_next) {
+    std::prev(at)->to = at->to;
+    taken.erase(at);
+    --reservations_held_;
+  } else if (joins_previous) {
+    std::prev(at)->to = to;
+  } else if (joins_next) {
+    at->from = from;
+  } else {
+    taken.insert(at, Reservation{from, to});
+    peak_reservations_ = std::max(peak_reservations_, ++reservations_held_);
   }
-  const auto at = std::lower_bound(taken.begin(), taken.end(), from,
-                                   [](const Reservation& r, std::uint64_t cycle) { return r.from < cycle; });
-  taken.insert(at, Reservation{from, from + flits});
 }
 
 std::uint64_t TransactionNetwork::reserve(std::size_t channel, std::uint64_t earliest, std::uint32_t flits) {

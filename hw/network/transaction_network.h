@@ -100,6 +100,9 @@ class TransactionNetwork : public sc_core::sc_module, public Interconnect {
   // The most flits one injection channel ever had in its source router's input buffers at once (the
   // cycle a packet's head was injected): at most vcs x buffer_flits.
   std::uint64_t peak_source_buffer_flits() const { return peak_source_buffer_flits_; }
+  // The most link and ejection-channel reservations held at once, over all channels: a message's packets
+  // streaming back to back are one reservation per channel.
+  std::uint64_t peak_reservations() const { return peak_reservations_; }
 
  private:
   // A cycle range [from, to) a link or ejection channel is reserved for one packet.
@@ -186,6 +189,7 @@ class TransactionNetwork : public sc_core::sc_module, public Interconnect {
   std::vector<std::vector<BufferedPacket>> source_buffers_;  // per source binding
   std::vector<std::uint64_t> slot_free_cycles_;              // source_room's scratch
   std::uint64_t peak_source_buffer_flits_ = 0;
+  std::uint64_t reservations_held_ = 0, peak_reservations_ = 0;
   std::vector<std::function<std::vector<std::string>()>> describe_pending_;  // per node
   // A channel's reservations, sorted; those before `first` are over.
   struct Reservations {
