@@ -282,11 +282,18 @@ void TransactionNetwork::take(std::size_t channel, std::uint64_t from, std::uint
   Reservations& channel_state = reservations_[channel];
   std::vector<Reservation>& taken = channel_state.taken;
   const std::uint64_t to = from + flits;
+  if (taken.empty() || taken.back().from < from) {  // after every reservation: the common case
+    if (taken.size() > channel_state.first && taken.back().to == from) {
+      taken.back().to = to;
+    } else {
+      taken.push_back({from, to});
+      peak_reservations_ = std::max(peak_reservations_, ++reservations_held_);
+    }
+    return;
+  }
   const auto first = taken.begin() + static_cast<std::ptrdiff_t>(channel_state.first);
-  const auto at = taken.empty() || taken.back().from < from
-                      ? taken.end()
-                      : std::lower_bound(first, taken.end(), from,
-                                         [](const Reservation& r, std::uint64_t cycle) { return r.from < cycle; });
+  const auto at = std::lower_bound(first, taken.end(), from,
+                                   [](const Reservation& r, std::uint64_t cycle) { return r.from < cycle; });
   const bool joins_previous = at != first && std::prev(at)->to == from;
   const bool joins_next = at != taken.end() && at->from == to;
   if (joins_previous && joins_next) {
