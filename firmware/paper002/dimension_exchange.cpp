@@ -317,10 +317,12 @@ void run_machine_steps(NodeApi& api, const std::vector<MachineStep>& steps) {
   }
 }
 
-// One dimension: the node is its position.
+// One dimension: the node is its position, and plans from its own transfers of the shared schedule.
 void dima_1d(NodeApi& api) {
+  const Dimension& dim = api.topology().dimension(0);
   std::vector<MachineStep> steps;
-  for (const ExchangeStep& s : schedule_of(api.topology(), api.all_port())) {
+  for (const ExchangeStep& s :
+       shared_position_schedule(dim.kind, dim.size, api.all_port()).of_position[static_cast<std::size_t>(api.id())]) {
     MachineStep step;
     for (const BlockTransfer& t : s) step.push_back({t.from, t.to, {t.source, t.destination}});
     steps.push_back(std::move(step));

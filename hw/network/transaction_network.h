@@ -105,7 +105,8 @@ class TransactionNetwork : public sc_core::sc_module, public Interconnect {
   std::uint64_t peak_reservations() const { return peak_reservations_; }
 
  private:
-  // A cycle range [from, to) a link or ejection channel is reserved for one packet.
+  // A cycle range [from, to) a link or ejection channel is reserved for: one packet, or packets that
+  // follow each other without a gap.
   struct Reservation {
     std::uint64_t from;
     std::uint64_t to;
