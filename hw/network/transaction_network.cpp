@@ -191,7 +191,7 @@ std::uint64_t TransactionNetwork::hold_lanes(std::uint64_t tail_leaves_last, std
     const std::uint64_t tail = std::max(streamed - 1, behind_downstream);
     // While it streams it holds the link itself (its reservation); only a tail held back beyond that
     // keeps a virtual channel that another packet could have taken.
-    if (tail + 1 > streamed) lane_holds_[hop->lane_pool].push_back({streamed, tail + 1});
+    if (tail + 1 > streamed) lane_holds_[hop->lane_pool].hold(streamed, tail + 1);
     downstream_tail = tail;
   }
   return downstream_tail;
@@ -225,22 +225,16 @@ std::uint64_t TransactionNetwork::source_room(std::size_t binding, std::uint64_t
 
 std::uint64_t TransactionNetwork::admit(std::size_t link, std::size_t vc_class, int lanes, std::uint64_t earliest,
                                         std::uint32_t flits) {
-  std::vector<Reservation>& holds = lane_holds_[link * 2 + vc_class];
-  holds.erase(std::remove_if(holds.begin(), holds.end(), [this](const Reservation& r) { return r.to <= now_; }), holds.end());
+  LaneOccupancy& held = lane_holds_[link * 2 + vc_class];
+  held.forget_before(now_);
   std::uint64_t from = earliest;
   for (;;) {
     from = first_gap(link, from, flits);
     // A virtual channel of its class must be free when the head crosses: else it waits for the first to
     // free. The link is free then, so what holds one is a packet whose tail is held back behind it.
-    int held = 0;
-    std::uint64_t first_free = UINT64_MAX;
-    for (const Reservation& r : holds)
-      if (r.from <= from && from < r.to) {
-        ++held;
-        first_free = std::min(first_free, r.to);
-      }
-    if (held < lanes) break;
-    from = first_free;
+    const std::uint64_t lane_free = held.first_below(from, lanes);
+    if (lane_free == from) break;
+    from = lane_free;
   }
   take(link, from, flits);
   return from;

@@ -48,6 +48,7 @@
 #include <vector>
 
 #include "hw/network/interconnect.h"
+#include "hw/network/lane_occupancy.h"
 #include "hw/network/transaction_port.h"
 #include "tlm/network_message.h"
 
@@ -198,7 +199,7 @@ class TransactionNetwork : public sc_core::sc_module, public Interconnect {
     std::size_t first = 0;
   };
   std::vector<Reservations> reservations_;  // per link (node, port), then per ejection channel
-  std::vector<std::vector<Reservation>> lane_holds_;    // per link and dateline class: VCs held by packets
+  std::vector<LaneOccupancy> lane_holds_;  // per link and dateline class: VCs held by packets' tails
   std::vector<Hop> hops_;                               // the packet being routed
   std::uint64_t now_ = 0;                               // the cycle the message being routed is taken at
   std::vector<std::uint64_t> link_flits_;               // per link (node, port)
