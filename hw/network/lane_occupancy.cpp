@@ -2,7 +2,6 @@
 #include "hw/network/lane_occupancy.h"
 
 #include <algorithm>
-#include <iterator>
 
 namespace meshmp {
 
