@@ -173,6 +173,10 @@ Topology::Topology(std::vector<Dimension> dimensions, std::string spec, std::str
                                                                   : -p.offset;
     reverse_.push_back(port_of(p.dimension, back));
   }
+  coordinates_.resize(static_cast<std::size_t>(num_nodes_) * dims_.size());
+  for (int n = 0; n < num_nodes_; ++n)
+    for (int d = 0; d < num_dimensions(); ++d)
+      coordinates_[static_cast<std::size_t>(n) * dims_.size() + static_cast<std::size_t>(d)] = (n / stride_[d]) % dims_[d].size;
   neighbors_.resize(static_cast<std::size_t>(num_nodes_) * ports_.size());
   for (int n = 0; n < num_nodes_; ++n)
     for (int p = 0; p < num_ports(); ++p) neighbors_[static_cast<std::size_t>(n) * ports_.size() + p] = compute_neighbor(n, p);

@@ -67,7 +67,9 @@ class Topology {
   const Dimension& dimension(int d) const { return dims_[d]; }
   bool has_rings() const;
 
-  int coordinate(int node, int d) const { return (node / stride_[d]) % dims_[d].size; }
+  int coordinate(int node, int d) const {
+    return coordinates_[static_cast<std::size_t>(node) * dims_.size() + static_cast<std::size_t>(d)];
+  }
   std::vector<int> coordinates(int node) const;
   int node_at(const std::vector<int>& coords) const;
   std::string coordinates_text(int node) const;  // "(x,y,...)"
@@ -106,6 +108,7 @@ class Topology {
   std::vector<int> first_port_;  // per dimension: its first port
   std::vector<int> reverse_;
   std::vector<int> neighbors_;  // node * num_ports + port -> node, or -1
+  std::vector<int> coordinates_;  // node * num_dimensions + d -> the node's coordinate in d, without a division
   int num_nodes_;
   std::string spec_;
   std::string fabric_;
