@@ -21,10 +21,17 @@ TransactionNetwork::TransactionNetwork(sc_core::sc_module_name name, const Topol
       routing_(routing),
       period_(clock_period),
       describe_pending_(static_cast<std::size_t>(topology.num_nodes())),
-      link_flits_(static_cast<std::size_t>(topology.num_nodes()) * static_cast<std::size_t>(topology.num_ports()), 0) {
-  reservations_.resize(link_flits_.size() +
-                       static_cast<std::size_t>(topology.num_nodes()) * static_cast<std::size_t>(num_injection_channels()));
-  lane_holds_.resize(2 * link_flits_.size());
+      links_(static_cast<std::size_t>(topology.num_nodes()) * static_cast<std::size_t>(topology.num_ports())),
+      ejection_(static_cast<std::size_t>(topology.num_nodes()) * static_cast<std::size_t>(num_injection_channels())) {
+  for (int n = 0; n < topology.num_nodes(); ++n)
+    for (int p = 0; p < topology.num_ports(); ++p) {
+      Link& link = links_[link_index(n, p)];
+      link.next = topology.neighbor(n, p);
+      link.reverse_port = topology.reverse_port(p);
+      link.dimension = topology.port(p).dimension;
+      link.ring = topology.dimension(link.dimension).kind == DimensionKind::Ring;
+      link.crosses_dateline = topology.crosses_dateline(n, p);
+    }
   sources.register_nb_transport_fw(this, &TransactionNetwork::nb_transport_fw);
   destinations.register_nb_transport_bw(this, &TransactionNetwork::nb_transport_bw);
   SC_METHOD(act);
@@ -121,42 +128,42 @@ std::uint64_t TransactionNetwork::send_packet(const NetworkMessage& message, std
     if (at_end) {
       // The ejection channel: the one facing the port the packet came in on (all-port), or the node's one.
       const int channel = port_model_ == PortModel::AllPort && in_port >= 0 ? in_port : 0;
-      const std::uint64_t leaves = reserve(ejection_index(node, channel), nominal, flits);
+      const std::uint64_t leaves = reserve(ejection_[ejection_index(node, channel)], nominal, flits);
       count_blocking(message.step, leaves - nominal, blocked);
       tail_left_source = hold_lanes(leaves + flits - 1, flits, hop_cycles);
       return leaves + flits;
     }
     const int port = message.route.empty() ? routing_(topology_, node, message.destination) : message.route[hop];
-    const int next = port >= 0 && port < net_ports ? topology_.neighbor(node, port) : -1;
-    if (next < 0) {
+    Link* link = port >= 0 && port < net_ports ? &links_[link_index(node, port)] : nullptr;
+    if (!link || link->next < 0) {
       fail("protocol error: the route of a message from node " + std::to_string(message.source) + " to node " +
            std::to_string(message.destination) + " leaves node " + std::to_string(node) + " through port " +
            std::to_string(port) + ", which leads nowhere");
       return injected;
     }
     // The virtual channels the head may take on this link: all, or on a ring its dateline class's half.
-    const int dimension = topology_.port(port).dimension;
+    const int dimension = link->dimension;
     int lanes = params_.vcs;
-    if (params_.dateline && topology_.dimension(dimension).kind == DimensionKind::Ring) {
+    if (params_.dateline && link->ring) {
       if (ring_dimension != dimension) {
         ring_dimension = dimension;
         vc_class = params_.dateline_whole_segment && segment_crosses_dateline(message, hop, node, port) ? 1 : 0;
       }
-      if (!params_.dateline_whole_segment && topology_.crosses_dateline(node, port)) vc_class = 1;
+      if (!params_.dateline_whole_segment && link->crosses_dateline) vc_class = 1;
       lanes = params_.vcs / 2;
     } else {
       ring_dimension = dimension;
       vc_class = 0;
     }
-    const std::size_t link = link_index(node, port);
-    const std::uint64_t leaves = admit(link, static_cast<std::size_t>(vc_class), lanes, nominal, flits);
+    LaneOccupancy& held = link->lanes[vc_class];
+    const std::uint64_t leaves = admit(*link, held, lanes, nominal, flits);
     count_blocking(message.step, leaves - nominal, blocked);
-    hops_.push_back({link * 2 + static_cast<std::size_t>(vc_class), leaves});
-    link_flits_[link] += flits;
+    hops_.push_back({&held, leaves});
+    link->flits += flits;
     flit_hops_ += flits;
     written = leaves + params_.link_latency_cycles;
-    in_port = topology_.reverse_port(port);
-    node = next;
+    in_port = link->reverse_port;
+    node = link->next;
     ++hop;
   }
   fail("protocol error: a message from node " + std::to_string(message.source) + " to node " +
@@ -191,7 +198,7 @@ std::uint64_t TransactionNetwork::hold_lanes(std::uint64_t tail_leaves_last, std
     const std::uint64_t tail = std::max(streamed - 1, behind_downstream);
     // While it streams it holds the link itself (its reservation); only a tail held back beyond that
     // keeps a virtual channel that another packet could have taken.
-    if (tail + 1 > streamed) lane_holds_[hop->lane_pool].hold(streamed, tail + 1);
+    if (tail + 1 > streamed) hop->lanes->hold(streamed, tail + 1);
     downstream_tail = tail;
   }
   return downstream_tail;
@@ -223,20 +230,20 @@ std::uint64_t TransactionNetwork::source_room(std::size_t binding, std::uint64_t
   return start;
 }
 
-std::uint64_t TransactionNetwork::admit(std::size_t link, std::size_t vc_class, int lanes, std::uint64_t earliest,
+std::uint64_t TransactionNetwork::admit(Link& link, LaneOccupancy& held, int lanes, std::uint64_t earliest,
                                         std::uint32_t flits) {
-  LaneOccupancy& held = lane_holds_[link * 2 + vc_class];
   held.forget_before(now_);
   std::uint64_t from = earliest;
+  std::size_t position = 0;
   for (;;) {
-    from = first_gap(link, from, flits);
+    from = first_gap(link.reservations, from, flits, position);
     // A virtual channel of its class must be free when the head crosses: else it waits for the first to
     // free. The link is free then, so what holds one is a packet whose tail is held back behind it.
     const std::uint64_t lane_free = held.first_below(from, lanes);
     if (lane_free == from) break;
     from = lane_free;
   }
-  take(link, from, flits);
+  take(link.reservations, from, flits, position);
   return from;
 }
 
@@ -248,8 +255,8 @@ void TransactionNetwork::count_blocking(std::uint32_t step, std::uint64_t cycles
   header_blocking_by_step_[step] += cycles;
 }
 
-std::uint64_t TransactionNetwork::first_gap(std::size_t channel, std::uint64_t earliest, std::uint32_t flits) {
-  Reservations& channel_state = reservations_[channel];
+std::uint64_t TransactionNetwork::first_gap(Reservations& channel_state, std::uint64_t earliest, std::uint32_t flits,
+                                            std::size_t& position) {
   std::vector<Reservation>& taken = channel_state.taken;
   // Reservations over before now hold nothing any more (every new one starts after now): skipped, and
   // dropped once they are half the list.
@@ -259,36 +266,30 @@ std::uint64_t TransactionNetwork::first_gap(std::size_t channel, std::uint64_t e
     reservations_held_ -= channel_state.first;
     channel_state.first = 0;
   }
-  if (channel_state.first == taken.size() || taken.back().to <= earliest) return earliest;  // after them all
+  if (channel_state.first == taken.size() || taken.back().to <= earliest) {  // after them all
+    position = taken.size();
+    return earliest;
+  }
   // The first gap of `flits` cycles from `earliest` on (reservations are sorted and disjoint, so their
   // ends are sorted too: the first that ends after `earliest` is found by bisection).
   auto at = std::upper_bound(taken.begin() + static_cast<std::ptrdiff_t>(channel_state.first), taken.end(), earliest,
                              [](std::uint64_t cycle, const Reservation& r) { return cycle < r.to; });
   std::uint64_t from = earliest;
   for (; at != taken.end() && at->from < from + flits; ++at) from = std::max(from, at->to);
+  // Every reservation before `at` ends by `from`, and `at` starts after the gap: the new one goes there.
+  position = static_cast<std::size_t>(at - taken.begin());
   return from;
 }
 
-void TransactionNetwork::take(std::size_t channel, std::uint64_t from, std::uint32_t flits) {
+void TransactionNetwork::take(Reservations& channel_state, std::uint64_t from, std::uint32_t flits,
+                              std::size_t position) {
   // Reservations that meet end to end are kept as one: the packets of a message streaming back to back
   // hold one entry per link instead of one each (the free cycles first_gap finds are the same). Only a
   // reservation not yet over (at or after `first`) is extended: those before are never looked at again.
-  Reservations& channel_state = reservations_[channel];
   std::vector<Reservation>& taken = channel_state.taken;
   const std::uint64_t to = from + flits;
-  if (taken.empty() || taken.back().from < from) {  // after every reservation: the common case
-    if (taken.size() > channel_state.first && taken.back().to == from) {
-      taken.back().to = to;
-    } else {
-      taken.push_back({from, to});
-      peak_reservations_ = std::max(peak_reservations_, ++reservations_held_);
-    }
-    return;
-  }
-  const auto first = taken.begin() + static_cast<std::ptrdiff_t>(channel_state.first);
-  const auto at = std::lower_bound(first, taken.end(), from,
-                                   [](const Reservation& r, std::uint64_t cycle) { return r.from < cycle; });
-  const bool joins_previous = at != first && std::prev(at)->to == from;
+  const auto at = taken.begin() + static_cast<std::ptrdiff_t>(position);
+  const bool joins_previous = position > channel_state.first && std::prev(at)->to == from;
   const bool joins_next = at != taken.end() && at->from == to;
   if (joins_previous && joins_next) {
     std::prev(at)->to = at->to;
@@ -304,9 +305,10 @@ void TransactionNetwork::take(std::size_t channel, std::uint64_t from, std::uint
   }
 }
 
-std::uint64_t TransactionNetwork::reserve(std::size_t channel, std::uint64_t earliest, std::uint32_t flits) {
-  const std::uint64_t from = first_gap(channel, earliest, flits);
-  take(channel, from, flits);
+std::uint64_t TransactionNetwork::reserve(Reservations& channel, std::uint64_t earliest, std::uint32_t flits) {
+  std::size_t position = 0;
+  const std::uint64_t from = first_gap(channel, earliest, flits, position);
+  take(channel, from, flits, position);
   return from;
 }
 
@@ -359,7 +361,7 @@ std::vector<LinkCount> TransactionNetwork::link_counts() const {
   for (int n = 0; n < topology_.num_nodes(); ++n)
     for (int p = 0; p < topology_.num_ports(); ++p) {
       const int next = topology_.neighbor(n, p);
-      if (next >= 0) links.push_back({n, next, p, link_flits_[link_index(n, p)]});
+      if (next >= 0) links.push_back({n, next, p, links_[link_index(n, p)].flits});
     }
   return links;
 }

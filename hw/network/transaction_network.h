@@ -106,12 +106,6 @@ class TransactionNetwork : public sc_core::sc_module, public Interconnect {
   std::uint64_t peak_reservations() const { return peak_reservations_; }
 
  private:
-  // A cycle range [from, to) a link or ejection channel is reserved for: one packet, or packets that
-  // follow each other without a gap.
-  struct Reservation {
-    std::uint64_t from;
-    std::uint64_t to;
-  };
   // What the network does at a cycle: complete a send (BEGIN_RESP to its channel) or deliver a message.
   struct Event {
     std::uint64_t cycle;
@@ -131,20 +125,45 @@ class TransactionNetwork : public sc_core::sc_module, public Interconnect {
                                      sc_core::sc_time& delay);
   tlm::tlm_sync_enum nb_transport_bw(int node, tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);
-  // A link the head crossed: its virtual channels' pool (link * 2 + dateline class) and the cycle.
+  // A cycle range [from, to) a link or ejection channel is reserved for: one packet, or packets that
+  // follow each other without a gap.
+  struct Reservation {
+    std::uint64_t from;
+    std::uint64_t to;
+  };
+  // A channel's reservations, sorted; those before `first` are over.
+  struct Reservations {
+    std::vector<Reservation> taken;
+    std::size_t first = 0;
+  };
+  // A network link (node, port), all a head crossing it reads and writes kept together, so that a hop
+  // touches one place in memory instead of one per table: where the link leads, as the routers know it,
+  // its reservations, the flits it carried and the virtual channels held on it per dateline class.
+  struct Link {
+    int next = -1;               // the node at its far end, or -1 off the edge of a path
+    int reverse_port = -1;       // the port at `next` leading back
+    int dimension = 0;
+    bool ring = false;           // in a ring dimension
+    bool crosses_dateline = false;
+    Reservations reservations;
+    std::uint64_t flits = 0;
+    LaneOccupancy lanes[2];      // per dateline class: VCs held by packets' tails
+  };
+  // A link the head crossed: the virtual channels of its class there and the cycle.
   struct Hop {
-    std::size_t lane_pool;
+    LaneOccupancy* lanes;
     std::uint64_t leaves;
   };
 
-  // The first cycle >= earliest where `flits` cycles of `channel` are free; take() reserves them.
-  std::uint64_t first_gap(std::size_t channel, std::uint64_t earliest, std::uint32_t flits);
-  void take(std::size_t channel, std::uint64_t from, std::uint32_t flits);
+  // The first cycle >= earliest where `flits` cycles of `channel` are free, and at `position` the index
+  // their reservation goes to; take() reserves them there.
+  std::uint64_t first_gap(Reservations& channel, std::uint64_t earliest, std::uint32_t flits, std::size_t& position);
+  void take(Reservations& channel, std::uint64_t from, std::uint32_t flits, std::size_t position);
   // Both: reserves `flits` cycles of `channel` from the first cycle >= earliest where they fit.
-  std::uint64_t reserve(std::size_t channel, std::uint64_t earliest, std::uint32_t flits);
+  std::uint64_t reserve(Reservations& channel, std::uint64_t earliest, std::uint32_t flits);
   // A network link: the first cycle >= earliest where `flits` cycles of it are free and one of the `lanes`
   // virtual channels of the head's class is not held by another packet; reserves the cycles.
-  std::uint64_t admit(std::size_t link, std::size_t vc_class, int lanes, std::uint64_t earliest, std::uint32_t flits);
+  std::uint64_t admit(Link& link, LaneOccupancy& held, int lanes, std::uint64_t earliest, std::uint32_t flits);
   // After a packet reached its ejection channel (its tail leaving the last router at
   // `tail_leaves_last`): holds the virtual channel it took on every link of hops_ from its head until its
   // tail crossed, the tail held back where the flits ahead waited longer than the buffer absorbs.
@@ -170,8 +189,7 @@ class TransactionNetwork : public sc_core::sc_module, public Interconnect {
     return static_cast<std::size_t>(node) * static_cast<std::size_t>(topology_.num_ports()) + static_cast<std::size_t>(port);
   }
   std::size_t ejection_index(int node, int channel) const {
-    return static_cast<std::size_t>(topology_.num_nodes()) * static_cast<std::size_t>(topology_.num_ports()) +
-           static_cast<std::size_t>(node) * static_cast<std::size_t>(num_injection_channels()) +
+    return static_cast<std::size_t>(node) * static_cast<std::size_t>(num_injection_channels()) +
            static_cast<std::size_t>(channel);
   }
 
@@ -193,16 +211,10 @@ class TransactionNetwork : public sc_core::sc_module, public Interconnect {
   std::uint64_t peak_source_buffer_flits_ = 0;
   std::uint64_t reservations_held_ = 0, peak_reservations_ = 0;
   std::vector<std::function<std::vector<std::string>()>> describe_pending_;  // per node
-  // A channel's reservations, sorted; those before `first` are over.
-  struct Reservations {
-    std::vector<Reservation> taken;
-    std::size_t first = 0;
-  };
-  std::vector<Reservations> reservations_;  // per link (node, port), then per ejection channel
-  std::vector<LaneOccupancy> lane_holds_;  // per link and dateline class: VCs held by packets' tails
-  std::vector<Hop> hops_;                               // the packet being routed
-  std::uint64_t now_ = 0;                               // the cycle the message being routed is taken at
-  std::vector<std::uint64_t> link_flits_;               // per link (node, port)
+  std::vector<Link> links_;                 // per link (node, port): link_index
+  std::vector<Reservations> ejection_;      // per ejection channel: ejection_index
+  std::vector<Hop> hops_;                   // the packet being routed
+  std::uint64_t now_ = 0;                   // the cycle the message being routed is taken at
   std::priority_queue<Event, std::vector<Event>, Later> events_;
   std::uint64_t next_order_ = 0;
   sc_core::sc_event wake_;
