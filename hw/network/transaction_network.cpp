@@ -158,7 +158,7 @@ std::uint64_t TransactionNetwork::send_packet(const NetworkMessage& message, std
     LaneOccupancy& held = link->lanes[vc_class];
     const std::uint64_t leaves = admit(*link, held, lanes, nominal, flits);
     count_blocking(message.step, leaves - nominal, blocked);
-    hops_.push_back({&held, leaves});
+    hops_.push_back({link, &held, leaves});
     link->flits += flits;
     flit_hops_ += flits;
     written = leaves + params_.link_latency_cycles;
@@ -198,7 +198,10 @@ std::uint64_t TransactionNetwork::hold_lanes(std::uint64_t tail_leaves_last, std
     const std::uint64_t tail = std::max(streamed - 1, behind_downstream);
     // While it streams it holds the link itself (its reservation); only a tail held back beyond that
     // keeps a virtual channel that another packet could have taken.
-    if (tail + 1 > streamed) hop->lanes->hold(streamed, tail + 1);
+    if (tail + 1 > streamed) {
+      hop->lanes->hold(streamed, tail + 1);
+      hop->link->lanes_held_until = std::max(hop->link->lanes_held_until, tail + 1);
+    }
     downstream_tail = tail;
   }
   return downstream_tail;
@@ -232,11 +235,14 @@ std::uint64_t TransactionNetwork::source_room(std::size_t binding, std::uint64_t
 
 std::uint64_t TransactionNetwork::admit(Link& link, LaneOccupancy& held, int lanes, std::uint64_t earliest,
                                         std::uint32_t flits) {
-  held.forget_before(now_);
+  // No hold reaches the head's cycle: every virtual channel is free whenever the link is.
+  const bool lanes_free = link.lanes_held_until <= earliest;
+  if (!lanes_free) held.forget_before(now_);
   std::uint64_t from = earliest;
   std::size_t position = 0;
   for (;;) {
     from = first_gap(link.reservations, from, flits, position);
+    if (lanes_free) break;
     // A virtual channel of its class must be free when the head crosses: else it waits for the first to
     // free. The link is free then, so what holds one is a packet whose tail is held back behind it.
     const std::uint64_t lane_free = held.first_below(from, lanes);
@@ -258,18 +264,11 @@ void TransactionNetwork::count_blocking(std::uint32_t step, std::uint64_t cycles
 std::uint64_t TransactionNetwork::first_gap(Reservations& channel_state, std::uint64_t earliest, std::uint32_t flits,
                                             std::size_t& position) {
   std::vector<Reservation>& taken = channel_state.taken;
-  // Reservations over before now hold nothing any more (every new one starts after now): skipped, and
-  // dropped once they are half the list.
-  while (channel_state.first < taken.size() && taken[channel_state.first].to <= now_) ++channel_state.first;
-  if (channel_state.first > 16 && 2 * channel_state.first > taken.size()) {
-    taken.erase(taken.begin(), taken.begin() + static_cast<std::ptrdiff_t>(channel_state.first));
-    reservations_held_ -= channel_state.first;
-    channel_state.first = 0;
-  }
-  if (channel_state.first == taken.size() || taken.back().to <= earliest) {  // after them all
+  if (channel_state.last_to <= earliest) {  // after them all: the common case, found without reading them
     position = taken.size();
     return earliest;
   }
+  drop_over(channel_state);
   // The first gap of `flits` cycles from `earliest` on (reservations are sorted and disjoint, so their
   // ends are sorted too: the first that ends after `earliest` is found by bisection).
   auto at = std::upper_bound(taken.begin() + static_cast<std::ptrdiff_t>(channel_state.first), taken.end(), earliest,
@@ -281,15 +280,37 @@ std::uint64_t TransactionNetwork::first_gap(Reservations& channel_state, std::ui
   return from;
 }
 
+void TransactionNetwork::drop_over(Reservations& channel_state) {
+  // Reservations over before now hold nothing any more (every new one starts after now): skipped, and
+  // dropped once they are half the list.
+  std::vector<Reservation>& taken = channel_state.taken;
+  while (channel_state.first < taken.size() && taken[channel_state.first].to <= now_) ++channel_state.first;
+  if (channel_state.first > 16 && 2 * channel_state.first > taken.size()) {
+    taken.erase(taken.begin(), taken.begin() + static_cast<std::ptrdiff_t>(channel_state.first));
+    reservations_held_ -= channel_state.first;
+    channel_state.first = 0;
+  }
+}
+
 void TransactionNetwork::take(Reservations& channel_state, std::uint64_t from, std::uint32_t flits,
                               std::size_t position) {
   // Reservations that meet end to end are kept as one: the packets of a message streaming back to back
-  // hold one entry per link instead of one each (the free cycles first_gap finds are the same). Only a
-  // reservation not yet over (at or after `first`) is extended: those before are never looked at again.
+  // hold one entry per link instead of one each (the free cycles first_gap finds are the same).
   std::vector<Reservation>& taken = channel_state.taken;
   const std::uint64_t to = from + flits;
+  if (position == taken.size()) {  // after every reservation
+    if (!taken.empty() && channel_state.last_to == from) {
+      taken.back().to = to;
+    } else {
+      if (taken.size() == taken.capacity()) drop_over(channel_state);  // before the list grows
+      taken.push_back({from, to});
+      peak_reservations_ = std::max(peak_reservations_, ++reservations_held_);
+    }
+    channel_state.last_to = to;
+    return;
+  }
   const auto at = taken.begin() + static_cast<std::ptrdiff_t>(position);
-  const bool joins_previous = position > channel_state.first && std::prev(at)->to == from;
+  const bool joins_previous = position > 0 && std::prev(at)->to == from;
   const bool joins_next = at != taken.end() && at->from == to;
   if (joins_previous && joins_next) {
     std::prev(at)->to = at->to;

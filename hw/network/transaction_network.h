@@ -131,26 +131,31 @@ class TransactionNetwork : public sc_core::sc_module, public Interconnect {
     std::uint64_t from;
     std::uint64_t to;
   };
-  // A channel's reservations, sorted; those before `first` are over.
+  // A channel's reservations, sorted; those before `first` are over. `last_to` is the end of the last
+  // one: a head arriving after it finds the channel free without reading the list.
   struct Reservations {
     std::vector<Reservation> taken;
-    std::size_t first = 0;
+    std::uint32_t first = 0;
+    std::uint64_t last_to = 0;
   };
   // A network link (node, port), all a head crossing it reads and writes kept together, so that a hop
-  // touches one place in memory instead of one per table: where the link leads, as the routers know it,
-  // its reservations, the flits it carried and the virtual channels held on it per dateline class.
-  struct Link {
-    int next = -1;               // the node at its far end, or -1 off the edge of a path
-    int reverse_port = -1;       // the port at `next` leading back
+  // touches one cache line instead of one per table: where the link leads, as the routers know it, its
+  // reservations and the flits it carried. The virtual channels held on it per dateline class follow in
+  // the next line, read only while a hold reaches the head's cycle (`lanes_held_until`).
+  struct alignas(64) Link {
+    int next = -1;                      // the node at its far end, or -1 off the edge of a path
+    int reverse_port = -1;              // the port at `next` leading back
     int dimension = 0;
-    bool ring = false;           // in a ring dimension
+    bool ring = false;                  // in a ring dimension
     bool crosses_dateline = false;
     Reservations reservations;
     std::uint64_t flits = 0;
-    LaneOccupancy lanes[2];      // per dateline class: VCs held by packets' tails
+    std::uint64_t lanes_held_until = 0;  // the end of the last hold on either class
+    LaneOccupancy lanes[2];             // per dateline class: VCs held by packets' tails
   };
-  // A link the head crossed: the virtual channels of its class there and the cycle.
+  // A link the head crossed: the link, the virtual channels of its class there and the cycle.
   struct Hop {
+    Link* link;
     LaneOccupancy* lanes;
     std::uint64_t leaves;
   };
@@ -159,6 +164,8 @@ class TransactionNetwork : public sc_core::sc_module, public Interconnect {
   // their reservation goes to; take() reserves them there.
   std::uint64_t first_gap(Reservations& channel, std::uint64_t earliest, std::uint32_t flits, std::size_t& position);
   void take(Reservations& channel, std::uint64_t from, std::uint32_t flits, std::size_t position);
+  // Skips the reservations over before now_, and drops them once they are half the list.
+  void drop_over(Reservations& channel);
   // Both: reserves `flits` cycles of `channel` from the first cycle >= earliest where they fit.
   std::uint64_t reserve(Reservations& channel, std::uint64_t earliest, std::uint32_t flits);
   // A network link: the first cycle >= earliest where `flits` cycles of it are free and one of the `lanes`
