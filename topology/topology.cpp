@@ -206,17 +206,6 @@ std::string Topology::coordinates_text(int node) const {
   return s + ")";
 }
 
-int Topology::port_of(int dimension, int offset) const {
-  // Ports are numbered dimension by dimension: (-1, +1) on paths and rings, offsets 1..k-1 on complete graphs;
-  // a ring of 2 nodes has the one port +1, which is also its -1.
-  const int base = first_port_[dimension];
-  if (dims_[dimension].kind == DimensionKind::Complete)
-    return offset >= 1 && offset < dims_[dimension].size ? base + offset - 1 : -1;
-  if (dims_[dimension].kind == DimensionKind::Ring && dims_[dimension].size == 2)
-    return offset == -1 || offset == +1 ? base : -1;
-  return offset == -1 ? base : offset == +1 ? base + 1 : -1;
-}
-
 int Topology::compute_neighbor(int node, int p) const {
   const Port& port = ports_[p];
   const Dimension& dim = dims_[port.dimension];

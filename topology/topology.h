@@ -77,7 +77,15 @@ class Topology {
   // Network ports, numbered dimension by dimension.
   int num_ports() const { return static_cast<int>(ports_.size()); }
   const Port& port(int p) const { return ports_[p]; }
-  int port_of(int dimension, int offset) const;  // -1 when there is no such port
+  // -1 when there is no such port. Ports are numbered dimension by dimension: (-1, +1) on paths and rings,
+  // offsets 1..k-1 on complete graphs; a ring of 2 nodes has the one port +1, which is also its -1.
+  int port_of(int dimension, int offset) const {
+    const int base = first_port_[dimension];
+    const Dimension& dim = dims_[dimension];
+    if (dim.kind == DimensionKind::Complete) return offset >= 1 && offset < dim.size ? base + offset - 1 : -1;
+    if (dim.kind == DimensionKind::Ring && dim.size == 2) return offset == -1 || offset == +1 ? base : -1;
+    return offset == -1 ? base : offset == +1 ? base + 1 : -1;
+  }
   int compute_neighbor(int node, int p) const;
   // The node at the far end of port p, or -1 when p leads off the edge of a path.
   int neighbor(int node, int p) const { return neighbors_[static_cast<std::size_t>(node) * ports_.size() + p]; }
