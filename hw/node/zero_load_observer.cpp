@@ -67,12 +67,18 @@ void ZeroLoadObserver::issued(int node, Handle handle) {
 void ZeroLoadObserver::completed(int node, Handle handle) {
   NodeModel& model = nodes_[static_cast<std::size_t>(node)];
   const auto send = std::lower_bound(model.send_handles.begin(), model.send_handles.end(), handle);
-  if (send != model.send_handles.end() && *send == handle) {
-    // Counted from its own step's start: a send of an earlier step was charged to that step.
-    const auto index = static_cast<std::size_t>(send - model.send_handles.begin());
-    if (model.send_step[index] == model.step) model.cursor = std::max(model.cursor, model.send_injected[index]);
-    return;
-  }
+  if (send != model.send_handles.end() && *send == handle)
+    complete_send(model, static_cast<std::size_t>(send - model.send_handles.begin()));
+  else
+    complete_receive(model, handle);
+}
+
+void ZeroLoadObserver::complete_send(NodeModel& model, std::size_t index) {
+  // Counted from its own step's start: a send of an earlier step was charged to that step.
+  if (model.send_step[index] == model.step) model.cursor = std::max(model.cursor, model.send_injected[index]);
+}
+
+void ZeroLoadObserver::complete_receive(NodeModel& model, Handle handle) {
   const auto received = model.receive_arrivals.find(static_cast<std::uint32_t>(handle));
   if (received == model.receive_arrivals.end()) {
     model.cursor = std::max(model.cursor, model.last_arrival);
@@ -83,8 +89,17 @@ void ZeroLoadObserver::completed(int node, Handle handle) {
 }
 
 void ZeroLoadObserver::completed_all(int node, Handle first, Handle end) {
-  for (Handle h = first; h < end; ++h) completed(node, h);
+  // As completed() for each in turn; the sends are in handle order, so one walk finds them all.
   NodeModel& model = nodes_[static_cast<std::size_t>(node)];
+  auto send = std::lower_bound(model.send_handles.begin(), model.send_handles.end(), first);
+  for (Handle h = first; h < end; ++h) {
+    if (send != model.send_handles.end() && *send == h) {
+      complete_send(model, static_cast<std::size_t>(send - model.send_handles.begin()));
+      ++send;
+    } else {
+      complete_receive(model, h);
+    }
+  }
   model.send_handles.clear();
   model.send_injected.clear();
   model.send_step.clear();

@@ -70,6 +70,11 @@ class ZeroLoadObserver : public ProcessorActivity {
     std::unordered_map<std::uint32_t, std::uint64_t> receive_arrivals;  // receive descriptor -> arrival
   };
 
+  // What completed() does for the send at `index` of the node's list, and for a receive (or another
+  // initiator's descriptor).
+  static void complete_send(NodeModel& model, std::size_t index);
+  static void complete_receive(NodeModel& model, Handle handle);
+
   const Topology& topology_;
   TransferTiming timing_;
   ProcessorParams params_;
