@@ -16,6 +16,7 @@
 #include "hw/machine/model_size.h"
 #include "sims/build_identity.h"
 #include "sims/command.h"
+#include "sims/heap_huge_pages.h"
 #include "sims/output_file.h"
 #include "sims/stop_signals.h"
 #include "topology/config_error.h"
@@ -32,6 +33,7 @@ std::string self_path(const char* argv0) {
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
+  meshmp::start_with_heap_huge_pages(argv);  // once, before the heap grows (sims/heap_huge_pages.h)
   sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   CLI::App app{
