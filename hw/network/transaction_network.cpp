@@ -268,6 +268,7 @@ std::uint64_t TransactionNetwork::first_gap(Reservations& channel_state, std::ui
     position = taken.size();
     return earliest;
   }
+  spill(channel_state);
   drop_over(channel_state);
   // The first gap of `flits` cycles from `earliest` on (reservations are sorted and disjoint, so their
   // ends are sorted too: the first that ends after `earliest` is found by bisection).
@@ -292,6 +293,12 @@ void TransactionNetwork::drop_over(Reservations& channel_state) {
   }
 }
 
+void TransactionNetwork::spill(Reservations& channel_state) {
+  if (!channel_state.last_inline) return;
+  channel_state.taken.push_back(channel_state.last);
+  channel_state.last_inline = false;
+}
+
 void TransactionNetwork::take(Reservations& channel_state, std::uint64_t from, std::uint32_t flits,
                               std::size_t position) {
   // Reservations that meet end to end are kept as one: the packets of a message streaming back to back
@@ -299,9 +306,20 @@ void TransactionNetwork::take(Reservations& channel_state, std::uint64_t from, s
   std::vector<Reservation>& taken = channel_state.taken;
   const std::uint64_t to = from + flits;
   if (position == taken.size()) {  // after every reservation
-    if (!taken.empty() && channel_state.last_to == from) {
+    if (channel_state.last_inline && channel_state.last_to == from) {
+      channel_state.last.to = to;
+    } else if (!channel_state.last_inline && !taken.empty() && channel_state.last_to == from) {
       taken.back().to = to;
+    } else if (channel_state.last_to <= now_) {
+      // Every reservation is over: the list starts afresh with this one, kept in the channel itself.
+      reservations_held_ -= taken.size() + (channel_state.last_inline ? 1 : 0);
+      taken.clear();
+      channel_state.first = 0;
+      channel_state.last = Reservation{from, to};
+      channel_state.last_inline = true;
+      peak_reservations_ = std::max(peak_reservations_, ++reservations_held_);
     } else {
+      spill(channel_state);
       if (taken.size() == taken.capacity()) drop_over(channel_state);  // before the list grows
       taken.push_back({from, to});
       peak_reservations_ = std::max(peak_reservations_, ++reservations_held_);

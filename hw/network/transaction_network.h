@@ -132,25 +132,31 @@ class TransactionNetwork : public sc_core::sc_module, public Interconnect {
     std::uint64_t to;
   };
   // A channel's reservations, sorted; those before `first` are over. `last_to` is the end of the last
-  // one: a head arriving after it finds the channel free without reading the list.
+  // one: a head arriving after it finds the channel free without reading the list. While every
+  // reservation but the last is over, the list is that one alone, kept here (`last`, `last_inline`)
+  // rather than in `taken`, so that a head taking a free channel writes no line but the channel's own.
   struct Reservations {
-    std::vector<Reservation> taken;
     std::uint32_t first = 0;
+    bool last_inline = false;  // the list is `last` alone; `taken` is empty
     std::uint64_t last_to = 0;
+    Reservation last{0, 0};
+    std::vector<Reservation> taken;
   };
   // A network link (node, port), all a head crossing it reads and writes kept together, so that a hop
   // touches one cache line instead of one per table: where the link leads, as the routers know it, its
   // reservations and the flits it carried. The virtual channels held on it per dateline class follow in
   // the next line, read only while a hold reaches the head's cycle (`lanes_held_until`).
+  // The fields a head crossing a free link reads and writes fill the first 64 bytes; the reservations'
+  // list storage and the held channels are read only when the link is busy at the head's cycle.
   struct alignas(64) Link {
     int next = -1;                      // the node at its far end, or -1 off the edge of a path
     int reverse_port = -1;              // the port at `next` leading back
     int dimension = 0;
     bool ring = false;                  // in a ring dimension
     bool crosses_dateline = false;
-    Reservations reservations;
     std::uint64_t flits = 0;
     std::uint64_t lanes_held_until = 0;  // the end of the last hold on either class
+    Reservations reservations;
     LaneOccupancy lanes[2];             // per dateline class: VCs held by packets' tails
   };
   // A link the head crossed: the link, the virtual channels of its class there and the cycle.
@@ -166,6 +172,8 @@ class TransactionNetwork : public sc_core::sc_module, public Interconnect {
   void take(Reservations& channel, std::uint64_t from, std::uint32_t flits, std::size_t position);
   // Skips the reservations over before now_, and drops them once they are half the list.
   void drop_over(Reservations& channel);
+  // Moves a list kept in the channel itself (Reservations::last) into `taken`.
+  static void spill(Reservations& channel);
   // Both: reserves `flits` cycles of `channel` from the first cycle >= earliest where they fit.
   std::uint64_t reserve(Reservations& channel, std::uint64_t earliest, std::uint32_t flits);
   // A network link: the first cycle >= earliest where `flits` cycles of it are free and one of the `lanes`
