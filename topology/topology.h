@@ -73,6 +73,8 @@ class Topology {
   std::vector<int> coordinates(int node) const;
   int node_at(const std::vector<int>& coords) const;
   std::string coordinates_text(int node) const;  // "(x,y,...)"
+  // The node whose coordinates are `node`'s except `c` in dimension d.
+  int with_coordinate(int node, int d, int c) const { return node + (c - coordinate(node, d)) * stride_[d]; }
 
   // Network ports, numbered dimension by dimension.
   int num_ports() const { return static_cast<int>(ports_.size()); }

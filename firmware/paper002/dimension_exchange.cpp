@@ -69,7 +69,9 @@ std::vector<int> line_through(const Topology& topology, int node, int d) {
 class HeldBlocks {
  public:
   explicit HeldBlocks(NodeApi& api) : api_(api), n_(static_cast<std::uint64_t>(api.num_nodes())),
-                                      next_free_(api.layout().scratch_base()) {}
+                                      next_free_(api.layout().scratch_base()) {
+    passing_.reserve(api.layout().scratch_bytes / api.layout().block_bytes);  // a block per scratch slot
+  }
   // The address of a block this node holds and sends on (never one for itself: it stays).
   std::uint32_t address(int source, int destination) const {
     if (source == api_.id()) return api_.layout().send_block(destination);
@@ -154,20 +156,15 @@ class A1Node {
       for (Handle h : handles_) api_.wait(h);
     }
   }
-  int with_coordinate(int node, int d, int position) const {
-    std::vector<int> c = topology_.coordinates(node);
-    c[static_cast<std::size_t>(d)] = position;
-    return topology_.node_at(c);
-  }
+  int with_coordinate(int node, int d, int position) const { return topology_.with_coordinate(node, d, position); }
   // `node` with its coordinates in dimensions 0 .. count - 1 replaced by the mixed-radix `position`
   // (dimension 0 fastest).
   int with_low_position(int node, int count, int position) const {
-    std::vector<int> c = topology_.coordinates(node);
     for (int d = 0; d < count; ++d) {
-      c[static_cast<std::size_t>(d)] = position % topology_.dimension(d).size;
+      node = topology_.with_coordinate(node, d, position % topology_.dimension(d).size);
       position /= topology_.dimension(d).size;
     }
-    return topology_.node_at(c);
+    return node;
   }
 
   NodeApi& api_;
@@ -275,12 +272,11 @@ class A2Schedule {
     return p;
   }
   int at(int node, const std::vector<int>& dims, int position) const {
-    std::vector<int> c = topology_.coordinates(node);
     for (int d : dims) {
-      c[static_cast<std::size_t>(d)] = position % topology_.dimension(d).size;
+      node = topology_.with_coordinate(node, d, position % topology_.dimension(d).size);
       position /= topology_.dimension(d).size;
     }
-    return topology_.node_at(c);
+    return node;
   }
   const Topology& topology_;
   int node_;
