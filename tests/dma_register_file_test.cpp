@@ -161,10 +161,12 @@ TEST(DmaRegisterFile, TableOfCases) {
 
   for (const DmaCase& c : cases) {
     SCOPED_TRACE(c.name);
-    DmaRegisterFile registers(3, "a shared-resource machine", DmaRegisterSet{c.global_address, false});
+    std::function<bool(std::uint32_t)> command;
+    DmaRegisterFile registers(3, "a shared-resource machine", DmaRegisterSet{c.global_address, false},
+                              [&](std::uint32_t value) { return command(value); });
     std::vector<CommandCall> commands;
     // The stand-in engine: SEND and RECEIVE create a descriptor, any other value is refused.
-    const auto command = [&](std::uint32_t value) {
+    command = [&](std::uint32_t value) {
       commands.push_back({value, registers.peer(), registers.local_address(), registers.length(), registers.tag()});
       if (value != kSend && value != kReceive)
         return registers.reject("COMMAND = " + std::to_string(value) + ": refused by the test engine");
@@ -196,7 +198,7 @@ TEST(DmaRegisterFile, TableOfCases) {
       trans.set_data_length(length);
       trans.set_streaming_width(length);
       trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-      registers.serve(trans, command);
+      registers.serve(trans);
       EXPECT_EQ(trans.get_response_status(), a.ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_GENERIC_ERROR_RESPONSE)
           << "last error: " << registers.last_error();
       if (!a.ok) {
@@ -216,7 +218,7 @@ TEST(DmaRegisterFile, TableOfCases) {
 // The router network's register set: CHANNEL and ROUTE_LENGTH are kept as written (the engine checks them
 // when COMMAND starts the send), ROUTE takes one port per byte in any width, and neither is readable.
 TEST(DmaRegisterFile, TheRouterNetworksSetKeepsTheChannelAndTheSourceRoute) {
-  DmaRegisterFile registers(3, "the router network", DmaRegisterSet{false, true});
+  DmaRegisterFile registers(3, "the router network", DmaRegisterSet{false, true}, [](std::uint32_t) { return true; });
   EXPECT_EQ(registers.channel(), dma::kAutoChannel) << "CHANNEL resets to the first hop's";
   const auto access = [&](tlm::tlm_command command, std::uint64_t address, std::vector<unsigned char> bytes) {
     tlm::tlm_generic_payload trans;
@@ -225,7 +227,7 @@ TEST(DmaRegisterFile, TheRouterNetworksSetKeepsTheChannelAndTheSourceRoute) {
     trans.set_data_ptr(bytes.data());
     trans.set_data_length(static_cast<unsigned>(bytes.size()));
     trans.set_streaming_width(static_cast<unsigned>(bytes.size()));
-    registers.serve(trans, [](std::uint32_t) { return true; });
+    registers.serve(trans);
     return trans.get_response_status() == tlm::TLM_OK_RESPONSE;
   };
   EXPECT_TRUE(access(tlm::TLM_WRITE_COMMAND, dma::kChannel, {2, 0, 0, 0}));

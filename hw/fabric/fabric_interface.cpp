@@ -15,7 +15,8 @@ FabricInterface::FabricInterface(sc_core::sc_module_name name, int node, int nod
       node_(node),
       nodes_(nodes),
       memory_bytes_(memory_bytes),
-      registers_(node, "a shared-resource machine", DmaRegisterSet{}),
+      registers_(node, "a shared-resource machine", DmaRegisterSet{},
+                 [this](std::uint32_t value) { return command(value); }),
       sequence_to_(static_cast<std::size_t>(nodes), 0) {
   registers.register_b_transport(this, &FabricInterface::register_access);
   fabric_in.register_b_transport(this, &FabricInterface::message_in);
@@ -27,7 +28,7 @@ FabricInterface::FabricInterface(sc_core::sc_module_name name, int node, int nod
 // ---- Registers (TLM-2.0 target) ----
 
 void FabricInterface::register_access(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {
-  registers_.serve(trans, [this](std::uint32_t value) { return command(value); });
+  registers_.serve(trans);
 }
 
 bool FabricInterface::command(std::uint32_t value) {

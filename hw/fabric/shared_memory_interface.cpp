@@ -23,13 +23,14 @@ SharedMemoryInterface::SharedMemoryInterface(sc_core::sc_module_name name, int n
       memory_port("memory_port"),
       global_port("global_port"),
       memory_bytes_(memory_bytes),
-      registers_(node, "a shared-memory machine", DmaRegisterSet{true, false}) {
+      registers_(node, "a shared-memory machine", DmaRegisterSet{true, false},
+                 [this](std::uint32_t value) { return command(value); }) {
   registers.register_b_transport(this, &SharedMemoryInterface::register_access);
   SC_THREAD(channel);
 }
 
 void SharedMemoryInterface::register_access(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {
-  registers_.serve(trans, [this](std::uint32_t value) { return command(value); });
+  registers_.serve(trans);
 }
 
 bool SharedMemoryInterface::command(std::uint32_t value) {

@@ -9,12 +9,13 @@
 
 namespace meshmp {
 
-DmaRegisterFile::DmaRegisterFile(int node, std::string machine, DmaRegisterSet registers)
-    : node_(node), machine_(std::move(machine)), has_(registers) {
+DmaRegisterFile::DmaRegisterFile(int node, std::string machine, DmaRegisterSet registers,
+                                 std::function<bool(std::uint32_t)> command)
+    : node_(node), machine_(std::move(machine)), has_(registers), command_(std::move(command)) {
   if (has_.source_route) route_.assign(kMaxRouteHops, 0);
 }
 
-void DmaRegisterFile::serve(tlm::tlm_generic_payload& trans, const std::function<bool(std::uint32_t)>& command) {
+void DmaRegisterFile::serve(tlm::tlm_generic_payload& trans) {
   const unsigned length = trans.get_data_length();
   bool ok = false;
   const std::uint64_t address = trans.get_address();
@@ -34,7 +35,7 @@ void DmaRegisterFile::serve(tlm::tlm_generic_payload& trans, const std::function
     for (unsigned offset = 0; ok && offset < length; offset += 4) {
       std::uint32_t value;
       std::memcpy(&value, trans.get_data_ptr() + offset, 4);
-      ok = write(trans.get_address() + offset, value, command);
+      ok = write(trans.get_address() + offset, value);
     }
   } else {
     std::uint32_t value = 0;
@@ -44,7 +45,7 @@ void DmaRegisterFile::serve(tlm::tlm_generic_payload& trans, const std::function
   trans.set_response_status(ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_GENERIC_ERROR_RESPONSE);
 }
 
-bool DmaRegisterFile::write(std::uint64_t address, std::uint32_t value, const std::function<bool(std::uint32_t)>& command) {
+bool DmaRegisterFile::write(std::uint64_t address, std::uint32_t value) {
   switch (address) {
     case dma::kPeer: peer_ = value; return true;
     case dma::kLocalAddress: local_address_ = value; return true;
@@ -62,7 +63,7 @@ bool DmaRegisterFile::write(std::uint64_t address, std::uint32_t value, const st
                                   ": source routes are the router network's; " + machine_ + " has none");
     case dma::kQuery: query_ = value; return true;
     case dma::kStepMark: step_mark_ = value; return true;
-    case dma::kCommand: return command(value);
+    case dma::kCommand: return command_(value);
     case dma::kGlobalAddress:
     case dma::kGlobalPiece:
     case dma::kGlobalStride:

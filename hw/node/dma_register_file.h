@@ -26,12 +26,12 @@ struct DmaRegisterSet {
 
 class DmaRegisterFile {
  public:
-  // `machine` names the machine in errors ("a shared-resource machine").
-  DmaRegisterFile(int node, std::string machine, DmaRegisterSet registers);
+  // `machine` names the machine in errors ("a shared-resource machine"). A COMMAND write calls the
+  // engine's `command` with the value, which starts the descriptor or rejects it.
+  DmaRegisterFile(int node, std::string machine, DmaRegisterSet registers, std::function<bool(std::uint32_t)> command);
 
-  // Serves one 32-bit register access (TLM-2.0 b_transport of the engine's register socket); a COMMAND
-  // write calls `command` with the value, which starts the descriptor or rejects it.
-  void serve(tlm::tlm_generic_payload& trans, const std::function<bool(std::uint32_t)>& command);
+  // Serves one 32-bit register access (TLM-2.0 b_transport of the engine's register socket).
+  void serve(tlm::tlm_generic_payload& trans);
 
   // The descriptor fields as last written.
   std::uint32_t peer() const { return peer_; }
@@ -62,13 +62,14 @@ class DmaRegisterFile {
   const std::string& last_error() const { return last_error_; }
 
  private:
-  bool write(std::uint64_t address, std::uint32_t value, const std::function<bool(std::uint32_t)>& command);
+  bool write(std::uint64_t address, std::uint32_t value);
   bool read(std::uint64_t address, std::uint32_t& value);
   std::uint32_t& global_register(std::uint64_t address);  // GLOBAL_ADDRESS, GLOBAL_PIECE or GLOBAL_STRIDE
 
   int node_;
   std::string machine_;
   DmaRegisterSet has_;
+  std::function<bool(std::uint32_t)> command_;
   std::uint32_t peer_ = 0, local_address_ = 0, length_ = 0, tag_ = 0, query_ = 0, descriptor_id_ = 0;
   std::uint32_t step_mark_ = 0, global_address_ = 0, global_piece_ = 0, global_stride_ = 0;
   std::uint32_t channel_ = 0xffffffff, route_length_ = 0;  // CHANNEL's reset value: by first hop

@@ -16,7 +16,8 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, int node, Inter
       network_(network),
       memory_bytes_(memory_bytes),
       channel_startup_cycles_(channel_startup_cycles),
-      registers_(node, "the router network", DmaRegisterSet{false, true}),
+      registers_(node, "the router network", DmaRegisterSet{false, true},
+                 [this](std::uint32_t value) { return command(value); }),
       matcher_(node, network.topology().num_nodes(), unexpected_buffer_bytes, messages,
                ReceiveMatcher::Hooks{
                    [this](std::uint32_t address, const std::uint8_t* bytes, std::uint32_t length) {
@@ -33,7 +34,7 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, int node, Inter
 }
 
 void NetworkInterface::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {
-  registers_.serve(trans, [this](std::uint32_t value) { return command(value); });
+  registers_.serve(trans);
 }
 
 bool NetworkInterface::command(std::uint32_t value) {
