@@ -142,18 +142,17 @@ class A1Node {
       if (barrier_ && step_ > 0) api_.hardware_barrier();
       const auto tag = static_cast<std::uint32_t>(++step_);
       api_.begin_step(step_);
-      handles_.clear();
       for (const BlockTransfer& t : s)
         if (t.to == mine) {
           const BlockId id = block_for(node[static_cast<std::size_t>(t.source)], node[static_cast<std::size_t>(t.destination)]);
-          handles_.push_back(api_.receive(node[static_cast<std::size_t>(t.from)], held_.arrive(id.source, id.destination), m, tag));
+          api_.receive(node[static_cast<std::size_t>(t.from)], held_.arrive(id.source, id.destination), m, tag);
         }
       for (const BlockTransfer& t : s)
         if (t.from == mine) {
           const BlockId id = block_for(node[static_cast<std::size_t>(t.source)], node[static_cast<std::size_t>(t.destination)]);
-          handles_.push_back(api_.send(node[static_cast<std::size_t>(t.to)], held_.address(id.source, id.destination), m, tag));
+          api_.send(node[static_cast<std::size_t>(t.to)], held_.address(id.source, id.destination), m, tag);
         }
-      for (Handle h : handles_) api_.wait(h);
+      api_.wait_all();  // the step's transfers (one COMPLETED read per wake-up, not a QUERY and STATUS each)
     }
   }
   int with_coordinate(int node, int d, int position) const { return topology_.with_coordinate(node, d, position); }
@@ -174,7 +173,6 @@ class A1Node {
   int step_ = 0;
   std::vector<const PositionSchedule*> schedules_;  // per dimension, shared by every node
   std::vector<std::vector<int>> lines_;             // per dimension, the nodes of this node's line
-  std::vector<Handle> handles_;
 };
 
 void dima_a1(NodeApi& api) {
@@ -303,13 +301,11 @@ void run_machine_steps(NodeApi& api, const std::vector<MachineStep>& steps) {
     if (barrier && s > 0) api.hardware_barrier();
     const auto tag = static_cast<std::uint32_t>(s + 1);
     api.begin_step(static_cast<int>(tag));
-    std::vector<Handle> handles;
     for (const MachineTransfer& t : steps[s])
-      if (t.to == me)
-        handles.push_back(api.receive(t.from, held.arrive(t.block.source, t.block.destination), m, tag));
+      if (t.to == me) api.receive(t.from, held.arrive(t.block.source, t.block.destination), m, tag);
     for (const MachineTransfer& t : steps[s])
-      if (t.from == me) handles.push_back(api.send(t.to, held.address(t.block.source, t.block.destination), m, tag));
-    for (Handle h : handles) api.wait(h);
+      if (t.from == me) api.send(t.to, held.address(t.block.source, t.block.destination), m, tag);
+    api.wait_all();  // the step's transfers
   }
 }
 
