@@ -142,12 +142,11 @@ class TransactionNetwork : public sc_core::sc_module, public Interconnect {
     Reservation last{0, 0};
     std::vector<Reservation> taken;
   };
-  // A network link (node, port), all a head crossing it reads and writes kept together, so that a hop
-  // touches one cache line instead of one per table: where the link leads, as the routers know it, its
-  // reservations and the flits it carried. The virtual channels held on it per dateline class follow in
-  // the next line, read only while a hold reaches the head's cycle (`lanes_held_until`).
-  // The fields a head crossing a free link reads and writes fill the first 64 bytes; the reservations'
-  // list storage and the held channels are read only when the link is busy at the head's cycle.
+  // A network link (node, port), all a head crossing it reads and writes kept together. Its first 64
+  // bytes hold where the link leads (as the routers know it), the flits it carried, the end of its last
+  // virtual-channel hold and of its last reservation, and that reservation itself while the others are
+  // over: a head crossing a free link touches that one line. The reservations' list storage and the
+  // virtual channels held per dateline class follow, read only when the link is busy at the head's cycle.
   struct alignas(64) Link {
     int next = -1;                      // the node at its far end, or -1 off the edge of a path
     int reverse_port = -1;              // the port at `next` leading back
