@@ -216,7 +216,7 @@ int Topology::compute_neighbor(int node, int p) const {
   } else {
     t = ((t % dim.size) + dim.size) % dim.size;
   }
-  return node + (t - c) * stride_[port.dimension];
+  return with_coordinate(node, port.dimension, t);
 }
 
 bool Topology::crosses_dateline(int node, int p) const {

@@ -54,12 +54,8 @@ std::vector<ExchangeStep> schedule_of(const Topology& topology, bool multi) {
 
 // The nodes along dimension d through `node`, by their position in it.
 std::vector<int> line_through(const Topology& topology, int node, int d) {
-  std::vector<int> c = topology.coordinates(node);
   std::vector<int> line(static_cast<std::size_t>(topology.dimension(d).size));
-  for (int p = 0; p < topology.dimension(d).size; ++p) {
-    c[static_cast<std::size_t>(d)] = p;
-    line[static_cast<std::size_t>(p)] = topology.node_at(c);
-  }
+  for (int p = 0; p < topology.dimension(d).size; ++p) line[static_cast<std::size_t>(p)] = topology.with_coordinate(node, d, p);
   return line;
 }
 
@@ -128,7 +124,7 @@ class A1Node {
     for (int r = 0; r < a_positions; ++r)  // lines 1-3: batch R_r along B
       along(b, [&](int x, int y) { return block_for(x, with_low_position(y, b, r)); });
     for (int q = 0; q < topology_.dimension(b).size; ++q)  // lines 4-6: in A, what came from u_q
-      exchange(b, [&](int x, int y) { return block_for(with_coordinate(x, b, q), y); });
+      exchange(b, [&](int x, int y) { return block_for(topology_.with_coordinate(x, b, q), y); });
   }
 
  private:
@@ -155,7 +151,6 @@ class A1Node {
       api_.wait_all();  // the step's transfers (one COMPLETED read per wake-up, not a QUERY and STATUS each)
     }
   }
-  int with_coordinate(int node, int d, int position) const { return topology_.with_coordinate(node, d, position); }
   // `node` with its coordinates in dimensions 0 .. count - 1 replaced by the mixed-radix `position`
   // (dimension 0 fastest).
   int with_low_position(int node, int count, int position) const {

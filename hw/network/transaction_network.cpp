@@ -308,7 +308,7 @@ void TransactionNetwork::take(Reservations& channel_state, std::uint64_t from, s
   if (position == taken.size()) {  // after every reservation
     if (channel_state.last_inline && channel_state.last_to == from) {
       channel_state.last.to = to;
-    } else if (!channel_state.last_inline && !taken.empty() && channel_state.last_to == from) {
+    } else if (!taken.empty() && channel_state.last_to == from) {  // (a list in the link leaves `taken` empty)
       taken.back().to = to;
     } else if (channel_state.last_to <= now_) {
       // Every reservation is over: the list starts afresh with this one, kept in the channel itself.
