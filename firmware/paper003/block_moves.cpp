@@ -54,28 +54,25 @@ std::map<int, std::uint32_t> run_block_moves(NodeApi& api, const MoveSchedule& s
   };
   for (std::size_t step = 0; step < schedule.size(); ++step) {
     if (step > 0 || !buffers.first_step_begun) api.begin_step(buffers.first_step + static_cast<int>(step));
-    std::vector<Handle> handles;
     std::vector<std::pair<int, std::uint32_t>> arriving;
     std::vector<std::uint32_t> leaving;
     for (const BlockMove& move : schedule[step])
       if (move.to == me) {
         const std::uint32_t address = take_buffer(step);
         arriving.emplace_back(move.block, address);
-        for (Handle h : receive_packets(api, move.from, address, buffers.block_bytes, buffers.packet_bytes,
-                                        static_cast<std::uint32_t>(step)))
-          handles.push_back(h);
+        receive_packets(api, move.from, address, buffers.block_bytes, buffers.packet_bytes,
+                        static_cast<std::uint32_t>(step));
       }
     for (const BlockMove& move : schedule[step])
       if (move.from == me) {
         const auto it = held.find(move.block);
         if (it == held.end()) throw FirmwareError("node " + std::to_string(me) + " does not hold block " + std::to_string(move.block));
-        for (Handle h : send_packets(api, move.to, it->second, buffers.block_bytes, buffers.packet_bytes,
-                                     static_cast<std::uint32_t>(step)))
-          handles.push_back(h);
+        send_packets(api, move.to, it->second, buffers.block_bytes, buffers.packet_bytes,
+                     static_cast<std::uint32_t>(step));
         leaving.push_back(it->second);
         held.erase(it);
       }
-    for (Handle h : handles) api.wait(h);
+    api.wait_all();
     for (std::uint32_t address : leaving) release(address);
     for (const auto& [block, address] : arriving) held[block] = address;
     if (buffers.barrier) api.hardware_barrier();

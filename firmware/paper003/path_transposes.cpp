@@ -58,18 +58,17 @@ void wormhole_transpose(NodeApi& api, TransposePaths kind, const TransposeLayout
   const std::uint32_t e = l.element_bytes();
   const std::uint64_t elements = l.elements_per_node();
   const int source = transposed_node(me, n);  // the node sending to me, and the node I send to
-  std::vector<Handle> handles;
   for (const PathPacket& p : transpose_packets(kind, source, n, elements, packet_elements_of(api, kind, l, source)))
-    handles.push_back(api.receive(source, areas.arrived + static_cast<std::uint32_t>(p.offset * e),
-                                  static_cast<std::uint32_t>(p.elements * e), static_cast<std::uint32_t>(p.path)));
+    api.receive(source, areas.arrived + static_cast<std::uint32_t>(p.offset * e), static_cast<std::uint32_t>(p.elements * e),
+                static_cast<std::uint32_t>(p.path));
   const auto paths = transpose_paths(kind, me, n);
   for (const PathPacket& p : transpose_packets(kind, me, n, elements, packet_elements_of(api, kind, l, me))) {
     std::vector<int> route;
     for (int dim : paths[p.path]) route.push_back(cube_port(api.topology(), dim));
-    handles.push_back(api.send(source, areas.packed + static_cast<std::uint32_t>(p.offset * e),
-                               static_cast<std::uint32_t>(p.elements * e), static_cast<std::uint32_t>(p.path), route));
+    api.send(source, areas.packed + static_cast<std::uint32_t>(p.offset * e), static_cast<std::uint32_t>(p.elements * e),
+             static_cast<std::uint32_t>(p.path), route);
   }
-  for (Handle h : handles) api.wait(h);
+  api.wait_all();
 }
 
 // Every stop of every packet at node `me`, in cycle order (at cycle departure + h a packet is at hop h of
@@ -125,15 +124,14 @@ void store_and_forward_transpose(NodeApi& api, TransposePaths kind, const Transp
   std::size_t leaving = 0, arriving = 0;  // the first stop at cycle t, at cycle t + 1
   for (std::uint64_t t = 0; t < cycles; ++t) {
     if (t > 0) api.begin_step(static_cast<int>(t));
-    std::vector<Handle> handles;
     while (arriving < hops.size() && hops[arriving].cycle <= t) ++arriving;
     for (std::size_t k = arriving; k < hops.size() && hops[k].cycle == t + 1; ++k) {
       const Hop& hop = hops[k];
       if (hop.in_dimension < 0) continue;
       const std::uint32_t at = hop.out_dimension < 0 ? areas.arrived + static_cast<std::uint32_t>(hop.packet.offset * e)
                                                      : transit(t, hop.in_dimension);
-      handles.push_back(api.receive(me ^ (1 << hop.in_dimension), at, static_cast<std::uint32_t>(hop.packet.elements * e),
-                                    static_cast<std::uint32_t>(t)));
+      api.receive(me ^ (1 << hop.in_dimension), at, static_cast<std::uint32_t>(hop.packet.elements * e),
+                  static_cast<std::uint32_t>(t));
     }
     while (leaving < hops.size() && hops[leaving].cycle < t) ++leaving;
     for (std::size_t k = leaving; k < hops.size() && hops[k].cycle == t; ++k) {
@@ -141,10 +139,10 @@ void store_and_forward_transpose(NodeApi& api, TransposePaths kind, const Transp
       if (hop.out_dimension < 0) continue;
       const std::uint32_t at = hop.in_dimension < 0 ? areas.packed + static_cast<std::uint32_t>(hop.packet.offset * e)
                                                     : transit(t - 1, hop.in_dimension);
-      handles.push_back(api.send(me ^ (1 << hop.out_dimension), at, static_cast<std::uint32_t>(hop.packet.elements * e),
-                                 static_cast<std::uint32_t>(t)));
+      api.send(me ^ (1 << hop.out_dimension), at, static_cast<std::uint32_t>(hop.packet.elements * e),
+               static_cast<std::uint32_t>(t));
     }
-    for (Handle h : handles) api.wait(h);
+    api.wait_all();
     api.hardware_barrier();
   }
 }

@@ -66,9 +66,9 @@ struct ExchangeArrays {
 // waits for all of them.
 void exchange_with(NodeApi& api, const ExchangeArrays& a, int peer, std::uint32_t send_address,
                    std::uint32_t receive_address, std::uint32_t bytes, std::uint32_t tag) {
-  std::vector<Handle> handles = receive_packets(api, peer, receive_address, bytes, a.packet_bytes, tag);
-  for (Handle h : send_packets(api, peer, send_address, bytes, a.packet_bytes, tag)) handles.push_back(h);
-  for (Handle h : handles) api.wait(h);
+  receive_packets(api, peer, receive_address, bytes, a.packet_bytes, tag);
+  send_packets(api, peer, send_address, bytes, a.packet_bytes, tag);
+  api.wait_all();
 }
 
 // The shuffle's step of dimension j (§5 pseudo-code): the half whose top position bit differs from my bit
@@ -106,13 +106,9 @@ void run_step(NodeApi& api, ExchangeArrays& a, int peer, int j, bool my_bit, boo
   for (std::uint64_t p = 0; p < s.nodes; p += 2 * run_blocks) runs.push_back(p + (my_bit ? 0 : run_blocks));
   const auto run_bytes = static_cast<std::uint32_t>(run_elements * s.e);
   if (!buffered || run_elements >= s.copy_threshold) {
-    std::vector<Handle> handles;
-    for (std::uint64_t p : runs)
-      for (Handle h : receive_packets(api, peer, a.address(1 - a.holder[p], p), run_bytes, a.packet_bytes, tag))
-        handles.push_back(h);
-    for (std::uint64_t p : runs)
-      for (Handle h : send_packets(api, peer, a.address(a.holder[p], p), run_bytes, a.packet_bytes, tag)) handles.push_back(h);
-    for (Handle h : handles) api.wait(h);
+    for (std::uint64_t p : runs) receive_packets(api, peer, a.address(1 - a.holder[p], p), run_bytes, a.packet_bytes, tag);
+    for (std::uint64_t p : runs) send_packets(api, peer, a.address(a.holder[p], p), run_bytes, a.packet_bytes, tag);
+    api.wait_all();
     for (std::uint64_t p : runs)
       for (std::uint64_t k = p; k < p + run_blocks; ++k) a.holder[k] = 1 - a.holder[k];
     return;

@@ -47,18 +47,14 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> packets(std::uint32_t addre
   return list;
 }
 
-std::vector<Handle> send_packets(NodeApi& api, int peer, std::uint32_t address, std::uint32_t length,
-                                 std::uint32_t packet_bytes, std::uint32_t tag, const std::vector<int>& route) {
-  std::vector<Handle> handles;
-  for (const auto& [a, l] : packets(address, length, packet_bytes)) handles.push_back(api.send(peer, a, l, tag, route));
-  return handles;
+void send_packets(NodeApi& api, int peer, std::uint32_t address, std::uint32_t length, std::uint32_t packet_bytes,
+                  std::uint32_t tag, const std::vector<int>& route) {
+  for (const auto& [a, l] : packets(address, length, packet_bytes)) api.send(peer, a, l, tag, route);
 }
 
-std::vector<Handle> receive_packets(NodeApi& api, int peer, std::uint32_t address, std::uint32_t length,
-                                    std::uint32_t packet_bytes, std::uint32_t tag) {
-  std::vector<Handle> handles;
-  for (const auto& [a, l] : packets(address, length, packet_bytes)) handles.push_back(api.receive(peer, a, l, tag));
-  return handles;
+void receive_packets(NodeApi& api, int peer, std::uint32_t address, std::uint32_t length, std::uint32_t packet_bytes,
+                     std::uint32_t tag) {
+  for (const auto& [a, l] : packets(address, length, packet_bytes)) api.receive(peer, a, l, tag);
 }
 
 std::uint64_t packet_count(std::uint64_t elements, std::uint64_t packet_elements) {

@@ -34,11 +34,11 @@ void copy_elements(NodeApi& api, const std::vector<std::uint32_t>& to, const std
 // Packets of at most `packet_bytes` (0: one message) for `length` bytes at `address`: (address, length).
 std::vector<std::pair<std::uint32_t, std::uint32_t>> packets(std::uint32_t address, std::uint32_t length,
                                                              std::uint32_t packet_bytes);
-// Sends / posts the receives of a message as its packets; returns their handles.
-std::vector<Handle> send_packets(NodeApi& api, int peer, std::uint32_t address, std::uint32_t length,
-                                 std::uint32_t packet_bytes, std::uint32_t tag, const std::vector<int>& route = {});
-std::vector<Handle> receive_packets(NodeApi& api, int peer, std::uint32_t address, std::uint32_t length,
-                                    std::uint32_t packet_bytes, std::uint32_t tag);
+// Sends / posts the receives of a message as its packets (the caller waits for them with wait_all).
+void send_packets(NodeApi& api, int peer, std::uint32_t address, std::uint32_t length, std::uint32_t packet_bytes,
+                  std::uint32_t tag, const std::vector<int>& route = {});
+void receive_packets(NodeApi& api, int peer, std::uint32_t address, std::uint32_t length, std::uint32_t packet_bytes,
+                     std::uint32_t tag);
 std::uint64_t packet_count(std::uint64_t elements, std::uint64_t packet_elements);
 // The packet size in bytes of packets of `elements` elements of `element_bytes` each (0: no limit). A
 // size past 32 bits limits nothing (every message fits 32-bit addresses): it is given as the largest.

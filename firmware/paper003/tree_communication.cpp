@@ -40,8 +40,8 @@ void jh_sbt(NodeApi& api) {
   const std::uint32_t base = relative == 0 ? l.send_base() : l.receive_base();
   if (relative != 0) {
     const int parent = (relative & (relative - 1)) ^ root;
-    for (Handle h : receive_packets(api, parent, base + static_cast<std::uint32_t>(first) * m, (1u << span) * m, packet_bytes, 0))
-      api.wait(h);
+    receive_packets(api, parent, base + static_cast<std::uint32_t>(first) * m, (1u << span) * m, packet_bytes, 0);
+    api.wait_all();
   }
   for (int j = span - 1; j >= 0; --j) {
     api.begin_step(n - 1 - j);  // the send to a child of span j happens in the tree's step n - j
@@ -140,7 +140,6 @@ void pack_first_round(NodeApi& api, SbntNode& node) {
 void exchange_round(NodeApi& api, const SbntNode& node, int round, std::vector<std::vector<int>>& in_list,
                     std::vector<std::uint32_t>& in_at) {
   std::uint32_t next = node.in_base;
-  std::vector<Handle> handles;
   const auto tag = static_cast<std::uint32_t>(round);
   for (int p = 0; p < node.n; ++p) {
     in_list[p] = node.routes.on_port(round, p);
@@ -148,15 +147,14 @@ void exchange_round(NodeApi& api, const SbntNode& node, int round, std::vector<s
     const auto bytes = static_cast<std::uint32_t>(in_list[p].size()) * node.block_bytes;
     next += bytes;
     if (bytes)
-      for (Handle h : receive_packets(api, node.me ^ (1 << p), in_at[p], bytes, node.packet_bytes, tag)) handles.push_back(h);
+      receive_packets(api, node.me ^ (1 << p), in_at[p], bytes, node.packet_bytes, tag);
   }
   for (int p = 0; p < node.n; ++p) {
     const auto bytes = static_cast<std::uint32_t>(node.out_list[p].size()) * node.block_bytes;
     if (bytes)
-      for (Handle h : send_packets(api, node.me ^ (1 << p), node.out_at[p], bytes, node.packet_bytes, tag))
-        handles.push_back(h);
+      send_packets(api, node.me ^ (1 << p), node.out_at[p], bytes, node.packet_bytes, tag);
   }
-  for (Handle h : handles) api.wait(h);
+  api.wait_all();
 }
 
 // Blocks that arrived home go into place; the others move to the port of their next dimension, in the
