@@ -21,11 +21,12 @@ struct Ring {
   }();
   ProcessorParams params;  // t_s = 100 on the processor
   ZeroLoadObserver observer{topology, timing, params};
+  ZeroLoadStamp stamp;  // what the last message sent carries
 
   // Node `src` sends `bytes` to its neighbour `dst` as the processor and its interface report it.
-  std::uint64_t send(int src, int dst, Handle handle, std::uint32_t message_id, std::uint32_t bytes) {
+  std::uint64_t send(int src, int dst, Handle handle, std::uint32_t bytes) {
     observer.sending(src, dst, bytes, {});
-    observer.message_sent(src, dst, message_id);
+    stamp = observer.stamp_sent(src);
     observer.issued(src, handle);
     return observer.injected(src, handle).value();
   }
@@ -35,9 +36,11 @@ TEST(ZeroLoadObserver, AReceiveOfThisStepCostsItsMessagesModelledArrival) {
   Ring ring;
   const RouterParams router;
   // t_s, a cycle to the DMA engine, then the message's flits on the channel.
-  EXPECT_EQ(ring.send(0, 1, 0, 0, 64), 100 + 1 + message_flits(router, 64));
+  EXPECT_EQ(ring.send(0, 1, 0, 64), 100 + 1 + message_flits(router, 64));
+  EXPECT_TRUE(ring.stamp.stamped());
+  EXPECT_EQ(ring.stamp.arrival, 101 + zero_load_transfer_cycles(router, 1, 64));
   ring.observer.completed(0, 0);
-  ring.observer.message_received(1, 7, 0, 0);
+  ring.observer.message_received(1, 7, ring.stamp);
   ring.observer.completed(1, 7);
   EXPECT_EQ(ring.observer.close_step(1), 101 + zero_load_transfer_cycles(router, 1, 64));
   EXPECT_EQ(ring.observer.close_step(0), 101 + zero_load_transfer_cycles(router, 1, 64)) << "the sender's own arrival";
@@ -45,17 +48,18 @@ TEST(ZeroLoadObserver, AReceiveOfThisStepCostsItsMessagesModelledArrival) {
 
 TEST(ZeroLoadObserver, AMessageOfAnotherStepFallsBackToTheReceiversOwnArrivals) {
   Ring ring;
-  ring.send(0, 1, 0, 0, 64);
+  ring.send(0, 1, 0, 64);
   ring.observer.begin_step(1, 1);  // the receiver is a step ahead when the message completes its receive
-  ring.observer.message_received(1, 3, 0, 0);
+  ring.observer.message_received(1, 3, ring.stamp);
   ring.observer.completed(1, 3);
   EXPECT_EQ(ring.observer.close_step(1), 0u) << "node 1 sent nothing: its own arrivals end at 0";
 }
 
 TEST(ZeroLoadObserver, AMessageNoModelledSendCreatedIsNotCosted) {
   Ring ring;
-  ring.observer.message_sent(2, 3, 0);  // another initiator on node 2's registers
-  ring.observer.message_received(3, 0, 2, 0);
+  const ZeroLoadStamp stamp = ring.observer.stamp_sent(2);  // another initiator on node 2's registers
+  EXPECT_FALSE(stamp.stamped());
+  ring.observer.message_received(3, 0, stamp);
   ring.observer.completed(3, 0);
   EXPECT_EQ(ring.observer.close_step(3), 0u);
 }

@@ -20,6 +20,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "tlm/zero_load_stamp.h"
+
 namespace meshmp {
 
 struct NetworkMessage : tlm::tlm_extension<NetworkMessage> {
@@ -35,6 +37,7 @@ struct NetworkMessage : tlm::tlm_extension<NetworkMessage> {
   std::uint32_t hops = 0;             // set by the network: the links its first packet's head crossed
   std::uint64_t head_injected_cycle = 0;  // set by the network: when its first packet's head entered the
                                           // injection channel (it left the source's queue)
+  ZeroLoadStamp zero_load;                // the zero-load model's prediction (tlm/zero_load_stamp.h)
 
   tlm::tlm_extension_base* clone() const override { return new NetworkMessage(*this); }
   void copy_from(const tlm::tlm_extension_base& other) override {

@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "tlm/zero_load_stamp.h"
+
 namespace meshmp {
 
 struct PacketRecord {
@@ -25,6 +27,7 @@ struct PacketRecord {
   std::uint64_t blocked_cycles = 0;  // header blocking met on the way (contention statistics)
   std::uint32_t hops = 0;            // the links its head has crossed (router to router), however routed
   std::uint32_t step = 0;            // the algorithm step its message was sent in (DMA STEP_MARK)
+  ZeroLoadStamp zero_load;           // its message's zero-load prediction (host side only)
   // When its head and its tail were last written into a router's buffer (header blocking is measured
   // from there when the head leaves that router).
   std::uint64_t head_arrival_cycle = 0;

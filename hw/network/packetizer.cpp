@@ -49,6 +49,7 @@ bool Packetizer::next_flit(std::uint64_t cycle, Flit& flit, int& finished_descri
     record.created_cycle = msg.created_cycle;
     record.head_injected_cycle = cycle;
     record.step = msg.step;
+    record.zero_load = msg.zero_load;
     packet_tag_ = packets_.open(record);
     in_packet_ = true;
     flit = Flit{};

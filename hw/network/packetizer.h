@@ -26,6 +26,7 @@ struct OutgoingMessage {
   std::uint64_t ready_cycle = 0;     // first cycle the channel may start it
   std::uint64_t startup_cycles = 0;  // the channel's start-up before its first flit (node.startup_on = channel)
   int descriptor = -1;               // DMA descriptor to complete when the last flit is injected
+  ZeroLoadStamp zero_load;           // the zero-load model's prediction (host side only)
 };
 
 class Packetizer {

@@ -47,6 +47,7 @@ void TransactionPort::hand_over(int channel, OutgoingMessage message) {
   m->created_cycle = message.created_cycle;
   m->startup_cycles = message.startup_cycles;
   m->blocked_cycles = 0;
+  m->zero_load = message.zero_load;
   trans->bytes = std::move(message.payload);
   trans->descriptor = message.descriptor;
   trans->set_command(tlm::TLM_WRITE_COMMAND);

@@ -24,8 +24,8 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, int node, Inter
                      memory_access(tlm::TLM_WRITE_COMMAND, address, const_cast<std::uint8_t*>(bytes), length);
                    },
                    [this](const std::string& error) { network_.report_failure(error); },
-                   [this](std::uint32_t receive, int source, std::uint32_t message_id) {
-                     if (zero_load_) zero_load_->message_received(node_, receive, source, message_id);
+                   [this](std::uint32_t receive, const ZeroLoadStamp& zero_load) {
+                     if (zero_load_) zero_load_->message_received(node_, receive, zero_load);
                      registers_.complete(receive);
                    },
                    [this] { update_probe(); }}) {
@@ -120,7 +120,7 @@ bool NetworkInterface::start_send() {
   msg.message_id = matcher_.take_sequence_number_to(peer);
   msg.created_cycle = cycle;
   msg.step = registers_.step_mark();
-  if (zero_load_) zero_load_->message_sent(node_, msg.dst, msg.message_id);
+  if (zero_load_) msg.zero_load = zero_load_->stamp_sent(node_);
   msg.ready_cycle = cycle + 1;
   msg.startup_cycles = channel_startup_cycles_;
   msg.descriptor = static_cast<int>(registers_.new_descriptor());

@@ -126,6 +126,7 @@ void ReceiveMatcher::deliver(const PacketRecord& h, const std::uint8_t* payload,
     buffered.tag = h.message_tag;
     buffered.bytes.resize(h.message_bytes);
     buffered.created_cycle = h.created_cycle;
+    buffered.zero_load = h.zero_load;
     buffered_bytes_ += h.message_bytes;
     peak_buffered_bytes_ = std::max(peak_buffered_bytes_, buffered_bytes_);
     if (h.message_id != peers_.get(h.src).next_sequence_from) ++out_of_order_count_;
@@ -154,6 +155,7 @@ bool ReceiveMatcher::start_transfer(const SourceMessage& message, const PostedRe
   }
   transfer = Transfer{receive.address, receive.length, receive.tag, receive.id};
   transfer.created_cycle = head.created_cycle;
+  transfer.zero_load = head.zero_load;
   transfer.message = message;
   return true;
 }
@@ -185,6 +187,7 @@ void ReceiveMatcher::hand_over(const SourceMessage& message, BufferedMessage& bu
   t.bytes_received = buffered.bytes_received;
   t.blocked_cycles = buffered.blocked_cycles;
   t.created_cycle = buffered.created_cycle;
+  t.zero_load = buffered.zero_load;
   t.message = message;
   buffered_bytes_ -= buffered.bytes.size();
   buffered_.erase(message);  // `buffered` is gone from here on
@@ -199,7 +202,7 @@ void ReceiveMatcher::finish_receive(int src, const Transfer& transfer, std::uint
 }
 
 void ReceiveMatcher::complete_receive(const Transfer& transfer) {
-  hooks_.received(transfer.id, transfer.message.first, transfer.message.second);
+  hooks_.received(transfer.id, transfer.zero_load);
 }
 
 void ReceiveMatcher::describe_posted(const std::string& me, std::vector<std::string>& lines) const {

@@ -33,8 +33,8 @@ class ReceiveMatcher {
     std::function<void(std::uint32_t address, const std::uint8_t* bytes, std::uint32_t length)> write_memory;
     // Ends the run with an error (a message whose length its receive does not expect).
     std::function<void(const std::string& error)> fail;
-    // The receive descriptor `receive` is whole in memory: message `message_id` from `source` completed it.
-    std::function<void(std::uint32_t receive, int source, std::uint32_t message_id)> received;
+    // The receive descriptor `receive` is whole in memory, completed by a message with that zero-load stamp.
+    std::function<void(std::uint32_t receive, const ZeroLoadStamp& zero_load)> received;
     // Something a waveform probe shows changed.
     std::function<void()> changed;
   };
@@ -96,6 +96,7 @@ class ReceiveMatcher {
     std::uint64_t blocked_cycles = 0;
     std::uint64_t created_cycle = 0;
     std::pair<int, std::uint32_t> message{};  // (source, its sequence number to this node)
+    ZeroLoadStamp zero_load{};
   };
   // A message that arrived (or is arriving) before it could be matched to a posted receive: its bytes
   // wait in the buffer. It is admitted (eligible for matching) in the order its source sent it.
@@ -105,6 +106,7 @@ class ReceiveMatcher {
     std::uint32_t bytes_received = 0;
     std::uint64_t blocked_cycles = 0;
     std::uint64_t created_cycle = 0;
+    ZeroLoadStamp zero_load;
   };
   using SourceTag = std::pair<int, std::uint32_t>;
   using SourceMessage = std::pair<int, std::uint32_t>;  // (source, its sequence number to this node)

@@ -29,6 +29,7 @@ void TransactionTransport::arrived(const NetworkMessage& message, const std::uin
   whole.head_injected_cycle = message.head_injected_cycle;
   whole.blocked_cycles = message.blocked_cycles;
   whole.step = message.step;
+  whole.zero_load = message.zero_load;
   matcher_.deliver(whole, bytes, length, network_.current_cycle());
 }
 

@@ -8,16 +8,18 @@
 namespace meshmp {
 
 ZeroLoadObserver::ZeroLoadObserver(const Topology& topology, const TransferTiming& timing, const ProcessorParams& params)
-    : topology_(topology), timing_(timing), params_(params), nodes_(static_cast<std::size_t>(topology.num_nodes())) {
+    : topology_(topology), timing_(timing), params_(params) {
   const std::size_t channels =
       timing.port_model == PortModel::AllPort && !timing.fabric ? static_cast<std::size_t>(topology.num_ports()) : 1;
-  for (NodeModel& model : nodes_) model.channel_free.assign(channels, 0);
+  nodes_.reserve(static_cast<std::size_t>(topology.num_nodes()));
+  for (int n = 0; n < topology.num_nodes(); ++n) nodes_.emplace_back(&entries_).channel_free.assign(channels, 0);
 }
 
 void ZeroLoadObserver::begin_step(int node, int step) {
   NodeModel& model = nodes_[static_cast<std::size_t>(node)];
   model.step = step;
-  model.receive_arrivals.clear();  // the previous step's model is closed
+  // The previous step's model is closed (clear() would zero every bucket even when there is nothing).
+  if (!model.receive_arrivals.empty()) model.receive_arrivals.clear();
 }
 
 std::uint64_t ZeroLoadObserver::close_step(int node) {
@@ -38,7 +40,7 @@ void ZeroLoadObserver::sending(int node, int peer, std::uint32_t length, const s
                                 (params_.startup_on_channel ? params_.startup_cycles : 0);
     const std::uint64_t arrival = model.channel_free[0] = start + timing_.fabric->transfer_cycles(length);
     model.last_arrival = std::max(model.last_arrival, arrival);
-    model.sending.reset();  // the fabrics' receives are costed by the fallback
+    model.sending = {};  // the fabrics' receives are costed by the fallback
     model.issuing_injected = arrival;
     return;
   }
@@ -52,13 +54,13 @@ void ZeroLoadObserver::sending(int node, int peer, std::uint32_t length, const s
   model.channel_free[channel] = start + message_flits(timing_.router, length);
   const std::uint64_t arrival = start + zero_load_transfer_cycles(timing_.router, hops, length);
   model.last_arrival = std::max(model.last_arrival, arrival);
-  model.sending = Sent{arrival, model.step};
+  model.sending = ZeroLoadStamp{arrival, model.step};
   model.issuing_injected = model.channel_free[channel];
 }
 
 void ZeroLoadObserver::issued(int node, Handle handle) {
   NodeModel& model = nodes_[static_cast<std::size_t>(node)];
-  model.sending.reset();
+  model.sending = {};
   model.send_handles.push_back(handle);
   model.send_injected.push_back(model.issuing_injected);
   model.send_step.push_back(model.step);
@@ -114,21 +116,18 @@ std::optional<std::uint64_t> ZeroLoadObserver::injected(int node, Handle handle)
 
 void ZeroLoadObserver::local_work(int node, std::uint64_t cycles) { nodes_[static_cast<std::size_t>(node)].cursor += cycles; }
 
-void ZeroLoadObserver::message_sent(int src, int dst, std::uint32_t message_id) {
+ZeroLoadStamp ZeroLoadObserver::stamp_sent(int src) {
   NodeModel& model = nodes_[static_cast<std::size_t>(src)];
-  if (!model.sending) return;  // another initiator's send: not modelled
-  in_flight_[key(src, dst, message_id)] = *model.sending;
-  model.sending.reset();
+  const ZeroLoadStamp stamp = model.sending;  // none for another initiator's send: not modelled
+  model.sending = {};
+  return stamp;
 }
 
-void ZeroLoadObserver::message_received(int dst, std::uint32_t receive, int src, std::uint32_t message_id) {
-  const auto sent = in_flight_.find(key(src, dst, message_id));
-  if (sent == in_flight_.end()) return;
+void ZeroLoadObserver::message_received(int dst, std::uint32_t receive, const ZeroLoadStamp& stamp) {
   // Costed by its message when the message belongs to the receiver's current step (sender and receiver
   // count from the same step start on a synchronised schedule).
   NodeModel& model = nodes_[static_cast<std::size_t>(dst)];
-  if (sent->second.step == model.step) model.receive_arrivals[receive] = sent->second.arrival;
-  in_flight_.erase(sent);
+  if (stamp.stamped() && stamp.step == model.step) model.receive_arrivals[receive] = stamp.arrival;
 }
 
 }  // namespace meshmp

@@ -5,12 +5,14 @@
 // completed. It costs each node's part of each step as if nothing else were in the network: start-ups,
 // copies and computation advance a cursor; each message is injected when its channel is free and arrives
 // zero_load_transfer_cycles (hw/network/zero_load_model.h) later; a send completes when injected, a receive when
-// its message arrives; the step costs max(cursor, last arrival). Nothing of it travels with the messages
-// or sits in a register: changing what a send does changes the hardware, and this model only where the
-// timing formula changes.
+// its message arrives; the step costs max(cursor, last arrival). Nothing of it sits in a register or a
+// flit: a message's predicted arrival travels beside it on the host side (tlm/zero_load_stamp.h), so no
+// table of the messages in flight is kept. Changing what a send does changes the hardware, and this model
+// only where the timing formula changes.
 #pragma once
 
 #include <cstdint>
+#include <memory_resource>
 #include <optional>
 #include <unordered_map>
 #include <vector>
@@ -18,6 +20,7 @@
 #include "firmware/api/node_api.h"
 #include "hw/node/processor_activity.h"
 #include "hw/node/processor_params.h"
+#include "tlm/zero_load_stamp.h"
 #include "topology/topology.h"
 
 namespace meshmp {
@@ -45,18 +48,15 @@ class ZeroLoadObserver : public ProcessorActivity {
   std::optional<std::uint64_t> injected(int node, Handle handle) const;
 
   // From the network interfaces (router networks; the fabrics' receives take the fallback above).
-  // The message `message_id` (the source's sequence number to `dst`) was just created by the send the
-  // node's processor is issuing, or by another initiator on its registers (not modelled).
-  void message_sent(int src, int dst, std::uint32_t message_id);
-  // The receive descriptor `receive` of node `dst` was completed by that message.
-  void message_received(int dst, std::uint32_t receive, int src, std::uint32_t message_id);
+  // A message was just created by the send the node's processor is issuing (or by another initiator on
+  // its registers: no stamp): the stamp it carries (tlm/zero_load_stamp.h).
+  ZeroLoadStamp stamp_sent(int src);
+  // The receive descriptor `receive` of node `dst` was completed by a message with that stamp.
+  void message_received(int dst, std::uint32_t receive, const ZeroLoadStamp& stamp);
 
  private:
-  struct Sent {
-    std::uint64_t arrival;
-    int step;
-  };
   struct NodeModel {
+    explicit NodeModel(std::pmr::memory_resource* entries) : receive_arrivals(entries) {}
     int step = 0;
     std::uint64_t cursor = 0;
     std::uint64_t last_arrival = 0;
@@ -65,9 +65,9 @@ class ZeroLoadObserver : public ProcessorActivity {
     std::vector<Handle> send_handles;
     std::vector<std::uint64_t> send_injected;
     std::vector<int> send_step;
-    std::optional<Sent> sending;  // the send being issued, until its interface names its message
+    ZeroLoadStamp sending;  // the send being issued, until its interface stamps its message
     std::uint64_t issuing_injected = 0;  // when the send being issued is injected
-    std::unordered_map<std::uint32_t, std::uint64_t> receive_arrivals;  // receive descriptor -> arrival
+    std::pmr::unordered_map<std::uint32_t, std::uint64_t> receive_arrivals;  // receive descriptor -> arrival
   };
 
   // What completed() does for the send at `index` of the node's list, and for a receive (or another
@@ -78,12 +78,10 @@ class ZeroLoadObserver : public ProcessorActivity {
   const Topology& topology_;
   TransferTiming timing_;
   ProcessorParams params_;
+  // The entries of the nodes' receive_arrivals, recycled as receives come and go (no heap allocation per
+  // message).
+  std::pmr::unsynchronized_pool_resource entries_;
   std::vector<NodeModel> nodes_;
-  // Messages sent and not yet received, by key(src, dst, message id).
-  static std::uint64_t key(int src, int dst, std::uint32_t message_id) {
-    return (static_cast<std::uint64_t>(src) << 48) | (static_cast<std::uint64_t>(dst) << 32) | message_id;
-  }
-  std::unordered_map<std::uint64_t, Sent> in_flight_;
 };
 
 }  // namespace meshmp
