@@ -249,6 +249,56 @@ TEST(NodeApi, StridedLocalCopiesGatherAndScatterAsOneOperation) {
   EXPECT_EQ(machine.node(0).cpu.copied_bytes(), 6u);
 }
 
+// local_copy_each: each LocalCopy its own local operation, in order, with the time of as many
+// local_copy calls (0.25 x 1 -> 1 cycle each, 0.25 x 6 -> 2: 4 cycles in all), and the zero-load model
+// charged the same; one that leaves the memory is refused before any byte moves.
+TEST(NodeApi, LocalCopyEachCostsAsManySeparateCopies) {
+  MachineConfig config;
+  config.topology = "mesh:2";
+  config.block_bytes = 64;
+  config.processor.copy_cycles_per_byte = 0.25;
+  static std::uint64_t each_cycles = 0, single_cycles = 0;
+  Machine machine("machine", config, [](NodeApi& api) {
+    if (api.id() != 0) return;
+    std::uint64_t start = api.now_cycles();
+    api.local_copy_each({{200, 10, 1}, {201, 200, 1}, {230, 20, 2, 3, 2, 1}});  // the second reads the first's byte
+    each_cycles = api.now_cycles() - start;
+    start = api.now_cycles();
+    api.local_copy(240, 10, 1);
+    api.local_copy(241, 240, 1);
+    api.local_copies({{250, 20, 2, 3, 2, 1}});
+    single_cycles = api.now_cycles() - start;
+  });
+  for (int b = 0; b < 32; ++b) machine.node(0).memory.bytes()[b] = static_cast<std::uint8_t>(b);
+  const RunResult result = machine.run();
+  ASSERT_EQ(result.status, RunStatus::Completed) << result.message;
+  const auto& bytes = machine.node(0).memory.bytes();
+  EXPECT_EQ(bytes[200], 10);
+  EXPECT_EQ(bytes[201], 10);
+  EXPECT_EQ(bytes[230], 20);
+  EXPECT_EQ(bytes[232], 21);
+  EXPECT_EQ(bytes[235], 23);
+  EXPECT_EQ(single_cycles, 4u);
+  EXPECT_EQ(each_cycles, single_cycles);
+  EXPECT_EQ(machine.node(0).cpu.copied_bytes(), 16u);
+}
+
+TEST(NodeApi, LocalCopyEachOutsideTheMemoryMovesNothing) {
+  MachineConfig config;
+  config.topology = "mesh:2";
+  config.block_bytes = 64;
+  Machine machine("machine", config, [](NodeApi& api) {
+    if (api.id() == 0) api.local_copy_each({{200, 10, 1}, {0, 250, 8}});
+  });
+  for (int b = 0; b < 32; ++b) machine.node(0).memory.bytes()[b] = static_cast<std::uint8_t>(b);
+  const RunResult result = machine.run();
+  EXPECT_EQ(result.status, RunStatus::FirmwareError);
+  EXPECT_NE(result.message.find("local copy of 8 bytes from 250 to 0 (piece 0 of copy 1) leaves the local memory of 256 bytes"),
+            std::string::npos)
+      << result.message;
+  EXPECT_EQ(machine.node(0).memory.bytes()[200], 0);
+}
+
 TEST(NodeApi, StridedLocalCopyOutsideTheMemoryNamesThePiece) {
   MachineConfig config;
   config.topology = "mesh:2";

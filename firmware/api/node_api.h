@@ -121,6 +121,10 @@ class NodeApi {
   // Copies within local memory as one operation (a gather or scatter of many pieces), the pieces in
   // order; charges rho cycles per byte of all of them (000 §3.3), rounded up once.
   virtual void local_copies(const std::vector<LocalCopy>& copies) = 0;
+  // Copies within local memory as consecutive operations, one per LocalCopy: the bytes and the time of
+  // a local_copies({copy}) for each in turn (rho per byte, rounded up per operation), spent in one wait.
+  // For firmware that moves many single blocks while none of its transfers touches them.
+  virtual void local_copy_each(const std::vector<LocalCopy>& copies) = 0;
   // Spends `cycles` cycles computing.
   virtual void compute(std::uint64_t cycles) = 0;
 

@@ -48,12 +48,11 @@ struct C64Sizes {
 // stands for them; the final scatter names each block's source).
 struct C64Units {
   const Topology& topology;
-  int me;
   std::uint32_t units, unit_bytes;
-  std::vector<Unit> operator()(int dst) const {
-    return {{units + static_cast<std::uint32_t>(logical_index(topology, dst)) * unit_bytes, me}};
+  void append(int dst, ItemBlocks& blocks) const {
+    blocks.push_back(units + static_cast<std::uint32_t>(logical_index(topology, dst)) * unit_bytes);
   }
-  std::vector<int> sources_at(int node) const { return {node}; }
+  int source(int node, int) const { return node; }
 };
 
 void tseng_c64(NodeApi& api) {
@@ -79,7 +78,7 @@ void tseng_c64(NodeApi& api) {
   if (barrier) slots.stage_barriers = barriers_of(ring_exchange_plan(n / 4));
   TsengScratch scratch{memory.work, memory.work + static_cast<std::uint32_t>(sizes.packed) * m};
   const std::vector<Unit> arrived =
-      logical_torus_exchange(api, dims, 4, 10, 1, 64 * m, C64Units{topology, api.id(), memory.units, 64 * m}, scratch, slots);
+      logical_torus_exchange(api, dims, 4, 10, 1, 64 * m, C64Units{topology, memory.units, 64 * m}, scratch, slots);
 
   // Every unit's 64 blocks to their places in the receive buffer: block j of the unit held at w came
   // from w - offset(j). A local operation per few units.

@@ -27,9 +27,8 @@ std::optional<std::string> why_unsupported_ring(const Topology& topology, const 
 // Non-square tori by the dimension-by-dimension construction of §5: each stage has its ring's length.
 struct OwnBlocks {
   const ExchangeLayout& layout;
-  int me;
-  std::vector<Unit> operator()(int dst) const { return {{layout.send_block(dst), me}}; }
-  std::vector<int> sources_at(int node) const { return {node}; }
+  void append(int dst, ItemBlocks& blocks) const { blocks.push_back(layout.send_block(dst)); }
+  int source(int node, int) const { return node; }
 };
 
 // Blocks of the scratch a dimension-by-dimension exchange over every dimension of `topology` needs: the
@@ -55,8 +54,8 @@ void tseng_dimension_by_dimension(NodeApi& api) {
   TsengScratch scratch{l.scratch_base(), l.scratch_base() + static_cast<std::uint32_t>(need.packed) * l.block_bytes};
   std::vector<int> dims(static_cast<std::size_t>(topology.num_dimensions()));
   for (int dim = 0; dim < topology.num_dimensions(); ++dim) dims[static_cast<std::size_t>(dim)] = dim;
-  for (const Unit& u : logical_torus_exchange(api, dims, 1, 1, 1, l.block_bytes, OwnBlocks{l, api.id()}, scratch))
-    api.local_copy(l.receive_block(u.source), u.address, l.block_bytes);
+  place_blocks(api, logical_torus_exchange(api, dims, 1, 1, 1, l.block_bytes, OwnBlocks{l}, scratch),
+               l.block_bytes);
 }
 
 // Lemma 7 / §4 for any sides: each dimension's stage costs T_1D(d_i, (N / n_i) m).

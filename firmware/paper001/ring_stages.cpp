@@ -217,5 +217,18 @@ HeldItems run_ring_stage(NodeApi& api, const RingStage& stage, HeldItems held, T
   return held;
 }
 
+void place_blocks(NodeApi& api, const std::vector<Unit>& arrived, std::uint32_t block_bytes) {
+  constexpr std::size_t kBatch = 256;  // a few KiB held by every node while it waits
+  std::vector<LocalCopy> copies;
+  copies.reserve(std::min(arrived.size(), kBatch));
+  for (std::size_t u = 0; u < arrived.size(); ++u) {
+    copies.push_back({api.layout().receive_block(arrived[u].source), arrived[u].address, block_bytes});
+    if (copies.size() == kBatch || u + 1 == arrived.size()) {
+      api.local_copy_each(copies);
+      copies.clear();
+    }
+  }
+}
+
 }  // namespace tseng
 }  // namespace meshmp

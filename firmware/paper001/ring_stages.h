@@ -80,8 +80,9 @@ struct Unit {
 
 // Algorithm T1 (001 §3.1) or C1 (§4) on the logical torus this node belongs to (every `dilation`-th node
 // along each of `dims`, starting at its own offset; L nodes per ring): one ring stage per dimension, in
-// the order of `dims`. `units(dst)` lists the k blocks this node holds for node `dst` of its logical
-// torus (the same k for every dst); `units.sources_at(node)` says whose blocks those are at `node`.
+// the order of `dims`. `units.append(dst, blocks)` appends the addresses of the k units this node holds
+// for node `dst` of its logical torus (the same k for every dst); `units.source(node, u)` says whose unit
+// u is at `node`.
 // Returns every unit for this node, from every source.
 // Before stage i a node holds, for every destination that agrees with it along dims[0..i-1], the units
 // of every source that agrees with it along dims[i..]. An item of stage i (all of it for one position t
@@ -108,6 +109,10 @@ struct StageSlots {
   int slot_steps = 0;
 };
 
+// Every arrived block (one block per unit) to its place in the receive buffer, one local operation per
+// block: the time of a local_copy each, spent in a wait per 256 blocks.
+void place_blocks(NodeApi& api, const std::vector<Unit>& arrived, std::uint32_t block_bytes);
+
 template <class UnitsFor>
 std::vector<Unit> logical_torus_exchange(NodeApi& api, const std::vector<int>& dims, int dilation, int first_step,
                                          int k, std::uint32_t unit_bytes, UnitsFor&& units, TsengScratch& scratch,
@@ -119,10 +124,10 @@ std::vector<Unit> logical_torus_exchange(NodeApi& api, const std::vector<int>& d
   const std::vector<int> mine = topology.coordinates(api.id());
   std::vector<int> me(D);
   for (int i = 0; i < D; ++i) me[i] = mine[dims[i]] / dilation;
+  std::vector<int> coordinates = mine;  // node_at's buffer: the other dimensions stay this node's
   auto node_at = [&](const std::vector<int>& position) {
-    std::vector<int> c = mine;
-    for (int i = 0; i < D; ++i) c[dims[i]] = position[i] * dilation + mine[dims[i]] % dilation;
-    return topology.node_at(c);
+    for (int i = 0; i < D; ++i) coordinates[dims[i]] = position[i] * dilation + mine[dims[i]] % dilation;
+    return topology.node_at(coordinates);
   };
   // The number of logical positions over stages [from, to).
   auto positions = [&](int from, int to) {
@@ -146,7 +151,7 @@ std::vector<Unit> logical_torus_exchange(NodeApi& api, const std::vector<int>& d
     dst[0] = t;
     for (int rest = 0; rest < positions(1, D); ++rest) {
       digits(dst, 1, D, rest);
-      for (const Unit& u : units(node_at(dst))) blocks.push_back(u.address);
+      units.append(node_at(dst), blocks);
     }
   }
   const bool barrier = api.options().text("sync") == "barrier";
@@ -202,15 +207,16 @@ std::vector<Unit> logical_torus_exchange(NodeApi& api, const std::vector<int>& d
   }
   // The last stage's item (s, me): by source along dims[0..D-2], then unit; s is the source along dims[D-1].
   std::vector<Unit> arrived;
+  arrived.reserve(static_cast<std::size_t>(positions(0, D)) * static_cast<std::size_t>(k));
   for (int s = 0; s < L[D - 1]; ++s) {
     const ItemBlocks& blocks = held.at({s, me[D - 1]});
     std::vector<int> source(D);
     source[D - 1] = s;
     for (int prefix = 0; prefix < positions(0, D - 1); ++prefix) {
       digits(source, 0, D - 1, prefix);
-      const std::vector<int> whose = units.sources_at(node_at(source));
+      const int holder = node_at(source);
       for (int u = 0; u < k; ++u)
-        arrived.push_back({blocks[static_cast<std::size_t>(prefix * k + u)], whose[static_cast<std::size_t>(u)]});
+        arrived.push_back({blocks[static_cast<std::size_t>(prefix * k + u)], units.source(holder, u)});
     }
   }
   return arrived;

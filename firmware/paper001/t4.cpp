@@ -49,21 +49,18 @@ struct NeighbourBlocks {
     const int in_row = !same_y || y % 2 == py ? below(x, px) : 0;
     return static_cast<std::uint32_t>(rows * (nx / 2) + in_row);
   }
-  std::vector<Unit> operator()(int dst) const {
+  void append(int dst, ItemBlocks& blocks) const {
     const std::uint32_t m = layout.block_bytes;
     const std::uint32_t q = rank(dst, true);
     const std::uint32_t quarter = static_cast<std::uint32_t>(topology.num_nodes() / 4);
-    const std::vector<int> from = sources_at(me);
-    return {{layout.send_block(dst), from[0]},
-            {pre1 + rank(dst, false) * m, from[1]},
-            {pre2 + q * m, from[2]},
-            {pre2 + (quarter + q) * m, from[3]}};
+    blocks.insert(blocks.end(), {layout.send_block(dst), pre1 + rank(dst, false) * m, pre2 + q * m,
+                                 pre2 + (quarter + q) * m});
   }
-  std::vector<int> sources_at(int node) const {
+  // Unit u at `node` came from node, (x-1, y), (x, y-1), (x-1, y-1) for u = 0..3.
+  int source(int node, int u) const {
     const int nx = topology.dimension(0).size, ny = topology.dimension(1).size;
-    const int x = topology.coordinate(node, 0), y = topology.coordinate(node, 1);
-    auto at = [&](int cx, int cy) { return topology.node_at({(cx + nx) % nx, (cy + ny) % ny}); };
-    return {node, at(x - 1, y), at(x, y - 1), at(x - 1, y - 1)};
+    const int x = (topology.coordinate(node, 0) + nx - u % 2) % nx, y = (topology.coordinate(node, 1) + ny - u / 2) % ny;
+    return topology.node_at({x, y});
   }
 };
 
@@ -148,8 +145,7 @@ void tseng_t4(NodeApi& api) {
   if (nx != ny)
     slots.slot_steps = static_cast<int>(
         std::max(ring_exchange_plan(nx / 2).phases.size(), ring_exchange_plan(ny / 2).phases.size()));
-  for (const Unit& u : logical_torus_exchange(api, dims, 2, 3, 4, m, units, scratch, slots))
-    api.local_copy(l.receive_block(u.source), u.address, m);
+  place_blocks(api, logical_torus_exchange(api, dims, 2, 3, 4, m, units, scratch, slots), m);
 }
 
 std::vector<Algorithm> tseng_t4_algorithms() {

@@ -257,6 +257,19 @@ void Processor::wait_all() {
 }
 
 void Processor::local_copies(const std::vector<LocalCopy>& copies) {
+  const std::uint64_t total = copy_in_memory(copies);
+  if (total == 0) return;
+  spend_copy_cycles(copy_cycles(total));
+}
+
+void Processor::local_copy_each(const std::vector<LocalCopy>& copies) {
+  if (copy_in_memory(copies) == 0) return;
+  std::uint64_t cycles = 0;
+  for (const LocalCopy& c : copies) cycles += copy_cycles(std::uint64_t{c.length} * c.count);
+  spend_copy_cycles(cycles);
+}
+
+std::uint64_t Processor::copy_in_memory(const std::vector<LocalCopy>& copies) {
   const std::uint64_t memory_bytes = workload_.memory_bytes();
   std::uint64_t total = 0;
   for (std::size_t k = 0; k < copies.size(); ++k) {
@@ -273,15 +286,22 @@ void Processor::local_copies(const std::vector<LocalCopy>& copies) {
                           " leaves the local memory of " + std::to_string(memory_bytes) + " bytes");
     total += std::uint64_t{c.length} * c.count;
   }
-  if (total == 0) return;
+  if (total == 0) return 0;
   unsigned char* memory = direct_memory();
   for (const LocalCopy& c : copies)
     for (std::uint64_t i = 0; i < c.count; ++i)
       std::memmove(memory + c.to + i * c.to_stride, memory + c.from + i * c.from_stride, c.length);
   copied_bytes_ += total;
-  const auto copy_cycles = static_cast<std::uint64_t>(std::ceil(params_.copy_cycles_per_byte * static_cast<double>(total)));
-  activity_.local_work(node_, copy_cycles);
-  wait_cycles(copy_cycles);
+  return total;
+}
+
+std::uint64_t Processor::copy_cycles(std::uint64_t bytes) const {
+  return static_cast<std::uint64_t>(std::ceil(params_.copy_cycles_per_byte * static_cast<double>(bytes)));
+}
+
+void Processor::spend_copy_cycles(std::uint64_t cycles) {
+  activity_.local_work(node_, cycles);
+  wait_cycles(cycles);
 }
 
 unsigned char* Processor::direct_memory() {

@@ -63,6 +63,7 @@ class Processor : public sc_core::sc_module, public NodeApi {
   const AlgorithmOptions& options() const override { return options_; }
   ExchangeParameters cost_parameters() const override;
   void local_copies(const std::vector<LocalCopy>& copies) override;
+  void local_copy_each(const std::vector<LocalCopy>& copies) override;
   void compute(std::uint64_t cycles) override;
   void hardware_barrier() override;
   void begin_step(int step) override;
@@ -99,6 +100,11 @@ class Processor : public sc_core::sc_module, public NodeApi {
   // line when one is due (hw/base/progress_poll.h).
   void poll_host_requests();
   void wait_cycles(std::uint64_t cycles);
+  // A local copy's bytes moved (bounds checked first: FirmwareError names the piece); returns them.
+  std::uint64_t copy_in_memory(const std::vector<LocalCopy>& copies);
+  // rho cycles per byte, rounded up: one local operation's time (000 §3.3).
+  std::uint64_t copy_cycles(std::uint64_t bytes) const;
+  void spend_copy_cycles(std::uint64_t cycles);
   // The local memory's bytes by direct memory interface (asked for once); FirmwareError if refused.
   unsigned char* direct_memory();
   // Hands the current step's counts and the activity hook's cost of it (the zero-load model's) to the
