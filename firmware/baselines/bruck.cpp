@@ -9,6 +9,7 @@
 //   3. Position k now holds the block from node (i - k) mod N: an inverse rotation puts it in place.
 // Every local move (rotations, packing, unpacking) is a local_copy charged at rho per byte.
 #include "firmware/api/algorithm_registry.h"
+#include "firmware/api/local_copy_batch.h"
 
 namespace meshmp {
 namespace {
@@ -78,9 +79,10 @@ void bruck_exchange(NodeApi& api) {
     move_runs(api, s.work, s.packed_in, b, false);
   }
 
-  // 3. The block from node j is at position (me - j) mod N.
-  for (int j = 0; j < n; ++j)
-    api.local_copy(l.receive_block(j), s.work + static_cast<std::uint32_t>((me - j + n) % n) * m, m);
+  // 3. The block from node j is at position (me - j) mod N: a local operation per block.
+  LocalCopyBatch place(api);
+  for (int j = 0; j < n; ++j) place.add(l.receive_block(j), s.work + static_cast<std::uint32_t>((me - j + n) % n) * m, m);
+  place.flush();
 }
 
 // Bruck et al.'s cost under 000 §2's model: a start-up and the combined message per step, plus the

@@ -46,6 +46,7 @@
 #include <numeric>
 
 #include "firmware/api/algorithm_registry.h"
+#include "firmware/api/local_copy_batch.h"
 #include "topology/config_error.h"
 
 namespace meshmp {
@@ -296,7 +297,9 @@ void submesh_phase(NodeApi& api, const DataArray& array, int last, std::uint32_t
     api.wait(sent);
     api.wait(r);
   }
-  for (const Placed& p : plan.held) api.local_copy(l.receive_block(p.block.source), p.address, m);
+  LocalCopyBatch place(api);  // a local operation per block
+  for (const Placed& p : plan.held) place.add(l.receive_block(p.block.source), p.address, m);
+  place.flush();
 }
 
 void suh_mesh(NodeApi& api) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "firmware/api/local_copy_batch.h"
 #include "topology/config_error.h"
 
 namespace meshmp {
@@ -218,16 +219,9 @@ HeldItems run_ring_stage(NodeApi& api, const RingStage& stage, HeldItems held, T
 }
 
 void place_blocks(NodeApi& api, const std::vector<Unit>& arrived, std::uint32_t block_bytes) {
-  constexpr std::size_t kBatch = 256;  // a few KiB held by every node while it waits
-  std::vector<LocalCopy> copies;
-  copies.reserve(std::min(arrived.size(), kBatch));
-  for (std::size_t u = 0; u < arrived.size(); ++u) {
-    copies.push_back({api.layout().receive_block(arrived[u].source), arrived[u].address, block_bytes});
-    if (copies.size() == kBatch || u + 1 == arrived.size()) {
-      api.local_copy_each(copies);
-      copies.clear();
-    }
-  }
+  LocalCopyBatch place(api);
+  for (const Unit& u : arrived) place.add(api.layout().receive_block(u.source), u.address, block_bytes);
+  place.flush();
 }
 
 }  // namespace tseng

@@ -110,7 +110,7 @@ struct StageSlots {
 };
 
 // Every arrived block (one block per unit) to its place in the receive buffer, one local operation per
-// block: the time of a local_copy each, spent in a wait per 256 blocks.
+// block (firmware/api/local_copy_batch.h).
 void place_blocks(NodeApi& api, const std::vector<Unit>& arrived, std::uint32_t block_bytes);
 
 template <class UnitsFor>
