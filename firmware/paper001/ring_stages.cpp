@@ -40,6 +40,25 @@ const RingMessage* find_message(const RingPhase& phase, bool outgoing, int node)
   return nullptr;
 }
 
+// Appends a piece to a gather, as one more piece of the last strided copy when it continues that copy's
+// pattern (same length, the same strides): the same bytes in the same order, a few KiB held per node
+// while its gather runs instead of a LocalCopy per run of units.
+void add_piece(std::vector<LocalCopy>& gather, std::uint32_t to, std::uint32_t from, std::uint32_t length) {
+  if (!gather.empty()) {
+    LocalCopy& last = gather.back();
+    if (last.length == length && to == last.to + last.count * length && from > last.from &&
+        (last.count == 1 || from == last.from + last.count * last.from_stride)) {
+      if (last.count == 1) {
+        last.to_stride = length;
+        last.from_stride = from - last.from;
+      }
+      ++last.count;
+      return;
+    }
+  }
+  gather.push_back({to, from, length});
+}
+
 }  // namespace
 
 AlgorithmOption sync_option() {
@@ -191,7 +210,7 @@ HeldItems run_ring_stage(NodeApi& api, const RingStage& stage, HeldItems held, T
         for (std::size_t k = 0; k < blocks.size();) {
           std::size_t run = 1;
           while (k + run < blocks.size() && blocks[k + run] == blocks[k] + static_cast<std::uint32_t>(run) * m) ++run;
-          gather.push_back({scratch.packed + static_cast<std::uint32_t>(k) * m, blocks[k], static_cast<std::uint32_t>(run) * m});
+          add_piece(gather, scratch.packed + static_cast<std::uint32_t>(k) * m, blocks[k], static_cast<std::uint32_t>(run) * m);
           k += run;
         }
         api.local_copies(gather);
