@@ -250,8 +250,8 @@ TEST(NodeApi, StridedLocalCopiesGatherAndScatterAsOneOperation) {
 }
 
 // local_copy_each: each LocalCopy its own local operation, in order, with the time of as many
-// local_copy calls (0.25 x 1 -> 1 cycle each, 0.25 x 6 -> 2: 4 cycles in all), and the zero-load model
-// charged the same; one that leaves the memory is refused before any byte moves.
+// local_copy calls (0.25 x 1 -> 1 cycle each, 0.25 x 6 -> 2: 4 cycles in all, where one operation would
+// cost 2); one that leaves the memory is refused before any byte moves.
 TEST(NodeApi, LocalCopyEachCostsAsManySeparateCopies) {
   MachineConfig config;
   config.topology = "mesh:2";
