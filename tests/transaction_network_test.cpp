@@ -306,6 +306,44 @@ TEST(TransactionChannels, SendsWaitingInAChannelAreNamedWhenARunStops) {
       << "the last send, waiting in the channel";
 }
 
+// Nodes 0 and 2 of a row send to node 1 at the same cycle, and their packets meet at node 1's one
+// ejection channel at the same cycle. Which goes first is the network's to decide, by its channels'
+// order, not by the order SystemC happens to run the two processors in that cycle: node 0 reaching the
+// cycle in one wait or in two must not change it. (Before, the network reserved hand-overs as they
+// came, and the second wait changed which message arrived first.)
+int first_arrival_at_node_1(int waits_of_node_0) {
+  meshmp::MachineConfig config;
+  config.topology = "mesh:3";
+  config.block_bytes = 64;
+  config.fidelity = meshmp::NetworkFidelity::Transaction;
+  static int first = -1;
+  first = -1;
+  meshmp::Machine machine("machine", config, [waits_of_node_0](meshmp::NodeApi& api) {
+    if (api.id() == 1) {
+      const std::vector<meshmp::Handle> receives{api.receive(0, 0, 64, 1), api.receive(2, 64, 64, 1)};
+      first = api.wait_any(receives) == 0 ? 0 : 2;
+      api.wait_all();
+      return;
+    }
+    const int waits = api.id() == 0 ? waits_of_node_0 : 1;
+    for (int w = 0; w < waits; ++w) api.compute(12 / static_cast<std::uint64_t>(waits));
+    api.wait(api.send(1, 128, 64, 1));
+  });
+  const meshmp::RunResult result = machine.run();
+  EXPECT_EQ(result.status, meshmp::RunStatus::Completed) << result.message;
+  EXPECT_GT(machine.network().header_blocking_cycles(), 0u) << "the two messages must meet";
+  return first;
+}
+
+class SameCycleHandOvers : public ::testing::TestWithParam<int> {};
+
+TEST_P(SameCycleHandOvers, AreOrderedByTheNetworkNotByTheKernel) {
+  EXPECT_EQ(first_arrival_at_node_1(GetParam()), 0)
+      << "node 0 reaching cycle 12 in " << GetParam() << " waits: the lower channel goes first";
+}
+
+INSTANTIATE_TEST_SUITE_P(TransactionChannels, SameCycleHandOvers, ::testing::Values(1, 2, 3, 4, 6));
+
 TEST(TransactionTraffic, DeliversEveryPacketWithItsBytesAndMatchesTheCycleLevelAtLowLoad) {
   const std::string cycle = temp_path("traffic_cycle.json"), tlm = temp_path("traffic_tlm.json");
   const std::string args = "traffic -t mesh:4x4 --rate 0.05 --measure-cycles 4000 -o ";

@@ -37,6 +37,9 @@ TransactionNetwork::TransactionNetwork(sc_core::sc_module_name name, const Topol
   SC_METHOD(act);
   sensitive << wake_;
   dont_initialize();
+  SC_METHOD(admit_handed_over);
+  sensitive << admit_;
+  dont_initialize();
 }
 
 void TransactionNetwork::attach(int node, TransactionPort& port,
@@ -64,9 +67,38 @@ tlm::tlm_sync_enum TransactionNetwork::nb_transport_fw(int binding, tlm::tlm_gen
     trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     return tlm::TLM_COMPLETED;
   }
-  // The channel starts the message when the DMA engine may and the channel is free, after its start-up.
+  // Reserved with the others handed over in this delta cycle, in the network's order, in the next one.
+  if (handed_over_.empty()) admit_.notify(sc_core::SC_ZERO_TIME);
+  handed_over_.push_back({sc_core::sc_delta_count(), current_cycle() + static_cast<std::uint64_t>(delay / period_),
+                          binding, &trans});
+  trans.acquire();  // held until delivered
+  ++messages_in_flight_;
+  phase = tlm::END_REQ;
+  delay = sc_core::SC_ZERO_TIME;
+  return tlm::TLM_UPDATED;
+}
+
+void TransactionNetwork::admit_handed_over() {
+  // The batch: every hand-over of an earlier delta cycle (those of this one, made by processes the kernel
+  // ran before this method, wait for the next, with the rest of their delta cycle).
+  const std::uint64_t delta = sc_core::sc_delta_count();
+  const auto later = std::find_if(handed_over_.begin(), handed_over_.end(), [delta](const HandOver& h) { return h.delta >= delta; });
+  admitting_.assign(handed_over_.begin(), later);
+  handed_over_.erase(handed_over_.begin(), later);
+  std::sort(admitting_.begin(), admitting_.end(), [](const HandOver& a, const HandOver& b) {
+    return a.ready != b.ready ? a.ready < b.ready : a.binding < b.binding;
+  });
   now_ = current_cycle();
-  const std::uint64_t ready = now_ + static_cast<std::uint64_t>(delay / period_);
+  for (const HandOver& h : admitting_) {
+    if (!failure_.empty()) break;
+    route_message(h.binding, *h.trans, h.ready);
+  }
+  if (!handed_over_.empty()) admit_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void TransactionNetwork::route_message(int binding, tlm::tlm_generic_payload& trans, std::uint64_t ready) {
+  NetworkMessage* message = trans.get_extension<NetworkMessage>();
+  // The channel starts the message when the DMA engine may and the channel is free, after its start-up.
   const auto b = static_cast<std::size_t>(binding);
   const std::uint64_t first_flit = std::max(ready, channel_free_[b]) + message->startup_cycles;
   // Its packets, one after the other: payloads of at most max_packet_payload_flits flits behind a head.
@@ -94,14 +126,9 @@ tlm::tlm_sync_enum TransactionNetwork::nb_transport_fw(int binding, tlm::tlm_gen
   }
   channel_free_[b] = injected;
   message->blocked_cycles = blocked;
-  trans.acquire();  // held until delivered
-  ++messages_in_flight_;
   peak_messages_injecting_ = std::max(peak_messages_injecting_, ++messages_injecting_);
   schedule({injected - 1, next_order_++, false, binding, &trans, message});
   schedule({arrival, next_order_++, true, binding, &trans, message});
-  phase = tlm::END_REQ;
-  delay = sc_core::SC_ZERO_TIME;
-  return tlm::TLM_UPDATED;
 }
 
 tlm::tlm_sync_enum TransactionNetwork::nb_transport_bw(int node, tlm::tlm_generic_payload&, tlm::tlm_phase&,
@@ -390,7 +417,7 @@ void TransactionNetwork::act() {
   if (!events_.empty()) {
     wake_cycle_ = events_.top().cycle;
     wake_.notify(period_ * static_cast<double>(wake_cycle_) - sc_core::sc_time_stamp());
-  } else if (on_idle_) {
+  } else if (on_idle_ && handed_over_.empty()) {
     on_idle_();
   }
 }

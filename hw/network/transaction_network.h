@@ -32,8 +32,12 @@
 // cycles flit by flit (a link carries one packet at a time), credits between routers never stall a
 // flit (a packet streams behind its head once it left its source), head-of-line blocking inside a
 // shared VC buffer, and the receiving interface's buffer never pushes back into the network.
-// Reservations are made in the order messages are handed over and never wait in a cycle: the model
-// cannot deadlock; a stall of the firmware is reported by the machine as on the cycle level.
+// Reservations never wait in a cycle: the model cannot deadlock; a stall of the firmware is reported by
+// the machine as on the cycle level. The messages handed over in one evaluation phase of the kernel are
+// reserved together in the next, in the order of the cycle they may start at and then of their injection
+// channels (node, channel): which of two same-cycle messages takes a contended link first is the
+// network's rule, not the order SystemC happened to run the processes that handed them over (which
+// depends on how each reached that cycle: one wait or several).
 #pragma once
 
 #include <systemc>
@@ -123,6 +127,16 @@ class TransactionNetwork : public sc_core::sc_module, public Interconnect {
 
   tlm::tlm_sync_enum nb_transport_fw(int binding, tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);
+  // A message handed over and not reserved yet: the kernel's delta cycle it came in, the cycle it may start.
+  struct HandOver {
+    std::uint64_t delta;
+    std::uint64_t ready;
+    int binding;
+    tlm::tlm_generic_payload* trans;
+  };
+  void admit_handed_over();  // SC_METHOD: reserves the messages handed over in earlier delta cycles
+  // Reserves the whole journey of a message handed over on `binding` that may start at `ready`.
+  void route_message(int binding, tlm::tlm_generic_payload& trans, std::uint64_t ready);
   tlm::tlm_sync_enum nb_transport_bw(int node, tlm::tlm_generic_payload& trans, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);
   // A cycle range [from, to) a link or ejection channel is reserved for: one packet, or packets that
@@ -232,6 +246,9 @@ class TransactionNetwork : public sc_core::sc_module, public Interconnect {
   std::priority_queue<Event, std::vector<Event>, Later> events_;
   std::uint64_t next_order_ = 0;
   sc_core::sc_event wake_;
+  std::vector<HandOver> handed_over_;  // in the order they came
+  std::vector<HandOver> admitting_;    // admit_handed_over's batch, in the order they are reserved
+  sc_core::sc_event admit_;
   std::uint64_t wake_cycle_ = UINT64_MAX;  // the cycle wake_ is notified for
   bool acting_ = false;
   std::uint64_t messages_in_flight_ = 0;
