@@ -1,6 +1,8 @@
 // Many single local copies (a block each, 000 §3.3's rho per byte each), issued as NodeApi::local_copy_each
 // batches: the time of a local_copy per piece, one wait per batch, and a few KiB held while waiting.
-// For firmware that places its blocks one by one once none of its transfers touches them.
+// For firmware that places its blocks one by one once none of its transfers touches them, or gathers them
+// before a send. The send then starts at the same cycle as after a copy per block, and the transaction
+// network orders same-cycle hand-overs itself, so no statistic depends on the number of waits.
 #pragma once
 
 #include <cstddef>

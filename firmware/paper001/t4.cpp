@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "firmware/api/algorithm_registry.h"
+#include "firmware/api/local_copy_batch.h"
 #include "firmware/paper001/ring_stages.h"
 #include "topology/config_error.h"
 
@@ -72,8 +73,9 @@ void preparation_phase(NodeApi& api, int step, const std::vector<std::uint32_t>&
   const auto bytes = static_cast<std::uint32_t>(addresses.size()) * m;
   api.begin_step(step);
   const Handle receive = api.receive(from, into, bytes, static_cast<std::uint32_t>(step));
-  for (std::size_t k = 0; k < addresses.size(); ++k)
-    api.local_copy(packed + static_cast<std::uint32_t>(k) * m, addresses[k], m);
+  LocalCopyBatch gather(api);
+  for (std::size_t k = 0; k < addresses.size(); ++k) gather.add(packed + static_cast<std::uint32_t>(k) * m, addresses[k], m);
+  gather.flush();
   api.wait(api.send(to, packed, bytes, static_cast<std::uint32_t>(step), {port}));
   api.wait(receive);
 }
