@@ -9,6 +9,20 @@
 
 namespace meshmp {
 
+namespace {
+// The order in which messages that may start at one cycle are reserved: a fixed pseudo-random
+// permutation of the injection channels, drawn afresh for every cycle (splitmix64 of the cycle and the
+// channel), so that no node is favoured cycle after cycle, as the routers' round-robin arbiters favour
+// no input. (A fixed order by node made Bruck's exchange on torus:16x16 35 % faster than the cycle
+// level instead of 22 %: every step's shift met the same winners; docs/fidelity.md.)
+std::uint64_t same_cycle_rank(std::uint64_t cycle, int binding) {
+  std::uint64_t x = cycle * 0x100000001b3ull + static_cast<std::uint64_t>(binding) + 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+}  // namespace
+
 TransactionNetwork::TransactionNetwork(sc_core::sc_module_name name, const Topology& topology,
                                        const RouterParams& params, PortModel port_model, RoutingFunction routing,
                                        sc_core::sc_time clock_period)
@@ -69,8 +83,8 @@ tlm::tlm_sync_enum TransactionNetwork::nb_transport_fw(int binding, tlm::tlm_gen
   }
   // Reserved with the others handed over in this delta cycle, in the network's order, in the next one.
   if (handed_over_.empty()) admit_.notify(sc_core::SC_ZERO_TIME);
-  handed_over_.push_back({sc_core::sc_delta_count(), current_cycle() + static_cast<std::uint64_t>(delay / period_),
-                          binding, &trans});
+  const std::uint64_t ready = current_cycle() + static_cast<std::uint64_t>(delay / period_);
+  handed_over_.push_back({sc_core::sc_delta_count(), ready, same_cycle_rank(ready, binding), binding, &trans});
   trans.acquire();  // held until delivered
   ++messages_in_flight_;
   phase = tlm::END_REQ;
@@ -78,31 +92,21 @@ tlm::tlm_sync_enum TransactionNetwork::nb_transport_fw(int binding, tlm::tlm_gen
   return tlm::TLM_UPDATED;
 }
 
-namespace {
-// The order in which messages that may start at one cycle are reserved: a fixed pseudo-random
-// permutation of the injection channels, drawn afresh for every cycle (splitmix64 of the cycle and the
-// channel), so that no node is favoured cycle after cycle, as the routers' round-robin arbiters favour
-// no input. (A fixed order by node made Bruck's exchange on torus:16x16 35 % faster than the cycle
-// level instead of 22 %: every step's shift met the same winners; docs/fidelity.md.)
-std::uint64_t same_cycle_rank(std::uint64_t cycle, int binding) {
-  std::uint64_t x = cycle * 0x100000001b3ull + static_cast<std::uint64_t>(binding) + 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
-}  // namespace
-
 void TransactionNetwork::admit_handed_over() {
   // The batch: every hand-over of an earlier delta cycle (those of this one, made by processes the kernel
   // ran before this method, wait for the next, with the rest of their delta cycle).
   const std::uint64_t delta = sc_core::sc_delta_count();
   const auto later = std::find_if(handed_over_.begin(), handed_over_.end(), [delta](const HandOver& h) { return h.delta >= delta; });
-  admitting_.assign(handed_over_.begin(), later);
-  handed_over_.erase(handed_over_.begin(), later);
+  if (later == handed_over_.end()) {  // the common case: every one came in an earlier delta cycle
+    admitting_.swap(handed_over_);
+    handed_over_.clear();
+  } else {
+    admitting_.assign(handed_over_.begin(), later);
+    handed_over_.erase(handed_over_.begin(), later);
+  }
   std::sort(admitting_.begin(), admitting_.end(), [](const HandOver& a, const HandOver& b) {
     if (a.ready != b.ready) return a.ready < b.ready;
-    const std::uint64_t rank_a = same_cycle_rank(a.ready, a.binding), rank_b = same_cycle_rank(b.ready, b.binding);
-    return rank_a != rank_b ? rank_a < rank_b : a.binding < b.binding;
+    return a.rank != b.rank ? a.rank < b.rank : a.binding < b.binding;
   });
   now_ = current_cycle();
   for (const HandOver& h : admitting_) {

@@ -132,6 +132,7 @@ class TransactionNetwork : public sc_core::sc_module, public Interconnect {
   struct HandOver {
     std::uint64_t delta;
     std::uint64_t ready;
+    std::uint64_t rank;  // its place among the messages that may start at `ready` (same_cycle_rank)
     int binding;
     tlm::tlm_generic_payload* trans;
   };
