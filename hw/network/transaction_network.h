@@ -34,11 +34,11 @@
 // shared VC buffer, and the receiving interface's buffer never pushes back into the network.
 // Reservations never wait in a cycle: the model cannot deadlock; a stall of the firmware is reported by
 // the machine as on the cycle level. The messages handed over in one evaluation phase of the kernel are
-// reserved together in the next, in the order of the cycle they may start at and then of a fixed
-// pseudo-random permutation of the injection channels per cycle: which of two same-cycle messages takes
-// a contended link first is the network's rule, favouring no node, and not the order SystemC happened to
-// run the processes that handed them over (which depends on how each reached that cycle: one wait or
-// several).
+// reserved together in the next, in the order of the cycle they may start at and then of the injection
+// channels, taken in order from an offset and in a direction drawn for that cycle: which of two
+// same-cycle messages takes a contended link first is the network's rule, favouring no node and no
+// direction, and not the order SystemC happened to run the processes that handed them over (which
+// depends on how each reached that cycle: one wait or several).
 #pragma once
 
 #include <systemc>
