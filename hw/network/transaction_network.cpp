@@ -14,8 +14,8 @@ namespace {
 // their order (node, channel) from an offset and in a direction both drawn afresh for every cycle
 // (splitmix64 of the cycle). No node is favoured cycle after cycle, as the routers' round-robin
 // arbiters favour no input, and neither direction along the machine is: ordered by node alone, the
-// first nodes won every contended link of every step of Bruck's synchronized shifts (torus:16x16 35 %
-// faster than the cycle level instead of 22 %; docs/fidelity.md). Neighbouring channels stay next to
+// first nodes won every contended link of every step of Bruck's synchronized shifts (torus:16x16
+// finishing 35 % earlier than at the cycle level instead of 22 %; docs/speed.md). Neighbouring channels stay next to
 // each other, so a cycle's messages walk the network's state in order (a permutation drawn per channel
 // cost torus:64x64 direct 1.23x the time in cache misses).
 std::uint64_t same_cycle_rank(std::uint64_t cycle, int binding, std::size_t bindings) {
