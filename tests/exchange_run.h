@@ -23,6 +23,10 @@ struct ExchangeRun {
   std::uint64_t zero_load_cycles = 0;  // the zero-load model's prediction of the schedule run
   std::vector<std::uint64_t> startups, copied_bytes;  // per node
   std::vector<ReceivedMessageRecord> messages;        // every received message, when asked for
+  // Of each node's scratch (the algorithm's declared bytes after the buffers), block workloads only: how
+  // far it was written, as the end of its last byte that is not zero.
+  std::uint64_t scratch_declared = 0;
+  std::vector<std::uint64_t> scratch_written;
 };
 
 // The router model of the pass: in the rtl/ pass every machine is asked for the verilated routers, and
@@ -45,9 +49,16 @@ inline ExchangeRun run_exchange(const MachineConfig& given, bool keep_message_lo
   run.stats = collect_statistics(machine, run.result);
   run.zero_load_cycles = machine.step_statistics().zero_load_prediction_cycles();
   run.messages = machine.messages().log();
+  const ExchangeLayout* blocks = machine.workload().block_layout();
+  if (blocks) run.scratch_declared = blocks->memory_bytes() - blocks->scratch_base();
   for (int i = 0; i < n; ++i) {
     run.startups.push_back(machine.node(i).cpu.startups());
     run.copied_bytes.push_back(machine.node(i).cpu.copied_bytes());
+    if (!blocks) continue;
+    const std::vector<std::uint8_t>& bytes = machine.node(i).memory.bytes();
+    std::uint64_t end = bytes.size();
+    while (end > blocks->scratch_base() && bytes[end - 1] == 0) --end;
+    run.scratch_written.push_back(end - blocks->scratch_base());
   }
   return run;
 }

@@ -30,7 +30,8 @@ std::optional<std::string> why_unsupported_c64(const Topology& topology, const E
 }
 
 // C64's node memory beyond the send and receive buffers: the units, then a work area for the
-// preparation's messages, reused by the ring stages' once the units are filled.
+// preparation's messages, reused by the ring stages' once the units are filled. The sizes are the
+// bounds the memory is declared with; both reuse the bytes of what they have sent (ScratchArena).
 struct C64Sizes {
   std::uint64_t units = 0, packed = 0, work = 0;  // blocks
   explicit C64Sizes(const Topology& topology) {
@@ -64,7 +65,10 @@ void tseng_c64(NodeApi& api) {
   const C64Memory memory{n, m, l.receive_base(), l.scratch_base(),
                          l.scratch_base() + static_cast<std::uint32_t>(sizes.units) * m};
   const bool barrier = api.options().text("sync") == "barrier";
-  c64_preparation(api, memory, 1, barrier);
+  {
+    ScratchArena preparation_scratch(memory.work, static_cast<std::uint32_t>(memory.preparation_work_blocks()) * m);
+    c64_preparation(api, memory, 1, barrier, preparation_scratch);
+  }
 
   // Table 2: group s runs in slot q the axis (s - q) mod 4; axis 3 is the idle slot.
   const int group = (api.coordinate(0) + api.coordinate(1) + api.coordinate(2)) % 4;
@@ -76,7 +80,7 @@ void tseng_c64(NodeApi& api) {
     else dims.push_back(axis);
   }
   if (barrier) slots.stage_barriers = barriers_of(ring_exchange_plan(n / 4));
-  TsengScratch scratch{memory.work, memory.work + static_cast<std::uint32_t>(sizes.packed) * m};
+  RingScratch scratch(ScratchArena(memory.work, static_cast<std::uint32_t>(sizes.work) * m));  // the preparation's work is dead
   const std::vector<Unit> arrived =
       logical_torus_exchange(api, dims, 4, 10, 1, 64 * m, C64Units{topology, memory.units, 64 * m}, scratch, slots);
 

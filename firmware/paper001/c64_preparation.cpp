@@ -50,7 +50,7 @@ void preparation_phase(NodeApi& api, int step, std::uint32_t from, std::uint64_t
 
 }  // namespace
 
-void c64_preparation(NodeApi& api, const C64Memory& memory, int first_step, bool barrier) {
+void c64_preparation(NodeApi& api, const C64Memory& memory, int first_step, bool barrier, ScratchArena& scratch) {
   const Topology& topology = api.topology();
   const std::uint32_t m = memory.block;
   const std::uint64_t chunk = memory.nodes() / 4;  // a quarter of the blocks: one offset along an axis
@@ -58,7 +58,6 @@ void c64_preparation(NodeApi& api, const C64Memory& memory, int first_step, bool
 
   // Sections held, each an equal run of blocks ordered by the remaining axes' offsets, then q.
   std::vector<std::uint32_t> sections = {memory.sorted};
-  std::uint32_t free = memory.work + static_cast<std::uint32_t>(3 * chunk) * m;  // after the gathered message
   int step = first_step;
   for (int axis = 0; axis < 3; ++axis) {
     const std::uint64_t subsection = chunk / sections.size();  // blocks of one offset along `axis` in a section
@@ -70,26 +69,32 @@ void c64_preparation(NodeApi& api, const C64Memory& memory, int first_step, bool
     const int port = topology.port_of(axis, +1);
 
     // Phase 1: offsets 1, 2, 3 along the axis, by offset, then section. In place when that is one run.
-    std::vector<LocalCopy> gather;
+    const auto subsection_bytes = static_cast<std::uint32_t>(subsection) * m;
+    std::vector<LocalCopy> gather;  // `to` relative to the gathered message
     for (std::uint32_t offset = 1; offset < 4; ++offset)
       for (std::size_t s = 0; s < sections.size(); ++s)
-        gather.push_back({memory.work + static_cast<std::uint32_t>(((offset - 1) * sections.size() + s) * subsection) * m,
-                          sections[s] + static_cast<std::uint32_t>(offset * subsection) * m,
-                          static_cast<std::uint32_t>(subsection) * m});
+        gather.push_back({static_cast<std::uint32_t>((offset - 1) * sections.size() + s) * subsection_bytes,
+                          sections[s] + offset * subsection_bytes, subsection_bytes});
     bool one_run = true;
     for (std::size_t k = 1; k < gather.size(); ++k)
       one_run = one_run && gather[k].from == gather[k - 1].from + gather[k - 1].length;
     std::uint32_t message = gather.front().from;
     if (!one_run) {
+      message = scratch.take(static_cast<std::uint32_t>(3 * chunk) * m);
+      for (LocalCopy& piece : gather) piece.to += message;
       api.local_copies(gather);
-      message = memory.work;
+      // Gathered: every section keeps only its offset-0 subsection.
+      for (std::uint32_t section : sections) scratch.give_back(section + subsection_bytes, 3 * subsection_bytes);
     }
+    // Phase p receives (4 - p) quarters, and sends as many: phase 1's message, then all but the head of
+    // the previous phase's arrival. What a phase has sent is free once it ends.
     std::uint32_t arrivals[4] = {0, 0, 0, 0};
     for (int phase = 1; phase <= 3; ++phase) {
       const std::uint64_t blocks = (4 - phase) * chunk;
-      arrivals[phase] = free;
-      free += static_cast<std::uint32_t>(blocks) * m;
+      const auto bytes = static_cast<std::uint32_t>(blocks) * m;
+      arrivals[phase] = scratch.take(bytes);
       preparation_phase(api, step++, message, blocks, next, port, previous, arrivals[phase], barrier);
+      scratch.give_back(message, bytes);
       message = arrivals[phase] + static_cast<std::uint32_t>(chunk) * m;  // what to forward: all but the head
     }
 

@@ -21,6 +21,7 @@
 #include <cstdint>
 
 #include "firmware/api/node_api.h"
+#include "firmware/api/scratch_arena.h"
 
 namespace meshmp {
 
@@ -29,10 +30,12 @@ struct C64Memory {
   std::uint32_t block = 0;  // m
   std::uint32_t sorted = 0; // n^3 blocks: the node's own blocks sorted (the receive buffer, free until the end)
   std::uint32_t units = 0;  // n^3 blocks: unit q (64 blocks) at units + 64 q m
-  std::uint32_t work = 0;   // the phases' arrivals (4.5 n^3 blocks) and gathered message (0.75 n^3)
+  std::uint32_t work = 0;   // the phases' arrivals (4.5 n^3 blocks) and gathered messages (0.75 n^3)
 
   std::uint64_t nodes() const { return static_cast<std::uint64_t>(side) * side * side; }
-  // Blocks of the work area the preparation needs.
+  // Blocks of the work area the preparation declares: every arrival and one gathered message, each in
+  // bytes of its own. Reusing what the phases have sent, and the receive buffer's free part, it takes
+  // 2.75 n^3 of them (tests/tseng_c64_test.cpp).
   std::uint64_t preparation_work_blocks() const { return nodes() * 3 * 3 / 2 + nodes() * 3 / 4; }
 };
 
@@ -46,7 +49,9 @@ inline SourceOffset unit_block_offset(int j) { return {j % 4, j / 4 % 4, j / 16}
 int logical_index(const Topology& topology, int node);
 
 // Runs the nine phases (statistics steps first_step .. first_step + 8) and fills the units. With
-// `barrier`, every phase ends at the hardware barrier.
-void c64_preparation(NodeApi& api, const C64Memory& memory, int first_step, bool barrier);
+// `barrier`, every phase ends at the hardware barrier. Arrivals and gathered messages take their bytes
+// from `scratch` (the work area); what the phases have sent or gathered away is given back to it, the
+// free part of the receive buffer (`sorted`) too, which is unused again once the units are filled.
+void c64_preparation(NodeApi& api, const C64Memory& memory, int first_step, bool barrier, ScratchArena& scratch);
 
 }  // namespace meshmp

@@ -31,8 +31,9 @@ struct OwnBlocks {
   int source(int node, int) const { return node; }
 };
 
-// Blocks of the scratch a dimension-by-dimension exchange over every dimension of `topology` needs: the
-// largest message it gathers, and every message it receives.
+// Blocks of the scratch a dimension-by-dimension exchange over every dimension of `topology` declares: the
+// largest message it gathers, and every message it receives (the bound; ring stages reuse the bytes of
+// the messages they have forwarded, so a node touches less).
 struct StageScratch {
   std::uint64_t packed = 0, received = 0;
 };
@@ -51,7 +52,8 @@ void tseng_dimension_by_dimension(NodeApi& api) {
   const ExchangeLayout& l = api.layout();
   const Topology& topology = api.topology();
   const StageScratch need = ring_stages_scratch(topology);
-  TsengScratch scratch{l.scratch_base(), l.scratch_base() + static_cast<std::uint32_t>(need.packed) * l.block_bytes};
+  RingScratch scratch(ScratchArena(static_cast<std::uint32_t>(l.scratch_base()),
+                                   static_cast<std::uint32_t>((need.packed + need.received) * l.block_bytes)));
   std::vector<int> dims(static_cast<std::size_t>(topology.num_dimensions()));
   for (int dim = 0; dim < topology.num_dimensions(); ++dim) dims[static_cast<std::size_t>(dim)] = dim;
   place_blocks(api, logical_torus_exchange(api, dims, 1, 1, 1, l.block_bytes, OwnBlocks{l}, scratch),

@@ -156,9 +156,33 @@ std::uint64_t most_received_items(const RingExchangePlan& plan) {
   return *std::max_element(received.begin(), received.end());
 }
 
+std::uint32_t RingScratch::take_arrival(std::uint32_t bytes) {
+  const std::uint32_t address = arena_.take(bytes);
+  const auto at = std::lower_bound(arrivals_.begin(), arrivals_.end(), address,
+                                   [](const Arrival& a, std::uint32_t x) { return a.address < x; });
+  arrivals_.insert(at, {address, bytes, bytes});
+  return address;
+}
+
+void RingScratch::sent_on(std::uint32_t address, std::uint32_t bytes) {
+  const std::uint32_t end = address + bytes;
+  // The first received message ending after `address`, then each one the range overlaps.
+  auto it = std::upper_bound(arrivals_.begin(), arrivals_.end(), address,
+                             [](std::uint32_t x, const Arrival& a) { return x < a.address + a.bytes; });
+  while (it != arrivals_.end() && it->address < end) {
+    it->held -= std::min(end, it->address + it->bytes) - std::max(address, it->address);
+    if (it->held == 0) {
+      arena_.give_back(it->address, it->bytes);
+      it = arrivals_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
 // Runs `stage` on this node's ring: sends and receives the plan's items, returns what it holds at the
 // end (its own item and every item for it).
-HeldItems run_ring_stage(NodeApi& api, const RingStage& stage, HeldItems held, TsengScratch& scratch) {
+HeldItems run_ring_stage(NodeApi& api, const RingStage& stage, HeldItems held, RingScratch& scratch) {
   const Topology& topology = api.topology();
   const int n = topology.dimension(stage.dimension).size / stage.dilation;
   const int me = api.coordinate(stage.dimension) / stage.dilation;
@@ -189,45 +213,60 @@ HeldItems run_ring_stage(NodeApi& api, const RingStage& stage, HeldItems held, T
         if (needs_signal(earlier, *out, n)) api.wait_signal(node_at(earlier.to), kSignalTagBase + tag);
 
     Handle receive = -1, send = -1;
-    const std::uint32_t arrival = scratch.next_free;
+    std::uint32_t arrival = 0;
     if (in) {
       const auto bytes = static_cast<std::uint32_t>(in->blocks.size()) * item_bytes;
+      arrival = scratch.take_arrival(bytes);
       receive = api.receive(node_at(in->from), arrival, bytes, tag);
-      scratch.next_free += bytes;
     }
+    std::uint32_t packed = 0, packed_bytes = 0;
+    std::vector<std::uint32_t> blocks;  // the units of the message sent
     if (out) {
       // The message's units in order: sent in place when they already lie so, else gathered (one local
       // operation, a piece per run of consecutive units, at rho per byte).
-      std::vector<std::uint32_t> blocks;
-      for (const RingBlock& item : out->blocks)
-        for (std::uint32_t a : held.at(item)) blocks.push_back(a);
+      blocks.reserve(out->blocks.size() * stage.item_blocks);
+      for (const RingBlock& item : out->blocks) {
+        const ItemBlocks& units = held.at(item);
+        blocks.insert(blocks.end(), units.begin(), units.end());
+      }
       std::uint32_t from = blocks.front();
       bool in_order = true;
       for (std::size_t k = 0; k < blocks.size(); ++k)
         in_order = in_order && blocks[k] == from + static_cast<std::uint32_t>(k) * m;
       if (!in_order) {
+        packed_bytes = static_cast<std::uint32_t>(blocks.size()) * m;
+        packed = scratch.take(packed_bytes);
         std::vector<LocalCopy> gather;
         for (std::size_t k = 0; k < blocks.size();) {
           std::size_t run = 1;
           while (k + run < blocks.size() && blocks[k + run] == blocks[k] + static_cast<std::uint32_t>(run) * m) ++run;
-          add_piece(gather, scratch.packed + static_cast<std::uint32_t>(k) * m, blocks[k], static_cast<std::uint32_t>(run) * m);
+          add_piece(gather, packed + static_cast<std::uint32_t>(k) * m, blocks[k], static_cast<std::uint32_t>(run) * m);
           k += run;
         }
         api.local_copies(gather);
-        from = scratch.packed;
+        from = packed;
       }
       const std::vector<int> route(static_cast<std::size_t>(out->hops * stage.dilation), out->direction > 0 ? plus : minus);
       send = api.send(node_at(out->to), from, static_cast<std::uint32_t>(blocks.size()) * m, tag, route);
     }
-    if (send >= 0) api.wait(send);
-    if (out)
+    if (send >= 0) {
+      api.wait(send);
+      if (packed_bytes > 0) scratch.give_back(packed, packed_bytes);
+      for (std::size_t k = 0; k < blocks.size();) {  // what was sent on, run by run
+        std::size_t run = 1;
+        while (k + run < blocks.size() && blocks[k + run] == blocks[k] + static_cast<std::uint32_t>(run) * m) ++run;
+        scratch.sent_on(blocks[k], static_cast<std::uint32_t>(run) * m);
+        k += run;
+      }
       for (const RingBlock& item : out->blocks) held.erase(item);
+    }
     if (receive >= 0) {
       api.wait(receive);
       for (std::size_t k = 0; k < in->blocks.size(); ++k) {
-        ItemBlocks& blocks = held[in->blocks[k]];
+        ItemBlocks& units = held[in->blocks[k]];
+        units.reserve(stage.item_blocks);
         for (std::uint32_t b = 0; b < stage.item_blocks; ++b)
-          blocks.push_back(arrival + static_cast<std::uint32_t>(k) * item_bytes + b * m);
+          units.push_back(arrival + static_cast<std::uint32_t>(k) * item_bytes + b * m);
       }
     }
     if (sync == "signals" && in && p + 1 < plan.phases.size())

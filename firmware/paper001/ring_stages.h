@@ -14,6 +14,7 @@
 #include "firmware/api/algorithm_options.h"
 #include "firmware/api/exchange_parameters.h"
 #include "firmware/api/node_api.h"
+#include "firmware/api/scratch_arena.h"
 #include "firmware/paper001/ring_exchange_plan.h"
 #include "topology/topology.h"
 
@@ -61,16 +62,32 @@ struct RingStage {
   bool barrier_every_phase = false;  // sync=barrier: before every other phase too (logical tori of different rings)
 };
 
-// Scratch of a node: the outgoing message when its blocks must be gathered, then the received messages
-// one after the other (never reused: the plan is short).
-struct TsengScratch {
-  std::uint32_t packed;
-  std::uint32_t next_free;
+// A node's scratch during its ring stages: each received message and each gathered one takes its bytes
+// from the arena; a gathered message gives them back once sent, a received one once every unit it
+// brought has been sent on, in this stage or a later one (a node's own units for itself stay until
+// the exchange ends). So a message reuses the bytes of those forwarded before it.
+class RingScratch {
+ public:
+  explicit RingScratch(const ScratchArena& arena) : arena_(arena) {}
+  std::uint32_t take(std::uint32_t bytes) { return arena_.take(bytes); }
+  void give_back(std::uint32_t address, std::uint32_t bytes) { arena_.give_back(address, bytes); }
+  // Where a received message of `bytes` goes; held until all of it has been sent on.
+  std::uint32_t take_arrival(std::uint32_t bytes);
+  // The units at [address, address + bytes) have been sent on (bytes outside the received messages,
+  // such as the send buffer's, are the caller's).
+  void sent_on(std::uint32_t address, std::uint32_t bytes);
+
+ private:
+  struct Arrival {
+    std::uint32_t address, bytes, held;
+  };
+  ScratchArena arena_;
+  std::vector<Arrival> arrivals_;  // by address
 };
 
 // Runs `stage` on this node's ring: sends and receives the plan's items, returns what it holds at the
 // end (its own item and every item for it).
-HeldItems run_ring_stage(NodeApi& api, const RingStage& stage, HeldItems held, TsengScratch& scratch);
+HeldItems run_ring_stage(NodeApi& api, const RingStage& stage, HeldItems held, RingScratch& scratch);
 
 // A block this node forwards: where it lies, and the node it came from.
 struct Unit {
@@ -115,7 +132,7 @@ void place_blocks(NodeApi& api, const std::vector<Unit>& arrived, std::uint32_t 
 
 template <class UnitsFor>
 std::vector<Unit> logical_torus_exchange(NodeApi& api, const std::vector<int>& dims, int dilation, int first_step,
-                                         int k, std::uint32_t unit_bytes, UnitsFor&& units, TsengScratch& scratch,
+                                         int k, std::uint32_t unit_bytes, UnitsFor&& units, RingScratch& scratch,
                                          const StageSlots& slots = {}) {
   const Topology& topology = api.topology();
   const int D = static_cast<int>(dims.size());
@@ -147,6 +164,7 @@ std::vector<Unit> logical_torus_exchange(NodeApi& api, const std::vector<int>& d
   HeldItems held;
   for (int t = 0; t < L[0]; ++t) {
     ItemBlocks& blocks = held[{me[0], t}];
+    blocks.reserve(static_cast<std::size_t>(positions(1, D)) * static_cast<std::size_t>(k));
     std::vector<int> dst = me;
     dst[0] = t;
     for (int rest = 0; rest < positions(1, D); ++rest) {
@@ -195,6 +213,8 @@ std::vector<Unit> logical_torus_exchange(NodeApi& api, const std::vector<int>& d
     const int rest_count = positions(i + 1, D), prefix_count = positions(0, i - 1);
     for (int t = 0; t < L[i]; ++t) {
       ItemBlocks& blocks = next[{me[i], t}];
+      blocks.reserve(static_cast<std::size_t>(rest_count) * static_cast<std::size_t>(prefix_count) *
+                     static_cast<std::size_t>(L[i - 1]) * static_cast<std::size_t>(k));
       for (int rest = 0; rest < rest_count; ++rest)
         for (int prefix = 0; prefix < prefix_count; ++prefix)
           for (int s = 0; s < L[i - 1]; ++s) {

@@ -96,6 +96,8 @@ struct T4Sizes {
       received = std::max<std::uint64_t>(received, most_received_items(plan) * item_blocks);
     }
   }
+  // The scratch it declares: the gathered messages, Pre1's and Pre2's arrivals, every ring message.
+  std::uint64_t scratch_blocks() const { return packed + 2 * half + 2 * received; }
 };
 
 void tseng_t4(NodeApi& api) {
@@ -108,17 +110,18 @@ void tseng_t4(NodeApi& api) {
   auto at = [&](int cx, int cy) { return topology.node_at({(cx + nx) % nx, (cy + ny) % ny}); };
   const T4Sizes sizes(topology);
   const auto half = static_cast<std::uint32_t>(sizes.half);
-  const auto packed_blocks = static_cast<std::uint32_t>(sizes.packed);
-  const std::uint32_t pre1 = l.scratch_base() + packed_blocks * m;
-  const std::uint32_t pre2 = pre1 + half * m;
-  TsengScratch scratch{l.scratch_base(), pre2 + half * m};
+  RingScratch scratch(ScratchArena(static_cast<std::uint32_t>(l.scratch_base()), static_cast<std::uint32_t>(sizes.scratch_blocks() * m)));
+  // The preparation's gathered message, then where Pre1 and Pre2 arrive (T1's units, held to the end).
+  const std::uint32_t packed = scratch.take(half * m);
+  const std::uint32_t pre1 = scratch.take(half * m);
+  const std::uint32_t pre2 = scratch.take(half * m);
   const bool barrier = api.options().text("sync") == "barrier";
 
   // Pre1: the blocks for the other x parity, to (x+1, y).
   std::vector<std::uint32_t> out;
   for (int dst = 0; dst < topology.num_nodes(); ++dst)
     if (topology.coordinate(dst, 0) % 2 != x % 2) out.push_back(l.send_block(dst));
-  preparation_phase(api, 1, out, at(x + 1, y), topology.port_of(0, +1), at(x - 1, y), pre1, scratch.packed);
+  preparation_phase(api, 1, out, at(x + 1, y), topology.port_of(0, +1), at(x - 1, y), pre1, packed);
   if (barrier) api.hardware_barrier();
 
   // Pre2: the blocks for this x parity and the other y parity, own then Pre1's, to (x, y+1).
@@ -134,8 +137,9 @@ void tseng_t4(NodeApi& api) {
     ++pre1_rank;
   }
   out.insert(out.end(), forwarded.begin(), forwarded.end());
-  preparation_phase(api, 2, out, at(x, y + 1), topology.port_of(1, +1), at(x, y - 1), pre2, scratch.packed);
+  preparation_phase(api, 2, out, at(x, y + 1), topology.port_of(1, +1), at(x, y - 1), pre2, packed);
   if (barrier) api.hardware_barrier();
+  scratch.give_back(packed, half * m);
 
   // T1 on this node's logical torus, X-stage first on P_00 and P_11, Y-stage first on P_01 and P_10.
   const bool x_first = x % 2 == y % 2;
@@ -170,8 +174,7 @@ std::vector<Algorithm> tseng_t4_algorithms() {
   t4.scratch_bytes = [](const Topology& topology, const ExchangeParameters& parameters, const AlgorithmOptions&) -> std::uint64_t {
     const std::uint32_t block_bytes = parameters.block_bytes;
     if (why_unsupported_t4(topology, {})) return 0;  // not a torus it supports
-    const T4Sizes sizes(topology);
-    return (sizes.packed + 2 * sizes.half + 2 * sizes.received) * block_bytes;
+    return T4Sizes(topology).scratch_blocks() * block_bytes;
   };
   return {t4};
 }
