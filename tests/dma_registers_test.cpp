@@ -3,7 +3,11 @@
 // complete; bad descriptors answer with an error response and an explanation.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstring>
+#include <fstream>
 #include <systemc>
 #include <tlm_utils/simple_initiator_socket.h>
 
@@ -133,6 +137,28 @@ TEST(NodeMemoryTlm, RejectsAccessesOutsideTheMemory) {
   probe.socket->b_transport(trans, delay);
   EXPECT_EQ(trans.get_response_status(), tlm::TLM_OK_RESPONSE);
   EXPECT_EQ(memory.bytes()[49], 2);
+}
+
+// This process's resident memory (/proc/self/statm), in bytes.
+std::uint64_t resident_bytes() {
+  std::ifstream statm("/proc/self/statm");
+  std::uint64_t size = 0, resident = 0;
+  statm >> size >> resident;
+  return resident * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
+// A fresh memory reads as zero without holding its pages: 64 MiB of it cost the process less than 16 MiB
+// (held whole before, when building it wrote every page), and a page written reads back what was written.
+TEST(NodeMemoryTlm, HoldsOnlyThePagesItsRunWrites) {
+  const std::uint64_t before = resident_bytes();
+  NodeMemory memory("memory", std::size_t{64} << 20);
+  const std::uint64_t grown = resident_bytes() - before;
+  EXPECT_LT(grown, std::uint64_t{16} << 20) << "a 64 MiB memory holds " << grown << " bytes once built";
+  const std::vector<std::uint8_t>& bytes = memory.bytes();
+  EXPECT_TRUE(std::all_of(bytes.begin(), bytes.end(), [](std::uint8_t b) { return b == 0; }));
+  memory.bytes()[12345678] = 0x5a;
+  EXPECT_EQ(memory.bytes()[12345678], 0x5a);
+  EXPECT_EQ(memory.bytes()[12345677], 0);
 }
 
 }  // namespace

@@ -1,9 +1,25 @@
 // A node's local memory as a TLM-2.0 target. See node_memory.h.
 #include "tlm/node_memory.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <cstring>
 
 namespace meshmp {
+
+namespace {
+// Drops the whole pages inside `bytes`, all zero, from the process (MADV_DONTNEED on private anonymous
+// memory: the next read of a page maps the shared zero page, the next write a fresh zeroed page).
+void release_zero_pages(std::vector<std::uint8_t>& bytes) {
+  const long page_size = sysconf(_SC_PAGESIZE);
+  if (page_size <= 0) return;
+  const auto page = static_cast<std::uintptr_t>(page_size);
+  const auto start = reinterpret_cast<std::uintptr_t>(bytes.data());
+  const std::uintptr_t first = (start + page - 1) / page * page, last = (start + bytes.size()) / page * page;
+  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+}
+}  // namespace
 
 NodeMemory::NodeMemory(sc_core::sc_module_name name, std::size_t size_bytes)
     : sc_core::sc_module(name), cpu_port("cpu_port"), dma_port("dma_port"), bytes_(size_bytes, 0) {
@@ -11,6 +27,7 @@ NodeMemory::NodeMemory(sc_core::sc_module_name name, std::size_t size_bytes)
     port->register_b_transport(this, &NodeMemory::b_transport);
     port->register_get_direct_mem_ptr(this, &NodeMemory::get_direct_mem_ptr);
   }
+  release_zero_pages(bytes_);
 }
 
 void NodeMemory::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {

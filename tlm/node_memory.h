@@ -1,7 +1,9 @@
 // A node's local memory: real bytes behind a TLM-2.0 target socket (b_transport reads and writes,
 // with address checking; DMI offered for fast access). The processor and the DMA engine reach it
 // through their own target sockets (cpu_port, dma_port); the verifier reads it through the backdoor
-// bytes().
+// bytes(). A memory starts all zero, and its whole pages are handed back to the host as soon as it is
+// built (they read as zero until written): a machine's memories cost the host only the pages its run
+// writes, not the scratch an algorithm reserves and leaves untouched.
 #pragma once
 
 #include <systemc>
