@@ -131,8 +131,9 @@ TEST_P(TsengRingStages, ReuseTheScratchOfTheMessagesTheySentOn) {
 INSTANTIATE_TEST_SUITE_P(Tori, TsengRingStages,
                          ::testing::Values(std::pair{"tseng-t1", "torus:16x16"}, std::pair{"tseng-t4", "torus:16x16"},
                                            std::pair{"tseng-c1", "torus:8x8x8"}, std::pair{"tseng-ring", "ring:64"}),
-                         [](const auto& info) { std::string name = std::string(info.param.first).substr(6) + "_" + spec_test_name(info.param.second);
-                           return name; });
+                         [](const auto& info) {  // "t1_torus_16x16": the algorithm without "tseng-"
+                           return std::string(info.param.first).substr(6) + "_" + spec_test_name(info.param.second);
+                         });
 
 TEST(TsengT1, EveryByteInPlaceOnA12x12Torus) {
   const ExchangeRun run = run_torus("tseng-t1", 12, "none");

@@ -80,7 +80,8 @@ void tseng_c64(NodeApi& api) {
     else dims.push_back(axis);
   }
   if (barrier) slots.stage_barriers = barriers_of(ring_exchange_plan(n / 4));
-  RingScratch scratch(ScratchArena(memory.work, static_cast<std::uint32_t>(sizes.work) * m));  // the preparation's work is dead
+  // The preparation's work area is dead: the ring stages take it again.
+  RingScratch scratch(ScratchArena(memory.work, static_cast<std::uint32_t>(sizes.work) * m));
   const std::vector<Unit> arrived =
       logical_torus_exchange(api, dims, 4, 10, 1, 64 * m, C64Units{topology, memory.units, 64 * m}, scratch, slots);
 

@@ -110,7 +110,8 @@ void tseng_t4(NodeApi& api) {
   auto at = [&](int cx, int cy) { return topology.node_at({(cx + nx) % nx, (cy + ny) % ny}); };
   const T4Sizes sizes(topology);
   const auto half = static_cast<std::uint32_t>(sizes.half);
-  RingScratch scratch(ScratchArena(static_cast<std::uint32_t>(l.scratch_base()), static_cast<std::uint32_t>(sizes.scratch_blocks() * m)));
+  RingScratch scratch(ScratchArena(static_cast<std::uint32_t>(l.scratch_base()),
+                                   static_cast<std::uint32_t>(sizes.scratch_blocks() * m)));
   // The preparation's gathered message, then where Pre1 and Pre2 arrive (T1's units, held to the end).
   const std::uint32_t packed = scratch.take(half * m);
   const std::uint32_t pre1 = scratch.take(half * m);
