@@ -59,6 +59,18 @@ void add_piece(std::vector<LocalCopy>& gather, std::uint32_t to, std::uint32_t f
   gather.push_back({to, from, length});
 }
 
+// Calls f(k, bytes) for each run of consecutive units in `units` (each `unit_bytes` long), starting at
+// index k.
+template <class F>
+void for_each_run(const std::vector<std::uint32_t>& units, std::uint32_t unit_bytes, F&& f) {
+  for (std::size_t k = 0; k < units.size();) {
+    std::size_t run = 1;
+    while (k + run < units.size() && units[k + run] == units[k] + static_cast<std::uint32_t>(run) * unit_bytes) ++run;
+    f(k, static_cast<std::uint32_t>(run) * unit_bytes);
+    k += run;
+  }
+}
+
 }  // namespace
 
 AlgorithmOption sync_option() {
@@ -237,12 +249,9 @@ HeldItems run_ring_stage(NodeApi& api, const RingStage& stage, HeldItems held, R
         packed_bytes = static_cast<std::uint32_t>(blocks.size()) * m;
         packed = scratch.take(packed_bytes);
         std::vector<LocalCopy> gather;
-        for (std::size_t k = 0; k < blocks.size();) {
-          std::size_t run = 1;
-          while (k + run < blocks.size() && blocks[k + run] == blocks[k] + static_cast<std::uint32_t>(run) * m) ++run;
-          add_piece(gather, packed + static_cast<std::uint32_t>(k) * m, blocks[k], static_cast<std::uint32_t>(run) * m);
-          k += run;
-        }
+        for_each_run(blocks, m, [&](std::size_t k, std::uint32_t length) {
+          add_piece(gather, packed + static_cast<std::uint32_t>(k) * m, blocks[k], length);
+        });
         api.local_copies(gather);
         from = packed;
       }
@@ -252,12 +261,7 @@ HeldItems run_ring_stage(NodeApi& api, const RingStage& stage, HeldItems held, R
     if (send >= 0) {
       api.wait(send);
       if (packed_bytes > 0) scratch.give_back(packed, packed_bytes);
-      for (std::size_t k = 0; k < blocks.size();) {  // what was sent on, run by run
-        std::size_t run = 1;
-        while (k + run < blocks.size() && blocks[k + run] == blocks[k] + static_cast<std::uint32_t>(run) * m) ++run;
-        scratch.sent_on(blocks[k], static_cast<std::uint32_t>(run) * m);
-        k += run;
-      }
+      for_each_run(blocks, m, [&](std::size_t k, std::uint32_t length) { scratch.sent_on(blocks[k], length); });
       for (const RingBlock& item : out->blocks) held.erase(item);
     }
     if (receive >= 0) {
