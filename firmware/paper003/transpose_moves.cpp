@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "firmware/api/local_copy_batch.h"
 #include "firmware/paper003/transpose_workload.h"
 #include "topology/config_error.h"
 
@@ -29,13 +30,15 @@ TransposeTraffic transpose_traffic(const TransposeLayout& layout, int node) {
 
 void copy_elements(NodeApi& api, const std::vector<std::uint32_t>& to, const std::vector<std::uint32_t>& from,
                    std::uint32_t element_bytes) {
+  LocalCopyBatch runs(api);
   std::size_t i = 0;
   while (i < to.size()) {
     std::size_t end = i + 1;
     while (end < to.size() && to[end] == to[end - 1] + element_bytes && from[end] == from[end - 1] + element_bytes) ++end;
-    api.local_copy(to[i], from[i], static_cast<std::uint32_t>((end - i) * element_bytes));
+    runs.add(to[i], from[i], static_cast<std::uint32_t>((end - i) * element_bytes));
     i = end;
   }
+  runs.flush();
 }
 
 std::vector<std::pair<std::uint32_t, std::uint32_t>> packets(std::uint32_t address, std::uint32_t length,

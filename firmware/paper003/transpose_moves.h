@@ -1,6 +1,6 @@
 // What every transpose firmware needs besides its routing: which of a node's elements go to which node,
 // in the order the receiver stores them; local copies of element lists merged into contiguous runs (each
-// run one local_copy, charged rho per byte: 000 §3.3 cost model); and messages cut into packets of at
+// run one local operation, charged rho per byte: 000 §3.3 cost model); and messages cut into packets of at
 // most B elements, each with its own start-up (003 §2: tau per packet, maximum packet size B_m).
 #pragma once
 
@@ -27,7 +27,10 @@ struct TransposeTraffic {
 };
 TransposeTraffic transpose_traffic(const TransposeLayout& layout, int node);
 
-// Copies element i from from[i] to to[i] (addresses, e bytes each), one local_copy per contiguous run.
+// Copies element i from from[i] to to[i] (addresses, e bytes each), one local operation per contiguous
+// run (rho per byte, rounded up per run), as local_copy_each batches: one wait per 256 runs. The callers
+// copy between areas no transfer in flight touches, so the bytes and the cycle the node goes on at are
+// those of a local_copy per run.
 void copy_elements(NodeApi& api, const std::vector<std::uint32_t>& to, const std::vector<std::uint32_t>& from,
                    std::uint32_t element_bytes);
 
