@@ -2,6 +2,7 @@
 #include "firmware/paper004/common.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <memory>
 #include <optional>
 
@@ -197,6 +198,32 @@ SaadPlan best_plan(const SaadAlgorithmSpec& spec, const Topology& topology, cons
   return *best;
 }
 
+// The plan of the last inputs asked for, built once: a run asks for the same one several times (its
+// scratch size when the machine is built, the paper's estimate before and after the run, and every node
+// as it starts). The key names every input the plan depends on. Nothing a node's frame owns lives across
+// the run (a node still waiting when a run stops is never unwound): the plan is held here. The workload
+// is named by its description (its own options) and where its scratch begins.
+std::shared_ptr<const SaadPlan> shared_plan(const SaadAlgorithmSpec& spec, const Topology& topology,
+                                            const ExchangeParameters& parameters, const AlgorithmOptions& options,
+                                            const Workload& workload) {
+  static std::string cached_key;
+  static std::shared_ptr<const SaadPlan> cached;
+  char rho[32];
+  std::snprintf(rho, sizeof rho, "%a", parameters.copy_cycles_per_byte);
+  std::string key = spec.name + "|" + topology.spec() + "|" + workload.describe() + "|" +
+                    std::to_string(workload.scratch_base()) + "|" + std::to_string(parameters.block_bytes) + "|" +
+                    std::to_string(parameters.startup_cycles) + "|" + std::to_string(parameters.flit_bytes) + "|" + rho +
+                    "|" + (parameters.all_port ? "all-port" : "one-port") + "|" +
+                    std::to_string(parameters.max_packet_payload_flits) + "|" +
+                    std::to_string(parameters.concurrent_transfers);
+  for (const auto& [name, value] : options.values()) key += "|" + name + "=" + value;
+  if (!cached || key != cached_key) {
+    cached = std::make_shared<const SaadPlan>(plan_for(spec, topology, parameters, options, workload));
+    cached_key = std::move(key);
+  }
+  return cached;
+}
+
 std::string choices_text(const SaadAlgorithmSpec& spec, const AlgorithmOptions& given, const SaadPlan& plan) {
   std::string text = "method=" + plan.method + (given.text("method") == "best" ? " (best)" : "");
   if (spec.pipelined) text += " packets=" + std::to_string(plan.program.packets);
@@ -231,25 +258,13 @@ Algorithm saad_algorithm(const SaadAlgorithmSpec& spec) {
            "(P, Q >= 3), hypercube:n or omega:k";
   };
   a.firmware = [spec](NodeApi& api) {
-    // Every node runs its part of one program: the first node to start builds it, the others share it
-    // (the key names everything the program depends on).
-    // Nothing this frame owns lives across the run (a node still waiting when a run stops is never
-    // unwound): the plan is held by the cache, the key is gone before the first step.
-    static std::string cached_key;
-    static std::shared_ptr<const SaadPlan> cached;
+    // Every node runs its part of one program, built once (shared_plan).
+    const SaadProgram* program = nullptr;
     {
       const ExchangeParameters parameters = api.cost_parameters();
-      std::string key = spec.name + "|" + api.topology().spec() + "|" + api.workload().describe() + "|" +
-                        std::to_string(parameters.block_bytes) + "|" + std::to_string(parameters.startup_cycles) +
-                        "|" + std::to_string(parameters.flit_bytes) + "|" + std::to_string(api.workload().scratch_base()) +
-                        "|" + std::to_string(parameters.concurrent_transfers);
-      for (const auto& [name, value] : api.options().values()) key += "|" + name + "=" + value;
-      if (!cached || key != cached_key) {
-        cached = std::make_shared<const SaadPlan>(plan_for(spec, api.topology(), parameters, api.options(), api.workload()));
-        cached_key = std::move(key);
-      }
+      program = &shared_plan(spec, api.topology(), parameters, api.options(), api.workload())->program;
     }
-    run_saad_program(api, cached->program);
+    run_saad_program(api, *program);
   };
   a.port_rule = [spec](const Topology& topology, const AlgorithmOptions& options) {
     const auto machine = saad_machine(topology);
@@ -259,17 +274,17 @@ Algorithm saad_algorithm(const SaadAlgorithmSpec& spec) {
   // the machine is built (ConfigError, exit 2), and says how much scratch the program uses.
   a.scratch_bytes = [spec](const Topology& topology, const ExchangeParameters& parameters,
                            const AlgorithmOptions& options) -> std::uint64_t {
-    return plan_for(spec, topology, parameters, options, *make_workload(spec.workload, topology, parameters))
-        .program.scratch_bytes;
+    return shared_plan(spec, topology, parameters, options, *make_workload(spec.workload, topology, parameters))
+        ->program.scratch_bytes;
   };
   a.estimate_for_options = [spec](const Topology& topology, const ExchangeParameters& parameters,
                                   const AlgorithmOptions& options) {
-    const SaadPlan plan = plan_for(spec, topology, parameters, options, *make_workload(spec.workload, topology, parameters));
-    return Algorithm::OptionEstimate{plan.formula.cycles, plan.formula.text, choices_text(spec, options, plan)};
+    const auto plan = shared_plan(spec, topology, parameters, options, *make_workload(spec.workload, topology, parameters));
+    return Algorithm::OptionEstimate{plan->formula.cycles, plan->formula.text, choices_text(spec, options, *plan)};
   };
   a.estimate_cycles = [spec](const Topology& topology, const ExchangeParameters& parameters) {
     const AlgorithmOptions defaults(spec.name, options_of(spec), {});
-    return plan_for(spec, topology, parameters, defaults, *make_workload(spec.workload, topology, parameters)).formula.cycles;
+    return shared_plan(spec, topology, parameters, defaults, *make_workload(spec.workload, topology, parameters))->formula.cycles;
   };
   a.estimate_formula = "004 §3's time for the method run, at the nu it used";
   a.peers_per_node = [](const Topology& topology) { return static_cast<std::uint64_t>(topology.num_ports()); };
