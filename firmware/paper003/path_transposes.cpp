@@ -15,6 +15,8 @@
 // H(x), and DPT's two paths are MPT's paths 0 and H(x) as §6.1.3 says.
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <string>
 
 #include "firmware/api/algorithm_registry.h"
 #include "firmware/paper003/transpose_moves.h"
@@ -71,38 +73,58 @@ void wormhole_transpose(NodeApi& api, TransposePaths kind, const TransposeLayout
   api.wait_all();
 }
 
-// Every stop of every packet at node `me`, in cycle order (at cycle departure + h a packet is at hop h of
-// its path), and the routing cycles until the last packet arrives.
-std::vector<Hop> stops_at(NodeApi& api, TransposePaths kind, const TransposeLayout& l, std::uint64_t& cycles) {
+// Every node's stops of every packet, each node's in cycle order (at cycle departure + h a packet is at
+// hop h of its path), and the routing cycles until the last packet arrives: one walk of every node's
+// paths, built once per machine and shared by its nodes (the first to start builds it), instead of a walk
+// of the whole machine's paths at every node. A node's list is the stops at it in the walk's order (node,
+// path, hop, packet), then sorted by cycle.
+struct MachineStops {
+  std::vector<std::vector<Hop>> at_node;
+  std::uint64_t cycles = 0;
+};
+
+const MachineStops& machine_stops(NodeApi& api, TransposePaths kind, const TransposeLayout& l) {
+  // The key names every input of the packets and paths; nothing the calling frame owns lives across the
+  // run (a node still waiting when a run stops is never unwound): the stops are held here.
+  static std::string cached_key;
+  static std::unique_ptr<const MachineStops> cached;
   const int n = l.node_bits();
-  const int me = api.id();
-  std::vector<Hop> hops;
-  cycles = 0;
+  const ExchangeParameters cost = api.cost_parameters();
+  std::string key = std::to_string(static_cast<int>(kind)) + "|" + std::to_string(n) + "|" +
+                    std::to_string(l.elements_per_node()) + "|" + std::to_string(l.element_bytes()) + "|" +
+                    std::to_string(cost.flit_bytes) + "|" + std::to_string(cost.startup_cycles) + "|" +
+                    (kind == TransposePaths::Multiple ? api.options().text("packet_size") : std::string()) + "|" +
+                    std::to_string(api.options().integer("packet_elements"));
+  if (cached && key == cached_key) return *cached;
+  auto stops = std::make_unique<MachineStops>();
+  stops->at_node.resize(static_cast<std::size_t>(1) << n);
   for (int x = 0; x < (1 << n); ++x) {
     const auto paths = transpose_paths(kind, x, n);
     if (paths.empty()) continue;
     const std::vector<PathPacket> packets =
         transpose_packets(kind, x, n, l.elements_per_node(), packet_elements_of(api, kind, l, x));
-    for (const PathPacket& p : packets) cycles = std::max<std::uint64_t>(cycles, p.departure + paths[p.path].size());
+    for (const PathPacket& p : packets) stops->cycles = std::max<std::uint64_t>(stops->cycles, p.departure + paths[p.path].size());
     for (std::size_t path = 0; path < paths.size(); ++path) {
       int at = x;
       for (std::size_t h = 0; h <= paths[path].size(); ++h) {
-        if (at == me)
-          for (const PathPacket& p : packets)
-            if (p.path == static_cast<int>(path)) {
-              Hop hop;
-              hop.cycle = p.departure + h;
-              hop.packet = p;
-              hop.in_dimension = h == 0 ? -1 : paths[path][h - 1];
-              hop.out_dimension = h == paths[path].size() ? -1 : paths[path][h];
-              hops.push_back(hop);
-            }
+        for (const PathPacket& p : packets)
+          if (p.path == static_cast<int>(path)) {
+            Hop hop;
+            hop.cycle = p.departure + h;
+            hop.packet = p;
+            hop.in_dimension = h == 0 ? -1 : paths[path][h - 1];
+            hop.out_dimension = h == paths[path].size() ? -1 : paths[path][h];
+            stops->at_node[static_cast<std::size_t>(at)].push_back(hop);
+          }
         if (h < paths[path].size()) at ^= 1 << paths[path][h];
       }
     }
   }
-  std::sort(hops.begin(), hops.end(), [](const Hop& a, const Hop& b) { return a.cycle < b.cycle; });
-  return hops;
+  for (std::vector<Hop>& hops : stops->at_node)
+    std::sort(hops.begin(), hops.end(), [](const Hop& a, const Hop& b) { return a.cycle < b.cycle; });
+  cached = std::move(stops);
+  cached_key = std::move(key);
+  return *cached;
 }
 
 // Store-and-forward (§6.1): every node forwards the packets passing through it one hop per routing cycle,
@@ -113,8 +135,9 @@ void store_and_forward_transpose(NodeApi& api, TransposePaths kind, const Transp
   const int n = l.node_bits();
   const int me = api.id();
   const std::uint32_t e = l.element_bytes();
-  std::uint64_t cycles = 0;
-  const std::vector<Hop> hops = stops_at(api, kind, l, cycles);
+  const MachineStops& stops = machine_stops(api, kind, l);
+  const std::vector<Hop>& hops = stops.at_node[static_cast<std::size_t>(me)];
+  const std::uint64_t cycles = stops.cycles;
   std::uint64_t largest = 0;
   for (const Hop& hop : hops) largest = std::max(largest, hop.packet.elements);
   const auto slot_bytes = static_cast<std::uint32_t>(largest * e);
