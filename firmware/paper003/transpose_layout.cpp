@@ -95,20 +95,6 @@ Partitioning parse_partitioning(const std::string& field, const std::string& tex
   throw ConfigError(field, text, "must be one of " + list);
 }
 
-NodeBitSplit node_bit_split(Partitioning partitioning, int n) {
-  switch (partitioning) {
-    case Partitioning::RowConsecutive: return {n, 0, false, false};
-    case Partitioning::RowCyclic: return {n, 0, true, false};
-    case Partitioning::ColumnConsecutive: return {0, n, false, false};
-    case Partitioning::ColumnCyclic: return {0, n, false, true};
-    case Partitioning::TwoDConsecutive: return {n / 2, n / 2, false, false};
-    case Partitioning::TwoDCyclic: return {n / 2, n / 2, true, true};
-    case Partitioning::TwoDConsecutiveRowsCyclicColumns: return {n / 2, n / 2, false, true};
-    case Partitioning::TwoDCyclicRowsConsecutiveColumns: return {n / 2, n / 2, true, false};
-  }
-  return {n, 0, false, false};
-}
-
 int node_field_low(const MatrixPlacement& placement, bool rows, int index_bits, int n) {
   const NodeBitSplit s = node_bit_split(placement.partitioning, n);
   const int field = rows ? placement.row_field : placement.column_field;

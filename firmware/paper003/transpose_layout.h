@@ -46,7 +46,20 @@ struct NodeBitSplit {
   bool row_cyclic = false;
   bool column_cyclic = false;
 };
-NodeBitSplit node_bit_split(Partitioning partitioning, int n);
+// Inline: it is asked for every element a layout places (a node's traffic, its memory's fill and check).
+inline NodeBitSplit node_bit_split(Partitioning partitioning, int n) {
+  switch (partitioning) {
+    case Partitioning::RowConsecutive: return {n, 0, false, false};
+    case Partitioning::RowCyclic: return {n, 0, true, false};
+    case Partitioning::ColumnConsecutive: return {0, n, false, false};
+    case Partitioning::ColumnCyclic: return {0, n, false, true};
+    case Partitioning::TwoDConsecutive: return {n / 2, n / 2, false, false};
+    case Partitioning::TwoDCyclic: return {n / 2, n / 2, true, true};
+    case Partitioning::TwoDConsecutiveRowsCyclicColumns: return {n / 2, n / 2, false, true};
+    case Partitioning::TwoDCyclicRowsConsecutiveColumns: return {n / 2, n / 2, true, false};
+  }
+  return {n, 0, false, false};
+}
 bool is_two_dimensional(Partitioning partitioning);
 // Throws ConfigError(field, text, ...) for an unknown name.
 Partitioning parse_partitioning(const std::string& field, const std::string& text);
