@@ -224,6 +224,17 @@ std::shared_ptr<const SaadPlan> shared_plan(const SaadAlgorithmSpec& spec, const
   return cached;
 }
 
+// Every node's part of the plan's program (node_parts), found once per plan and shared by the nodes.
+const std::vector<SaadNodePart>& shared_node_parts(const std::shared_ptr<const SaadPlan>& plan, int nodes) {
+  static std::shared_ptr<const SaadPlan> parts_of;
+  static std::vector<SaadNodePart> parts;
+  if (parts_of != plan || parts.size() != static_cast<std::size_t>(nodes)) {
+    parts = node_parts(plan->program, nodes);
+    parts_of = plan;
+  }
+  return parts;
+}
+
 std::string choices_text(const SaadAlgorithmSpec& spec, const AlgorithmOptions& given, const SaadPlan& plan) {
   std::string text = "method=" + plan.method + (given.text("method") == "best" ? " (best)" : "");
   if (spec.pipelined) text += " packets=" + std::to_string(plan.program.packets);
@@ -258,13 +269,16 @@ Algorithm saad_algorithm(const SaadAlgorithmSpec& spec) {
            "(P, Q >= 3), hypercube:n or omega:k";
   };
   a.firmware = [spec](NodeApi& api) {
-    // Every node runs its part of one program, built once (shared_plan).
+    // Every node runs its part of one program, built once (shared_plan), its part found once for all.
     const SaadProgram* program = nullptr;
+    const SaadNodePart* part = nullptr;
     {
       const ExchangeParameters parameters = api.cost_parameters();
-      program = &shared_plan(spec, api.topology(), parameters, api.options(), api.workload())->program;
+      const auto plan = shared_plan(spec, api.topology(), parameters, api.options(), api.workload());
+      program = &plan->program;
+      part = &shared_node_parts(plan, api.topology().num_nodes())[static_cast<std::size_t>(api.id())];
     }
-    run_saad_program(api, *program);
+    run_saad_program(api, *program, *part);
   };
   a.port_rule = [spec](const Topology& topology, const AlgorithmOptions& options) {
     const auto machine = saad_machine(topology);

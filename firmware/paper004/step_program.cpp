@@ -9,25 +9,85 @@
 
 namespace meshmp {
 
-void run_saad_program(NodeApi& api, const SaadProgram& program) {
+namespace {
+
+// Appends entry `index` of a copy list to a node's runs of it.
+void extend(std::vector<SaadNodePart::Run>& runs, std::uint32_t index) {
+  if (!runs.empty() && runs.back().first + runs.back().count == index) ++runs.back().count;
+  else runs.push_back({index, 1});
+}
+
+// The pieces of `runs` in `list`, in order: one local_copies operation (rho per byte of them all).
+void copy_runs(NodeApi& api, const std::vector<std::pair<int, LocalCopy>>& list, const SaadNodePart::Run* runs,
+               std::size_t count, std::vector<LocalCopy>& pieces) {
+  pieces.clear();
+  for (std::size_t r = 0; r < count; ++r)
+    for (std::uint32_t k = runs[r].first; k < runs[r].first + runs[r].count; ++k) pieces.push_back(list[k].second);
+  if (!pieces.empty()) api.local_copies(pieces);
+}
+
+}  // namespace
+
+std::vector<SaadNodePart> node_parts(const SaadProgram& program, int nodes) {
+  std::vector<SaadNodePart> parts(static_cast<std::size_t>(nodes));
+  auto part = [&](int node) -> SaadNodePart& { return parts.at(static_cast<std::size_t>(node)); };
+  for (std::size_t k = 0; k < program.initial_copies.size(); ++k)
+    extend(part(program.initial_copies[k].first).initial_copies, static_cast<std::uint32_t>(k));
+  for (std::size_t k = 0; k < program.final_copies.size(); ++k)
+    extend(part(program.final_copies[k].first).final_copies, static_cast<std::uint32_t>(k));
+  using Action = SaadNodePart::Action;
+  for (std::size_t s = 0; s < program.steps.size(); ++s) {
+    const auto step = static_cast<std::uint32_t>(s);
+    if (s < program.step_copies.size())
+      for (std::size_t k = 0; k < program.step_copies[s].size(); ++k) {
+        std::vector<SaadNodePart::StepAction>& actions = part(program.step_copies[s][k].first).actions;
+        const auto index = static_cast<std::uint32_t>(k);
+        if (!actions.empty() && actions.back().step == step && actions.back().action == Action::Copies &&
+            actions.back().at.first + actions.back().at.count == index)
+          ++actions.back().at.count;
+        else
+          actions.push_back({step, Action::Copies, {index, 1}});
+      }
+    const std::vector<SaadTransfer>& transfers = program.steps[s];
+    for (std::size_t k = 0; k < transfers.size(); ++k) {
+      const SaadTransfer& t = transfers[k];
+      const SaadNodePart::Run at{static_cast<std::uint32_t>(k), 1};
+      if (t.kind == SaadTransferKind::Message) part(t.to).actions.push_back({step, Action::Receive, at});
+      if (t.kind == SaadTransferKind::Broadcast)
+        for (int v = 0; v < nodes; ++v)
+          if (v != t.from) parts[static_cast<std::size_t>(v)].actions.push_back({step, Action::Receive, at});
+    }
+    for (std::size_t k = 0; k < transfers.size(); ++k) {
+      const SaadTransfer& t = transfers[k];
+      const SaadNodePart::Run at{static_cast<std::uint32_t>(k), 1};
+      part(t.kind == SaadTransferKind::SharedRead ? t.to : t.from).actions.push_back({step, Action::Start, at});
+    }
+  }
+  return parts;
+}
+
+void run_saad_program(NodeApi& api, const SaadProgram& program, const SaadNodePart& part) {
   const int me = api.id();
   const bool barrier = api.options().text("sync") == "barrier";
-  auto copy = [&](const std::vector<std::pair<int, LocalCopy>>& list) {
-    std::vector<LocalCopy> mine;
-    for (const auto& [node, piece] : list)
-      if (node == me) mine.push_back(piece);
-    if (!mine.empty()) api.local_copies(mine);
-  };
-  copy(program.initial_copies);
+  using Action = SaadNodePart::Action;
+  std::vector<LocalCopy> pieces;
+  copy_runs(api, program.initial_copies, part.initial_copies.data(), part.initial_copies.size(), pieces);
+  auto next = part.actions.begin();
+  std::vector<SaadNodePart::Run> step_runs;
   for (std::size_t s = 0; s < program.steps.size(); ++s) {
     api.begin_step(static_cast<int>(s));
-    if (s < program.step_copies.size()) copy(program.step_copies[s]);
     const auto tag = static_cast<std::uint32_t>(s);
-    for (const SaadTransfer& t : program.steps[s])
-      if ((t.kind == SaadTransferKind::Message && t.to == me) || (t.kind == SaadTransferKind::Broadcast && t.from != me))
+    step_runs.clear();
+    for (; next != part.actions.end() && next->step == s && next->action == Action::Copies; ++next)
+      step_runs.push_back(next->at);
+    if (!step_runs.empty()) copy_runs(api, program.step_copies[s], step_runs.data(), step_runs.size(), pieces);
+    for (; next != part.actions.end() && next->step == s; ++next) {
+      const SaadTransfer& t = program.steps[s][next->at.first];
+      if (next->action == Action::Receive) {
         api.receive(t.from, t.to_address, t.bytes, tag);
-    for (const SaadTransfer& t : program.steps[s]) {
-      if (t.kind == SaadTransferKind::SharedRead && t.to == me) api.shared_read(t.to_address, t.from_address, t.bytes, t.pieces);
+        continue;
+      }
+      if (t.kind == SaadTransferKind::SharedRead) api.shared_read(t.to_address, t.from_address, t.bytes, t.pieces);
       if (t.from != me) continue;
       if (t.kind == SaadTransferKind::Message) api.send(t.to, t.from_address, t.bytes, tag);
       if (t.kind == SaadTransferKind::Broadcast) api.broadcast(t.from_address, t.bytes, tag);
@@ -36,7 +96,7 @@ void run_saad_program(NodeApi& api, const SaadProgram& program) {
     api.wait_all();
     if (barrier && program.barrier_after(s)) api.hardware_barrier();
   }
-  copy(program.final_copies);
+  copy_runs(api, program.final_copies, part.final_copies.data(), part.final_copies.size(), pieces);
 }
 
 SaadCounts saad_counts(const SaadProgram& program, std::uint32_t unit_bytes) {

@@ -2,7 +2,7 @@
 // moving messages between nearest neighbours (store-and-forward: a relay forwards what it received in an
 // earlier step), at most one message per channel and direction. The programs are pure functions of the
 // machine and the options, built by the saad-* algorithms and tested without a simulation; every node runs
-// its part with run_saad_program (a step: begin_step, post the step's receives, start its sends, wait; with
+// its part with run_saad_program (a step: begin_step, its copies, post the step's receives, start its sends, wait; with
 // sync=barrier the machine's hardware barrier after every step, 004's synchronous step).
 // Pipelining (004 §3.1 (C), (3.4)): data cut into nu packets follows a path or a tree one hop per step,
 // packet p crossing the hop at depth d in step p + d.
@@ -71,8 +71,29 @@ struct SaadCounts {
 };
 SaadCounts saad_counts(const SaadProgram& program, std::uint32_t unit_bytes);
 
-// Runs node api.id()'s part of `program` (options: sync = none | barrier).
-void run_saad_program(NodeApi& api, const SaadProgram& program);
+// One node's part of a program, in the order run_saad_program takes it: its copies before the first step
+// and after the last, and per step its copies, the transfers it receives and those it starts. Found for
+// every node in one pass over the program (node_parts), so that a node runs in time proportional to its
+// own transfers instead of reading every node's. It refers to the program's lists by index.
+struct SaadNodePart {
+  // Entries [first, first + count) of one of the program's copy lists: the node's pieces, in runs.
+  struct Run {
+    std::uint32_t first = 0;
+    std::uint32_t count = 0;
+  };
+  enum class Action : std::uint8_t { Copies, Receive, Start };
+  struct StepAction {
+    std::uint32_t step = 0;
+    Action action = Action::Receive;
+    Run at;  // Receive, Start: the transfer, at.first in its step; Copies: a run of the step's copies
+  };
+  std::vector<Run> initial_copies, final_copies;
+  std::vector<StepAction> actions;  // by step; in a step its copies, then its receives, then its starts
+};
+std::vector<SaadNodePart> node_parts(const SaadProgram& program, int nodes);
+
+// Runs node api.id()'s part of `program` (options: sync = none | barrier); `part` is node_parts' for it.
+void run_saad_program(NodeApi& api, const SaadProgram& program, const SaadNodePart& part);
 
 // The first node whose own schedule breaks `rule` in `program`, as the machine would report it; empty when
 // it obeys the rule (the tests' check of a program before any run).
