@@ -14,6 +14,7 @@
 //    every port with the blocks routed there, ordered by relative address. Each port carries PQ/(2N)
 //    elements in all; T_min = PQ/(2N) t_c + n tau (003 §3.2).
 #include <algorithm>
+#include <memory>
 
 #include "firmware/api/algorithm_registry.h"
 #include "firmware/paper003/transpose_moves.h"
@@ -77,25 +78,32 @@ std::vector<int> sbnt_path(int d, int n) {
   return path;
 }
 
+// The routes of every relative address, the same at every node: built once per n and shared by the nodes
+// (each node then reads only the lists of its own rounds and ports).
 struct SbntRoutes {
-  std::vector<std::vector<int>> path;      // by relative address
-  std::vector<std::vector<int>> prefix;    // prefix[d][h]: the bits corrected in the first h hops
-  explicit SbntRoutes(int n) : path(1u << n), prefix(1u << n) {
+  int n;
+  std::vector<std::vector<int>> path;                  // by relative address
+  std::vector<std::vector<std::vector<int>>> on_port_; // [round - 1][p]: see on_port
+  explicit SbntRoutes(int dimensions) : n(dimensions), path(1u << dimensions) {
+    on_port_.assign(static_cast<std::size_t>(n), std::vector<std::vector<int>>(static_cast<std::size_t>(n)));
     for (int d = 0; d < (1 << n); ++d) {
       path[d] = sbnt_path(d, n);
-      int mask = 0;
-      prefix[d].push_back(0);
-      for (int bit : path[d]) prefix[d].push_back(mask |= 1 << bit);
+      for (std::size_t h = 0; h < path[d].size(); ++h) on_port_[h][static_cast<std::size_t>(path[d][h])].push_back(d);
     }
   }
   // The relative addresses whose blocks cross dimension p in round r (1-based), ascending.
-  std::vector<int> on_port(int round, int p) const {
-    std::vector<int> list;
-    for (int d = 0; d < static_cast<int>(path.size()); ++d)
-      if (static_cast<int>(path[d].size()) >= round && path[d][round - 1] == p) list.push_back(d);
-    return list;
+  const std::vector<int>& on_port(int round, int p) const {
+    return on_port_[static_cast<std::size_t>(round - 1)][static_cast<std::size_t>(p)];
   }
 };
+
+// Nothing a node's frame owns lives across the run (a node still waiting when a run stops is never
+// unwound): the routes are held here.
+const SbntRoutes& shared_sbnt_routes(int n) {
+  static std::unique_ptr<const SbntRoutes> cached;
+  if (!cached || cached->n != n) cached = std::make_unique<const SbntRoutes>(n);
+  return *cached;
+}
 
 // One node's state in SBnT: its blocks, the routes, and the blocks it sends in the coming round, per port.
 struct SbntNode {
@@ -105,7 +113,7 @@ struct SbntNode {
   std::uint64_t block;
   std::uint32_t block_bytes, packet_bytes;
   TransposeTraffic traffic;
-  SbntRoutes routes;
+  const SbntRoutes& routes;
   std::uint32_t out_base, in_base;            // scratch: the outgoing blocks (by port), the incoming ones
   std::vector<std::vector<int>> out_list;     // per port: the relative addresses, ascending
   std::vector<std::uint32_t> out_at;          // per port: where its blocks start
@@ -210,7 +218,7 @@ void jh_sbnt(NodeApi& api) {
                 block_bytes,
                 packet_bytes_of(static_cast<std::uint64_t>(api.options().integer("packet_elements")), e),
                 transpose_traffic(l, api.id()),
-                SbntRoutes(n),
+                shared_sbnt_routes(n),
                 out_base,
                 out_base + static_cast<std::uint32_t>(nodes) * block_bytes,
                 std::vector<std::vector<int>>(n),
