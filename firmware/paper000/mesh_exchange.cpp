@@ -278,18 +278,22 @@ void submesh_phase(NodeApi& api, const DataArray& array, int last, std::uint32_t
   const std::uint32_t m = l.block_bytes;
   const int me = api.id();
   const SubmeshPlan plan = plan_submesh_phase(topology, me, submesh_base, m);
+  LocalCopyBatch rearrange(api);  // a local operation per block
   for (const Placed& p : plan.array) {
     const std::vector<int> v = array.slot_holding(topology, p.block);
-    api.local_copy(p.address,
-                   ring_array(last, v[static_cast<std::size_t>(last)] / 2) +
-                       static_cast<std::uint32_t>(array.index(v, last)) * m,
-                   m);
+    rearrange.add(p.address,
+                  ring_array(last, v[static_cast<std::size_t>(last)] / 2) + static_cast<std::uint32_t>(array.index(v, last)) * m,
+                  m);
   }
+  rearrange.flush();
   for (const SubmeshStep& s : plan.steps) {
     begin_step();
-    if (s.gathered)
+    if (s.gathered) {
+      LocalCopyBatch gather(api);
       for (std::size_t k = 0; k < s.send.size(); ++k)
-        api.local_copy(s.send_address + static_cast<std::uint32_t>(k) * m, s.send[k].address, m);
+        gather.add(s.send_address + static_cast<std::uint32_t>(k) * m, s.send[k].address, m);
+      gather.flush();
+    }
     const auto tag = static_cast<std::uint32_t>(step);
     const std::uint32_t bytes = static_cast<std::uint32_t>(s.send.size()) * m;
     const Handle r = api.receive(s.partner, s.receive_address, bytes, tag);
@@ -321,10 +325,12 @@ void suh_mesh(NodeApi& api) {
     return l.scratch_base() + static_cast<std::uint32_t>(2 * (phase % 2) + step % 2) * array_bytes;
   };
 
-  // Load the data array from the send buffer, phase 1's coordinate slowest.
+  // Load the data array from the send buffer, phase 1's coordinate slowest: a local operation per block.
+  LocalCopyBatch load(api);
   for (int i = 0; i < N; ++i)
-    api.local_copy(ring_array(0, 0) + static_cast<std::uint32_t>(i) * m,
-                   l.send_block(array.initial_destination(topology, array.slot(i, 0))), m);
+    load.add(ring_array(0, 0) + static_cast<std::uint32_t>(i) * m,
+             l.send_block(array.initial_destination(topology, array.slot(i, 0))), m);
+  load.flush();
 
   // sync=barrier: the hardware barrier before every step after the first (000's synchronized steps). Without
   // it a group that idled in a phase's last steps (a shorter ring) starts the next phase early, on lines
@@ -336,14 +342,17 @@ void suh_mesh(NodeApi& api) {
     api.begin_step(++step);
   };
   for (int k = 0; k < n; ++k) {
-    if (k > 0)  // rearrange: phase k's coordinate slowest, each slot from the array its last step wrote
+    if (k > 0) {  // rearrange: phase k's coordinate slowest, each slot from the array its last step wrote
+      LocalCopyBatch rearrange(api);
       for (int i = 0; i < N; ++i) {
         const std::vector<int> v = array.slot(i, k);
-        api.local_copy(ring_array(k, 0) + static_cast<std::uint32_t>(i) * m,
-                       ring_array(k - 1, v[static_cast<std::size_t>(k - 1)] / 2) +
-                           static_cast<std::uint32_t>(array.index(v, k - 1)) * m,
-                       m);
+        rearrange.add(ring_array(k, 0) + static_cast<std::uint32_t>(i) * m,
+                      ring_array(k - 1, v[static_cast<std::size_t>(k - 1)] / 2) +
+                          static_cast<std::uint32_t>(array.index(v, k - 1)) * m,
+                      m);
       }
+      rearrange.flush();
+    }
     // Step i sends the slots with v_k >= 2i one ring hop on and receives the predecessor's.
     const int s = array.side[static_cast<std::size_t>(k)];
     const int per_pair = N / s * 2;  // slots per pair of v_k values
