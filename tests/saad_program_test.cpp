@@ -481,5 +481,81 @@ TEST(SaadProgram, BadOptionsNameTheFieldAndTheRule) {
   EXPECT_NE(message("saad-broadcast", "mesh:4x4", {}, {}).find("topology"), std::string::npos);
 }
 
+// Each node's part of a program (node_parts, what run_saad_program runs there) is what scanning the whole
+// program for that node gives: its copies before the first step, per step its copies, then the transfers
+// it receives (a message to it, another node's broadcast), then those it starts (its messages,
+// broadcasts and shared writes, the shared reads into it), in the program's order; its copies after the
+// last step. Programs with every kind of transfer and copy: gathers on the grid and the hypercube,
+// broadcasts on the bus, shared reads and writes on the shared memory, the switch's passes.
+TEST(SaadNodeParts, EachNodeTakesItsOwnCopiesAndTransfersInTheProgramsOrder) {
+  struct Case {
+    const char* algorithm;
+    const char* topology;
+    std::map<std::string, std::string> workload;
+  };
+  const Case cases[] = {{"saad-multiscatter", "torus:4x4", {}},          {"saad-multiscatter", "hypercube:4", {}},
+                        {"saad-multiscatter", "ring:7", {}},             {"saad-gather", "torus:5x5", {{"root", "7"}}},
+                        {"saad-all-to-all-broadcast", "bus:6", {}},      {"saad-broadcast", "shared-memory:6", {}},
+                        {"saad-scatter", "shared-memory:5", {}},         {"saad-multiscatter", "omega:8", {}},
+                        {"saad-transpose", "torus:4x4", {}},             {"saad-broadcast", "hypercube:3", {{"root", "5"}}}};
+  using Action = SaadNodePart::Action;
+  for (const Case& c : cases) {
+    const Topology t = Topology::parse(c.topology);
+    ExchangeParameters p;
+    p.block_bytes = 4;
+    p.workload_options = c.workload;
+    const SaadProgram program = saad_plan(c.algorithm, t, p).program;
+    const std::vector<SaadNodePart> parts = node_parts(program, t.num_nodes());
+    ASSERT_EQ(parts.size(), static_cast<std::size_t>(t.num_nodes()));
+    std::size_t actions = 0;
+    for (int v = 0; v < t.num_nodes(); ++v) {
+      // By scanning: one line per copy piece or transfer, in the order the node takes them.
+      std::vector<std::string> scanned, found;
+      auto piece = [](const char* when, std::size_t step, std::size_t k) {
+        return std::string(when) + " " + std::to_string(step) + " copy " + std::to_string(k);
+      };
+      for (std::size_t k = 0; k < program.initial_copies.size(); ++k)
+        if (program.initial_copies[k].first == v) scanned.push_back(piece("before", 0, k));
+      for (std::size_t s = 0; s < program.steps.size(); ++s) {
+        if (s < program.step_copies.size())
+          for (std::size_t k = 0; k < program.step_copies[s].size(); ++k)
+            if (program.step_copies[s][k].first == v) scanned.push_back(piece("step", s, k));
+        for (std::size_t k = 0; k < program.steps[s].size(); ++k) {
+          const SaadTransfer& x = program.steps[s][k];
+          if ((x.kind == SaadTransferKind::Message && x.to == v) || (x.kind == SaadTransferKind::Broadcast && x.from != v))
+            scanned.push_back("step " + std::to_string(s) + " receive " + std::to_string(k));
+        }
+        for (std::size_t k = 0; k < program.steps[s].size(); ++k) {
+          const SaadTransfer& x = program.steps[s][k];
+          if ((x.kind == SaadTransferKind::SharedRead && x.to == v) || (x.kind != SaadTransferKind::SharedRead && x.from == v))
+            scanned.push_back("step " + std::to_string(s) + " start " + std::to_string(k));
+        }
+      }
+      for (std::size_t k = 0; k < program.final_copies.size(); ++k)
+        if (program.final_copies[k].first == v) scanned.push_back(piece("after", 0, k));
+      // By the node's part.
+      const SaadNodePart& part = parts[static_cast<std::size_t>(v)];
+      for (const SaadNodePart::Run& r : part.initial_copies)
+        for (std::uint32_t k = r.first; k < r.first + r.count; ++k) found.push_back(piece("before", 0, k));
+      for (std::size_t a = 0; a < part.actions.size(); ++a) {
+        const SaadNodePart::StepAction& x = part.actions[a];
+        if (a > 0) {
+          EXPECT_LE(part.actions[a - 1].step, x.step) << c.algorithm << " " << c.topology << " node " << v;
+        }
+        if (x.action == Action::Copies)
+          for (std::uint32_t k = x.at.first; k < x.at.first + x.at.count; ++k) found.push_back(piece("step", x.step, k));
+        else
+          found.push_back("step " + std::to_string(x.step) + (x.action == Action::Receive ? " receive " : " start ") +
+                          std::to_string(x.at.first));
+      }
+      for (const SaadNodePart::Run& r : part.final_copies)
+        for (std::uint32_t k = r.first; k < r.first + r.count; ++k) found.push_back(piece("after", 0, k));
+      EXPECT_EQ(found, scanned) << c.algorithm << " on " << c.topology << ", node " << v;
+      actions += found.size();
+    }
+    EXPECT_GT(actions, 0u) << c.algorithm << " on " << c.topology;
+  }
+}
+
 }  // namespace
 }  // namespace meshmp
