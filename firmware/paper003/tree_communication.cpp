@@ -83,17 +83,17 @@ std::vector<int> sbnt_path(int d, int n) {
 struct SbntRoutes {
   int n;
   std::vector<std::vector<int>> path;                  // by relative address
-  std::vector<std::vector<std::vector<int>>> on_port_; // [round - 1][p]: see on_port
+  std::vector<std::vector<std::vector<int>>> crossing;  // [round - 1][p]: see on_port
   explicit SbntRoutes(int dimensions) : n(dimensions), path(1u << dimensions) {
-    on_port_.assign(static_cast<std::size_t>(n), std::vector<std::vector<int>>(static_cast<std::size_t>(n)));
+    crossing.assign(static_cast<std::size_t>(n), std::vector<std::vector<int>>(static_cast<std::size_t>(n)));
     for (int d = 0; d < (1 << n); ++d) {
       path[d] = sbnt_path(d, n);
-      for (std::size_t h = 0; h < path[d].size(); ++h) on_port_[h][static_cast<std::size_t>(path[d][h])].push_back(d);
+      for (std::size_t h = 0; h < path[d].size(); ++h) crossing[h][static_cast<std::size_t>(path[d][h])].push_back(d);
     }
   }
   // The relative addresses whose blocks cross dimension p in round r (1-based), ascending.
   const std::vector<int>& on_port(int round, int p) const {
-    return on_port_[static_cast<std::size_t>(round - 1)][static_cast<std::size_t>(p)];
+    return crossing[static_cast<std::size_t>(round - 1)][static_cast<std::size_t>(p)];
   }
 };
 
