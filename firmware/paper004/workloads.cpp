@@ -22,7 +22,11 @@ std::uint8_t word_byte(int origin, std::uint64_t w, std::uint32_t index) {
 class WordWorkload : public Workload {
  public:
   WordWorkload(const Topology& topology, SaadWords words, std::uint64_t scratch_bytes)
-      : k_(topology.num_nodes()), w_(std::move(words)), scratch_(scratch_bytes) {
+      : k_(topology.num_nodes()),
+        w_(std::move(words)),
+        transpose_(w_.operation == "grid-transpose"),
+        pair_regions_(w_.operation == "one-to-one" || w_.operation == "broadcast" || transpose_),
+        scratch_(scratch_bytes) {
     if (transpose())
       for (int v = 0; v < k_; ++v) {
         const std::vector<int> at = topology.coordinates(v);
@@ -122,8 +126,9 @@ class WordWorkload : public Workload {
   }
 
  private:
-  bool transpose() const { return w_.operation == "grid-transpose"; }
-  bool pair_regions() const { return w_.operation == "one-to-one" || w_.operation == "broadcast" || transpose(); }
+  // What the operation is, asked for every byte the verifier checks: decided once, not by comparing names.
+  bool transpose() const { return transpose_; }
+  bool pair_regions() const { return pair_regions_; }
   // Slot s of the output: whose word and which.
   std::pair<int, std::uint64_t> identity(std::uint64_t s) const {
     if (pair_regions()) return {w_.source, s};
@@ -138,6 +143,8 @@ class WordWorkload : public Workload {
 
   int k_;
   SaadWords w_;
+  bool transpose_;     // the grid transpose: every node's words to its mirror
+  bool pair_regions_;  // an input and an output region (one source's words, or the transpose's)
   std::vector<int> mirror_;  // grid transpose: node (x, y) -> node (y, x)
   std::uint64_t scratch_;
   std::uint64_t regions_bytes_ = 0;
