@@ -15,7 +15,7 @@ namespace meshmp {
 
 class LocalCopyBatch {
  public:
-  explicit LocalCopyBatch(NodeApi& api) : api_(api) { copies_.reserve(kPieces); }
+  explicit LocalCopyBatch(NodeApi& api) : api_(api) {}
   void add(std::uint32_t to, std::uint32_t from, std::uint32_t length) {
     copies_.push_back({to, from, length});
     if (copies_.size() == kPieces) flush();
