@@ -2,8 +2,8 @@
 // moving messages between nearest neighbours (store-and-forward: a relay forwards what it received in an
 // earlier step), at most one message per channel and direction. The programs are pure functions of the
 // machine and the options, built by the saad-* algorithms and tested without a simulation; every node runs
-// its part with run_saad_program (a step: begin_step, its copies, post the step's receives, start its sends, wait; with
-// sync=barrier the machine's hardware barrier after every step, 004's synchronous step).
+// its part with run_saad_program (a step: begin_step, its copies, post the step's receives, start its
+// sends, wait; with sync=barrier the machine's hardware barrier after every step, 004's synchronous step).
 // Pipelining (004 §3.1 (C), (3.4)): data cut into nu packets follows a path or a tree one hop per step,
 // packet p crossing the hop at depth d in step p + d.
 #pragma once
