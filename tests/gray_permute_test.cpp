@@ -13,6 +13,7 @@
 #include <random>
 
 #include "exchange_run.h"
+#include "firmware/paper003/block_moves.h"
 #include "firmware/paper003/cube_block_schedules.h"
 #include "firmware/paper003/permutation_workload.h"
 
@@ -227,6 +228,33 @@ INSTANTIATE_TEST_SUITE_P(Permutations, JhPermute,
                              if (ch == '-' || ch == ',') ch = '_';
                            return name;
                          });
+
+// Each node's moves (node_moves, what run_block_moves runs there) are what scanning the whole schedule
+// for that node gives: per step the moves reaching it, then those leaving it, in the step's order.
+TEST(NodeMoves, EachNodeTakesTheMovesReachingItThenThoseLeavingItStepByStep) {
+  const int n = 6;
+  for (const MoveSchedule& schedule :
+       {combined_gray_transpose_schedule(n, gray_transpose_flags(n, codes_of(5))), naive_gray_transpose_schedule(n, codes_of(3)),
+        parallel_swap_schedule(n, swapping_steps({1, 2, 3, 4, 5, 0}))}) {
+    const std::vector<std::vector<NodeMove>> moves = node_moves(schedule, 1 << n);
+    ASSERT_EQ(moves.size(), static_cast<std::size_t>(1 << n));
+    std::size_t total = 0;
+    for (int v = 0; v < (1 << n); ++v) {
+      std::vector<std::string> scanned, found;
+      for (std::size_t s = 0; s < schedule.size(); ++s) {
+        for (std::size_t k = 0; k < schedule[s].size(); ++k)
+          if (schedule[s][k].to == v) scanned.push_back(std::to_string(s) + " in " + std::to_string(k));
+        for (std::size_t k = 0; k < schedule[s].size(); ++k)
+          if (schedule[s][k].from == v) scanned.push_back(std::to_string(s) + " out " + std::to_string(k));
+      }
+      for (const NodeMove& m : moves[static_cast<std::size_t>(v)])
+        found.push_back(std::to_string(m.step) + (m.leaving ? " out " : " in ") + std::to_string(m.index));
+      EXPECT_EQ(found, scanned) << "node " << v;
+      total += found.size();
+    }
+    EXPECT_GT(total, 0u);
+  }
+}
 
 }  // namespace
 }  // namespace meshmp

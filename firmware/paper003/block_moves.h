@@ -38,7 +38,20 @@ struct BlockBuffers {
   bool first_step_begun = false;   // the caller already marked it (its own work belongs to that step)
 };
 
-// Runs the schedule at this node; returns the blocks it holds at the end and where they are.
-std::map<int, std::uint32_t> run_block_moves(NodeApi& api, const MoveSchedule& schedule, const BlockBuffers& buffers);
+// One node's moves under a schedule, in the order it takes them: per step the moves reaching it, then
+// those leaving it, each as its index in the step. Found for every node in one pass over the schedule
+// (node_moves), so that a node runs in time proportional to its own moves instead of reading every
+// node's at every step.
+struct NodeMove {
+  std::uint32_t step = 0;
+  std::uint32_t index = 0;
+  bool leaving = false;
+};
+std::vector<std::vector<NodeMove>> node_moves(const MoveSchedule& schedule, int nodes);
+
+// Runs the schedule at this node (`mine`: node_moves' list for it); returns the blocks it holds at the end
+// and where they are.
+std::map<int, std::uint32_t> run_block_moves(NodeApi& api, const MoveSchedule& schedule, const std::vector<NodeMove>& mine,
+                                             const BlockBuffers& buffers);
 
 }  // namespace meshmp

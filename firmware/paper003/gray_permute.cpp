@@ -11,6 +11,10 @@
 //    swap of dimensions (i, k) one exchange at distance two, two routing steps through a relay.
 // Each node packs its block in the receiver's storage order before the first step and unpacks the block
 // that reaches it after the last (003 §8.2.1's local rearrangement; charged rho per byte).
+#include <functional>
+#include <memory>
+#include <string>
+
 #include "firmware/api/algorithm_registry.h"
 #include "firmware/paper003/block_moves.h"
 #include "firmware/paper003/cube_block_schedules.h"
@@ -33,6 +37,27 @@ MoveSchedule gray_transpose_schedule(const TransposeLayout& l, const std::string
                            : combined_gray_transpose_schedule(n, gray_transpose_flags(n, codes));
 }
 
+// A schedule of the whole machine and each node's moves in it, built once per machine by the first node
+// to start and shared (`key` names every input of the schedule): a node plans its own moves, not every
+// node's. Nothing a node's frame owns lives across the run (a node still waiting when a run stops is
+// never unwound): the schedule is held here.
+struct SharedMoves {
+  MoveSchedule schedule;
+  std::vector<std::vector<NodeMove>> by_node;
+};
+const SharedMoves& shared_moves(const std::string& key, int nodes, const std::function<MoveSchedule()>& build) {
+  static std::string cached_key;
+  static std::unique_ptr<const SharedMoves> cached;
+  if (!cached || key != cached_key) {
+    auto moves = std::make_unique<SharedMoves>();
+    moves->schedule = build();
+    moves->by_node = node_moves(moves->schedule, nodes);
+    cached = std::move(moves);
+    cached_key = key;
+  }
+  return *cached;
+}
+
 void jh_gray_transpose(NodeApi& api) {
   const TransposeLayout& l = transpose_layout(api);
   const int n = l.node_bits();
@@ -40,7 +65,13 @@ void jh_gray_transpose(NodeApi& api) {
   const std::uint32_t e = l.element_bytes();
   const TransposeTraffic traffic = transpose_traffic(l, me);
   const int destination = gray_transpose_destination(me, n, codes_of(l));
-  const MoveSchedule schedule = gray_transpose_schedule(l, api.options().text("method"));
+  const CodeChange codes = codes_of(l);
+  const std::string method = api.options().text("method");
+  const SharedMoves& moves =
+      shared_moves("gray|" + method + "|" + std::to_string(n) + "|" + std::to_string(codes.rows_gray_before) +
+                       std::to_string(codes.columns_gray_before) + std::to_string(codes.rows_gray_after) +
+                       std::to_string(codes.columns_gray_after),
+                   1 << n, [&] { return gray_transpose_schedule(l, method); });
   BlockBuffers buffers;
   buffers.own_address = static_cast<std::uint32_t>(l.scratch_base());
   buffers.block_bytes = static_cast<std::uint32_t>(l.region_bytes());
@@ -57,7 +88,7 @@ void jh_gray_transpose(NodeApi& api) {
     }
     copy_elements(api, to, from, e);
   }
-  const auto held = run_block_moves(api, schedule, buffers);
+  const auto held = run_block_moves(api, moves.schedule, moves.by_node[static_cast<std::size_t>(me)], buffers);
   if (held.size() != 1) throw FirmwareError("node " + std::to_string(me) + " ends holding " + std::to_string(held.size()) + " blocks");
   const auto [source, address] = *held.begin();
   std::vector<std::uint32_t> to, from;
@@ -78,7 +109,10 @@ void jh_permute(NodeApi& api) {
   buffers.base = static_cast<std::uint32_t>(api.workload().scratch_base());
   buffers.count = 3;
   buffers.packet_bytes = static_cast<std::uint32_t>(api.options().integer("packet_bytes"));
-  const auto held = run_block_moves(api, parallel_swap_schedule(n, swapping_steps(delta)), buffers);
+  std::string key = "permute";
+  for (int d : delta) key += "|" + std::to_string(d);
+  const SharedMoves& moves = shared_moves(key, 1 << n, [&] { return parallel_swap_schedule(n, swapping_steps(delta)); });
+  const auto held = run_block_moves(api, moves.schedule, moves.by_node[static_cast<std::size_t>(api.id())], buffers);
   if (held.size() != 1) throw FirmwareError("node " + std::to_string(api.id()) + " ends holding " + std::to_string(held.size()) + " blocks");
   api.local_copy(m, held.begin()->second, m);
 }
