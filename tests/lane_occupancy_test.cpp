@@ -29,6 +29,9 @@ TEST(LaneOccupancy, CountsAndFirstFreeCyclesAreThoseOfTheHoldsOneByOne) {
   for (int round = 0; round < 2000; ++round) {
     now += random() % 4;
     occupancy.forget_before(now);
+    // The reference keeps the holds that can still count (a cycle from `now` on): scanning every hold
+    // ever made took 317 s of the sanitized suite.
+    holds.erase(std::remove_if(holds.begin(), holds.end(), [now](const Hold& h) { return h.to <= now; }), holds.end());
     const std::uint64_t from = now + 1 + random() % 40, to = from + 1 + random() % 30;
     occupancy.hold(from, to);
     holds.push_back({from, to});
