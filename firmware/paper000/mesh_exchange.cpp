@@ -282,7 +282,8 @@ void submesh_phase(NodeApi& api, const DataArray& array, int last, std::uint32_t
   for (const Placed& p : plan.array) {
     const std::vector<int> v = array.slot_holding(topology, p.block);
     rearrange.add(p.address,
-                  ring_array(last, v[static_cast<std::size_t>(last)] / 2) + static_cast<std::uint32_t>(array.index(v, last)) * m,
+                  ring_array(last, v[static_cast<std::size_t>(last)] / 2) +
+                      static_cast<std::uint32_t>(array.index(v, last)) * m,
                   m);
   }
   rearrange.flush();

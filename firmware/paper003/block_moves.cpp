@@ -48,8 +48,8 @@ std::vector<std::vector<NodeMove>> node_moves(const MoveSchedule& schedule, int 
   return moves;
 }
 
-std::map<int, std::uint32_t> run_block_moves(NodeApi& api, const MoveSchedule& schedule, const std::vector<NodeMove>& mine,
-                                             const BlockBuffers& buffers) {
+std::map<int, std::uint32_t> run_block_moves(NodeApi& api, const MoveSchedule& schedule,
+                                             const std::vector<NodeMove>& mine, const BlockBuffers& buffers) {
   const int me = api.id();
   std::map<int, std::uint32_t> held = {{me, buffers.own_address}};
   std::vector<bool> busy(buffers.count, false);
@@ -82,8 +82,10 @@ std::map<int, std::uint32_t> run_block_moves(NodeApi& api, const MoveSchedule& s
         continue;
       }
       const auto it = held.find(move.block);
-      if (it == held.end()) throw FirmwareError("node " + std::to_string(me) + " does not hold block " + std::to_string(move.block));
-      send_packets(api, move.to, it->second, buffers.block_bytes, buffers.packet_bytes, static_cast<std::uint32_t>(step));
+      if (it == held.end())
+        throw FirmwareError("node " + std::to_string(me) + " does not hold block " + std::to_string(move.block));
+      send_packets(api, move.to, it->second, buffers.block_bytes, buffers.packet_bytes,
+                   static_cast<std::uint32_t>(step));
       leaving.push_back(it->second);
       held.erase(it);
     }

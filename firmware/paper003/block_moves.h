@@ -51,7 +51,7 @@ std::vector<std::vector<NodeMove>> node_moves(const MoveSchedule& schedule, int 
 
 // Runs the schedule at this node (`mine`: node_moves' list for it); returns the blocks it holds at the end
 // and where they are.
-std::map<int, std::uint32_t> run_block_moves(NodeApi& api, const MoveSchedule& schedule, const std::vector<NodeMove>& mine,
-                                             const BlockBuffers& buffers);
+std::map<int, std::uint32_t> run_block_moves(NodeApi& api, const MoveSchedule& schedule,
+                                             const std::vector<NodeMove>& mine, const BlockBuffers& buffers);
 
 }  // namespace meshmp
