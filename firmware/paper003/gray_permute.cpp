@@ -12,10 +12,10 @@
 // Each node packs its block in the receiver's storage order before the first step and unpacks the block
 // that reaches it after the last (003 §8.2.1's local rearrangement; charged rho per byte).
 #include <functional>
-#include <memory>
 #include <string>
 
 #include "firmware/api/algorithm_registry.h"
+#include "firmware/api/shared_plan_cache.h"
 #include "firmware/paper003/block_moves.h"
 #include "firmware/paper003/cube_block_schedules.h"
 #include "firmware/paper003/permutation_workload.h"
@@ -37,25 +37,20 @@ MoveSchedule gray_transpose_schedule(const TransposeLayout& l, const std::string
                            : combined_gray_transpose_schedule(n, gray_transpose_flags(n, codes));
 }
 
-// A schedule of the whole machine and each node's moves in it, built once per machine by the first node
-// to start and shared (`key` names every input of the schedule): a node plans its own moves, not every
-// node's. Nothing a node's frame owns lives across the run (a node still waiting when a run stops is
-// never unwound): the schedule is held here.
+// A schedule of the whole machine and each node's moves in it, built once per machine and shared
+// (firmware/api/shared_plan_cache.h; `key` names every input of the schedule).
 struct SharedMoves {
   MoveSchedule schedule;
   std::vector<std::vector<NodeMove>> by_node;
 };
 const SharedMoves& shared_moves(const std::string& key, int nodes, const std::function<MoveSchedule()>& build) {
-  static std::string cached_key;
-  static std::unique_ptr<const SharedMoves> cached;
-  if (!cached || key != cached_key) {
-    auto moves = std::make_unique<SharedMoves>();
-    moves->schedule = build();
-    moves->by_node = node_moves(moves->schedule, nodes);
-    cached = std::move(moves);
-    cached_key = key;
-  }
-  return *cached;
+  static SharedPlanCache<SharedMoves> cache;
+  return *cache.get(key, [&] {
+    SharedMoves moves;
+    moves.schedule = build();
+    moves.by_node = node_moves(moves.schedule, nodes);
+    return moves;
+  });
 }
 
 void jh_gray_transpose(NodeApi& api) {

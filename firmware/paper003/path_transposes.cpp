@@ -15,10 +15,10 @@
 // H(x), and DPT's two paths are MPT's paths 0 and H(x) as §6.1.3 says.
 #include <algorithm>
 #include <cmath>
-#include <memory>
 #include <string>
 
 #include "firmware/api/algorithm_registry.h"
+#include "firmware/api/shared_plan_cache.h"
 #include "firmware/paper003/transpose_moves.h"
 #include "firmware/paper003/transpose_paths.h"
 #include "firmware/paper003/transpose_workload.h"
@@ -84,10 +84,7 @@ struct MachineStops {
 };
 
 const MachineStops& machine_stops(NodeApi& api, TransposePaths kind, const TransposeLayout& l) {
-  // The key names every input of the packets and paths; nothing the calling frame owns lives across the
-  // run (a node still waiting when a run stops is never unwound): the stops are held here.
-  static std::string cached_key;
-  static std::unique_ptr<const MachineStops> cached;
+  static SharedPlanCache<MachineStops> cache;  // keyed by every input of the packets and paths
   const int n = l.node_bits();
   const ExchangeParameters cost = api.cost_parameters();
   std::string key = std::to_string(static_cast<int>(kind)) + "|" + std::to_string(n) + "|" +
@@ -95,36 +92,36 @@ const MachineStops& machine_stops(NodeApi& api, TransposePaths kind, const Trans
                     std::to_string(cost.flit_bytes) + "|" + std::to_string(cost.startup_cycles) + "|" +
                     (kind == TransposePaths::Multiple ? api.options().text("packet_size") : std::string()) + "|" +
                     std::to_string(api.options().integer("packet_elements"));
-  if (cached && key == cached_key) return *cached;
-  auto stops = std::make_unique<MachineStops>();
-  stops->at_node.resize(static_cast<std::size_t>(1) << n);
-  for (int x = 0; x < (1 << n); ++x) {
-    const auto paths = transpose_paths(kind, x, n);
-    if (paths.empty()) continue;
-    const std::vector<PathPacket> packets =
-        transpose_packets(kind, x, n, l.elements_per_node(), packet_elements_of(api, kind, l, x));
-    for (const PathPacket& p : packets) stops->cycles = std::max<std::uint64_t>(stops->cycles, p.departure + paths[p.path].size());
-    for (std::size_t path = 0; path < paths.size(); ++path) {
-      int at = x;
-      for (std::size_t h = 0; h <= paths[path].size(); ++h) {
-        for (const PathPacket& p : packets)
-          if (p.path == static_cast<int>(path)) {
-            Hop hop;
-            hop.cycle = p.departure + h;
-            hop.packet = p;
-            hop.in_dimension = h == 0 ? -1 : paths[path][h - 1];
-            hop.out_dimension = h == paths[path].size() ? -1 : paths[path][h];
-            stops->at_node[static_cast<std::size_t>(at)].push_back(hop);
-          }
-        if (h < paths[path].size()) at ^= 1 << paths[path][h];
+  return *cache.get(key, [&] {
+    MachineStops stops;
+    stops.at_node.resize(static_cast<std::size_t>(1) << n);
+    for (int x = 0; x < (1 << n); ++x) {
+      const auto paths = transpose_paths(kind, x, n);
+      if (paths.empty()) continue;
+      const std::vector<PathPacket> packets =
+          transpose_packets(kind, x, n, l.elements_per_node(), packet_elements_of(api, kind, l, x));
+      for (const PathPacket& p : packets)
+        stops.cycles = std::max<std::uint64_t>(stops.cycles, p.departure + paths[p.path].size());
+      for (std::size_t path = 0; path < paths.size(); ++path) {
+        int at = x;
+        for (std::size_t h = 0; h <= paths[path].size(); ++h) {
+          for (const PathPacket& p : packets)
+            if (p.path == static_cast<int>(path)) {
+              Hop hop;
+              hop.cycle = p.departure + h;
+              hop.packet = p;
+              hop.in_dimension = h == 0 ? -1 : paths[path][h - 1];
+              hop.out_dimension = h == paths[path].size() ? -1 : paths[path][h];
+              stops.at_node[static_cast<std::size_t>(at)].push_back(hop);
+            }
+          if (h < paths[path].size()) at ^= 1 << paths[path][h];
+        }
       }
     }
-  }
-  for (std::vector<Hop>& hops : stops->at_node)
-    std::sort(hops.begin(), hops.end(), [](const Hop& a, const Hop& b) { return a.cycle < b.cycle; });
-  cached = std::move(stops);
-  cached_key = std::move(key);
-  return *cached;
+    for (std::vector<Hop>& hops : stops.at_node)
+      std::sort(hops.begin(), hops.end(), [](const Hop& a, const Hop& b) { return a.cycle < b.cycle; });
+    return stops;
+  });
 }
 
 // Store-and-forward (§6.1): every node forwards the packets passing through it one hop per routing cycle,

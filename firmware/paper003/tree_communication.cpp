@@ -14,9 +14,9 @@
 //    every port with the blocks routed there, ordered by relative address. Each port carries PQ/(2N)
 //    elements in all; T_min = PQ/(2N) t_c + n tau (003 §3.2).
 #include <algorithm>
-#include <memory>
 
 #include "firmware/api/algorithm_registry.h"
+#include "firmware/api/shared_plan_cache.h"
 #include "firmware/paper003/transpose_moves.h"
 #include "firmware/paper003/transpose_workload.h"
 #include "topology/config_error.h"
@@ -97,12 +97,9 @@ struct SbntRoutes {
   }
 };
 
-// Nothing a node's frame owns lives across the run (a node still waiting when a run stops is never
-// unwound): the routes are held here.
 const SbntRoutes& shared_sbnt_routes(int n) {
-  static std::unique_ptr<const SbntRoutes> cached;
-  if (!cached || cached->n != n) cached = std::make_unique<const SbntRoutes>(n);
-  return *cached;
+  static SharedPlanCache<SbntRoutes> cache;
+  return *cache.get(std::to_string(n), [n] { return SbntRoutes(n); });
 }
 
 // One node's state in SBnT: its blocks, the routes, and the blocks it sends in the coming round, per port.

@@ -1,6 +1,8 @@
 // The saad-* algorithms' shared machinery (004 §2, §3). See common.h.
 #include "firmware/paper004/common.h"
 
+#include "firmware/api/shared_plan_cache.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <memory>
@@ -198,16 +200,13 @@ SaadPlan best_plan(const SaadAlgorithmSpec& spec, const Topology& topology, cons
   return *best;
 }
 
-// The plan of the last inputs asked for, built once: a run asks for the same one several times (its
+// The plan, built once (firmware/api/shared_plan_cache.h): a run asks for the same one several times (its
 // scratch size when the machine is built, the paper's estimate before and after the run, and every node
-// as it starts). The key names every input the plan depends on. Nothing a node's frame owns lives across
-// the run (a node still waiting when a run stops is never unwound): the plan is held here. The workload
-// is named by its description (its own options) and where its scratch begins.
+// as it starts). The workload is named by its description (its own options) and where its scratch begins.
 std::shared_ptr<const SaadPlan> shared_plan(const SaadAlgorithmSpec& spec, const Topology& topology,
                                             const ExchangeParameters& parameters, const AlgorithmOptions& options,
                                             const Workload& workload) {
-  static std::string cached_key;
-  static std::shared_ptr<const SaadPlan> cached;
+  static SharedPlanCache<SaadPlan> cache;
   char rho[32];
   std::snprintf(rho, sizeof rho, "%a", parameters.copy_cycles_per_byte);
   std::string key = spec.name + "|" + topology.spec() + "|" + workload.describe() + "|" +
@@ -217,11 +216,7 @@ std::shared_ptr<const SaadPlan> shared_plan(const SaadAlgorithmSpec& spec, const
                     std::to_string(parameters.max_packet_payload_flits) + "|" +
                     std::to_string(parameters.concurrent_transfers);
   for (const auto& [name, value] : options.values()) key += "|" + name + "=" + value;
-  if (!cached || key != cached_key) {
-    cached = std::make_shared<const SaadPlan>(plan_for(spec, topology, parameters, options, workload));
-    cached_key = std::move(key);
-  }
-  return cached;
+  return cache.get(key, [&] { return plan_for(spec, topology, parameters, options, workload); });
 }
 
 // Every node's part of the plan's program (node_parts), found once per plan and shared by the nodes.
