@@ -256,6 +256,23 @@ TEST(TransactionChannels, AFullSourceBufferStopsTheChannelAsCreditsDo) {
         << "node " << n << ": a payload per message in the network, not one for each of its 63 sends";
 }
 
+// A sent message's bytes go into a buffer a delivered message left (no heap allocation per message): on
+// torus:8x8 each node's 63 sends take a few buffers, as many as its messages in the network at once.
+TEST(TransactionChannels, SentMessagesReuseTheBuffersOfThoseDelivered) {
+  meshmp::MachineConfig config = direct_at_once("torus:8x8", 8);
+  config.processor.startup_cycles = 20;
+  meshmp::Machine machine("machine", config, meshmp::find_algorithm("direct"));
+  machine.fill_memory();
+  ASSERT_EQ(machine.run().status, meshmp::RunStatus::Completed);
+  EXPECT_TRUE(machine.verify().ok());
+  for (int n = 0; n < 64; ++n) {
+    const meshmp::NetworkInterface& node = machine.node(n).network_interface();
+    EXPECT_GE(node.payload_buffers_allocated(), 1u) << "node " << n;
+    EXPECT_LE(node.payload_buffers_allocated(), node.payloads_allocated() + 1)
+        << "node " << n << ": a buffer per message in the network, not one for each of its 63 sends";
+  }
+}
+
 // A message's packets streaming back to back hold one reservation per link, not one each: 2,048-byte
 // messages of 128 two-flit-payload packets on ring:3 never hold 128 at once (before, every packet of a
 // message held its own on every link of its route: 0.9 GB of tseng-c64's 12.4 GB on its 32x32x32 torus).

@@ -2,7 +2,6 @@
 #include "hw/fabric/fabric_interface.h"
 
 #include "tlm/dma_registers.h"
-#include "tlm/transport.h"
 
 namespace meshmp {
 
@@ -37,11 +36,6 @@ bool FabricInterface::command(std::uint32_t value) {
   return registers_.reject("COMMAND = " + std::to_string(value) + ": expected 1 (send) or 2 (receive)");
 }
 
-bool FabricInterface::memory_access(tlm::tlm_command command, std::uint32_t address, std::uint8_t* data,
-                                    std::uint32_t length) {
-  return length == 0 || transport(memory_port, command, address, data, length) == tlm::TLM_OK_RESPONSE;
-}
-
 // ---- Sends: one channel, one message at a time ----
 
 bool FabricInterface::start_send() {
@@ -56,7 +50,7 @@ bool FabricInterface::start_send() {
     return registers_.reject(what + ": LOCAL_ADDRESS + LENGTH = " + std::to_string(std::uint64_t{address} + length) +
                   " exceeds the local memory of " + std::to_string(memory_bytes_) + " bytes");
   OutgoingMessage m{registers_.new_descriptor(), peer, tag, registers_.step_mark(), std::vector<std::uint8_t>(length)};
-  if (!memory_access(tlm::TLM_READ_COMMAND, address, m.bytes.data(), length))
+  if (!memory_.access(tlm::TLM_READ_COMMAND, address, m.bytes.data(), length))
     return registers_.reject(what + ": local memory read failed");
   outgoing_.push_back(std::move(m));
   send_queued_.notify(sc_core::SC_ZERO_TIME);
@@ -133,7 +127,7 @@ void FabricInterface::message_in(tlm::tlm_generic_payload& trans, sc_core::sc_ti
     trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
     return;
   }
-  if (!memory_access(tlm::TLM_WRITE_COMMAND, receive.address, trans.get_data_ptr(), receive.length)) {
+  if (!memory_.access(tlm::TLM_WRITE_COMMAND, receive.address, trans.get_data_ptr(), receive.length)) {
     trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
@@ -162,7 +156,7 @@ bool FabricInterface::start_receive() {
   if (bytes.size() != length)
     return registers_.reject(what + ": the message is " + std::to_string(bytes.size()) + " bytes, the receive LENGTH is " +
                   std::to_string(length));
-  if (!memory_access(tlm::TLM_WRITE_COMMAND, address, bytes.data(), length))
+  if (!memory_.access(tlm::TLM_WRITE_COMMAND, address, bytes.data(), length))
     return registers_.reject(what + ": local memory write failed");
   registers_.complete(descriptor);
   return true;

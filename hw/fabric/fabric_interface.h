@@ -30,6 +30,7 @@
 
 #include "hw/node/dma_engine.h"
 #include "hw/node/dma_register_file.h"
+#include "tlm/memory_window.h"
 #include "tlm/message_transfer.h"
 
 namespace meshmp {
@@ -78,12 +79,12 @@ class FabricInterface : public sc_core::sc_module, public DmaEngine {
   bool start_send();
   bool start_receive();
   void channel();  // SC_THREAD: sends the queued messages one at a time
-  bool memory_access(tlm::tlm_command command, std::uint32_t address, std::uint8_t* data, std::uint32_t length);
 
   int node_;
   int nodes_;
   std::size_t memory_bytes_;
   DmaRegisterFile registers_;
+  MemoryWindow<tlm_utils::simple_initiator_socket<FabricInterface>> memory_{memory_port};  // the local memory
   std::deque<OutgoingMessage> outgoing_;
   std::vector<std::uint64_t> sequence_to_;              // per receiver: messages sent to it so far
   std::map<SourceTag, std::deque<PostedReceive>> posted_;

@@ -2,7 +2,6 @@
 #include "hw/fabric/shared_memory_interface.h"
 
 #include "tlm/dma_registers.h"
-#include "tlm/transport.h"
 
 namespace meshmp {
 namespace {
@@ -43,11 +42,6 @@ bool SharedMemoryInterface::command(std::uint32_t value) {
   return registers_.reject("COMMAND = " + std::to_string(value) + ": expected 3 (shared read) or 4 (shared write)");
 }
 
-bool SharedMemoryInterface::local_access(tlm::tlm_command command, std::uint32_t address, std::uint8_t* data,
-                                         std::uint32_t length) {
-  return length == 0 || transport(memory_port, command, address, data, length) == tlm::TLM_OK_RESPONSE;
-}
-
 bool SharedMemoryInterface::start_access(bool write) {
   const std::uint32_t global = registers_.global_address(), address = registers_.local_address();
   const std::uint32_t length = registers_.length();
@@ -62,7 +56,7 @@ bool SharedMemoryInterface::start_access(bool write) {
     return registers_.reject(what + ": GLOBAL_STRIDE = " + std::to_string(stride) + " is less than GLOBAL_PIECE = " +
                              std::to_string(piece) + " (the pieces would overlap)");
   Access a{registers_.new_descriptor(), write, global, address, piece, stride, std::vector<std::uint8_t>(length)};
-  if (write && !local_access(tlm::TLM_READ_COMMAND, address, a.bytes.data(), length))
+  if (write && !memory_.access(tlm::TLM_READ_COMMAND, address, a.bytes.data(), length))
     return registers_.reject(what + ": local memory read failed");
   queued_.push_back(std::move(a));
   access_queued_.notify(sc_core::SC_ZERO_TIME);
@@ -93,8 +87,8 @@ void SharedMemoryInterface::channel() {
     const std::string what = describe_access(a.write, a.global_address, a.bytes.size(), a.piece_bytes, a.stride_bytes);
     if (!trans.is_response_ok()) {
       registers_.refuse_from_now(what + ": the memory answered " + trans.get_response_string());
-    } else if (!a.write && !local_access(tlm::TLM_WRITE_COMMAND, a.local_address, a.bytes.data(),
-                                         static_cast<std::uint32_t>(a.bytes.size()))) {
+    } else if (!a.write && !memory_.access(tlm::TLM_WRITE_COMMAND, a.local_address, a.bytes.data(),
+                                           static_cast<std::uint32_t>(a.bytes.size()))) {
       registers_.refuse_from_now(what + ": local memory write failed");
     } else {
       ++accesses_;

@@ -22,6 +22,7 @@
 
 #include "hw/node/dma_engine.h"
 #include "hw/node/dma_register_file.h"
+#include "tlm/memory_window.h"
 #include "tlm/strided_access.h"
 
 namespace meshmp {
@@ -61,10 +62,10 @@ class SharedMemoryInterface : public sc_core::sc_module, public DmaEngine {
   bool command(std::uint32_t value);
   bool start_access(bool write);
   void channel();  // SC_THREAD: the queued accesses, one at a time
-  bool local_access(tlm::tlm_command command, std::uint32_t address, std::uint8_t* data, std::uint32_t length);
 
   std::size_t memory_bytes_;
   DmaRegisterFile registers_;
+  MemoryWindow<tlm_utils::simple_initiator_socket<SharedMemoryInterface>> memory_{memory_port};  // the local memory
   std::deque<Access> queued_;
   std::uint64_t accesses_ = 0;
   tlm::tlm_generic_payload channel_payload_;

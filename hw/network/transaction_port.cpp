@@ -131,9 +131,25 @@ std::string TransactionPort::describe_descriptor(int id) const {
   return {};
 }
 
+std::vector<std::uint8_t> TransactionPort::take_buffer() {
+  std::vector<std::uint8_t> buffer;
+  if (spare_buffers_.empty()) {
+    ++buffers_allocated_;
+    return buffer;
+  }
+  buffer.swap(spare_buffers_.back());
+  spare_buffers_.pop_back();
+  return buffer;
+}
+
 void TransactionPort::free(tlm::tlm_generic_payload* payload) {
   auto* trans = static_cast<Transaction*>(payload);
-  std::vector<std::uint8_t>().swap(trans->bytes);  // a pooled payload keeps no message's bytes
+  std::vector<std::uint8_t> bytes;  // a pooled payload keeps no message's bytes
+  bytes.swap(trans->bytes);
+  if (bytes.capacity() <= kSpareBufferBytes && spare_buffers_.size() < pool_.size()) {
+    bytes.clear();
+    spare_buffers_.push_back(std::move(bytes));
+  }
   free_.push_back(trans);
 }
 

@@ -47,6 +47,11 @@ class TransactionPort : public sc_core::sc_module, public tlm::tlm_mm_interface 
   std::size_t messages_sending(int channel) const;
   // The pooled payloads ever allocated: the most messages of this node in the network at once.
   std::size_t payloads_allocated() const { return pool_.size(); }
+  // An empty buffer for the bytes of a message this node sends next: one a delivered message of a few
+  // bytes left behind (no heap allocation per message), or a new one.
+  std::vector<std::uint8_t> take_buffer();
+  // The buffers take_buffer() made new (not recycled).
+  std::size_t buffers_allocated() const { return buffers_allocated_; }
   // What send descriptor `id` is, when it is one of the port's incomplete sends ("" otherwise).
   std::string describe_descriptor(int id) const;
 
@@ -83,6 +88,11 @@ class TransactionPort : public sc_core::sc_module, public tlm::tlm_mm_interface 
   std::vector<Channel> channels_;
   std::vector<std::unique_ptr<Transaction>> pool_;
   std::vector<Transaction*> free_;
+  // Delivered messages' byte buffers, emptied, for take_buffer(): those of at most kSpareBufferBytes,
+  // and no more of them than the pooled payloads (larger ones go back to the heap).
+  static constexpr std::size_t kSpareBufferBytes = 1024;
+  std::vector<std::vector<std::uint8_t>> spare_buffers_;
+  std::size_t buffers_allocated_ = 0;
 };
 
 }  // namespace meshmp

@@ -34,6 +34,9 @@ class MessageTransport {
   virtual ~MessageTransport() = default;
   // Injection channels (and ejection channels).
   virtual int channels() const = 0;
+  // An empty buffer for the bytes of the next message sent: one recycled from a message delivered
+  // (transaction level), or a new one.
+  virtual std::vector<std::uint8_t> payload_buffer() { return {}; }
   // Queues `message` on injection channel `channel`.
   virtual void send(int channel, OutgoingMessage message) = 0;
   // A receive was posted: an arrival held back for buffer room may match it now.
@@ -48,6 +51,8 @@ class MessageTransport {
   virtual void count_queued(unsigned& sends, unsigned& bytes) const = 0;
   // The generic payloads ever allocated (transaction level; 0 otherwise).
   virtual std::size_t payloads_allocated() const { return 0; }
+  // The message byte buffers payload_buffer() made new rather than recycled (transaction level; 0 otherwise).
+  virtual std::size_t payload_buffers_allocated() const { return 0; }
 };
 
 // The transport for `network`'s level of fidelity, serving node `node`: it attaches itself to the network.

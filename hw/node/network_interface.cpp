@@ -2,7 +2,6 @@
 #include "hw/node/network_interface.h"
 
 #include "tlm/dma_registers.h"
-#include "tlm/transport.h"
 
 namespace meshmp {
 
@@ -21,7 +20,7 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, int node, Inter
       matcher_(node, network.topology().num_nodes(), unexpected_buffer_bytes, messages,
                ReceiveMatcher::Hooks{
                    [this](std::uint32_t address, const std::uint8_t* bytes, std::uint32_t length) {
-                     memory_access(tlm::TLM_WRITE_COMMAND, address, const_cast<std::uint8_t*>(bytes), length);
+                     memory_.access(tlm::TLM_WRITE_COMMAND, address, const_cast<std::uint8_t*>(bytes), length);
                    },
                    [this](const std::string& error) { network_.report_failure(error); },
                    [this](std::uint32_t receive, const ZeroLoadStamp& zero_load) {
@@ -41,11 +40,6 @@ bool NetworkInterface::command(std::uint32_t value) {
   if (value == dma::kCommandSend) return start_send();
   if (value == dma::kCommandReceive) return start_receive();
   return registers_.reject("COMMAND = " + std::to_string(value) + ": expected 1 (send) or 2 (receive)");
-}
-
-bool NetworkInterface::memory_access(tlm::tlm_command command, std::uint32_t address, std::uint8_t* data,
-                                     std::uint32_t length) {
-  return length == 0 || transport(memory_port, command, address, data, length) == tlm::TLM_OK_RESPONSE;
 }
 
 std::string NetworkInterface::describe_registers(const char* kind) const {
@@ -110,8 +104,9 @@ bool NetworkInterface::start_send() {
   if (message_rule_)
     if (auto broken = message_rule_->record(static_cast<int>(registers_.step_mark()), node_, peer, registers_.tag()))
       return registers_.reject(*broken);
+  msg.payload = transport_->payload_buffer();
   msg.payload.resize(registers_.length());
-  if (!memory_access(tlm::TLM_READ_COMMAND, registers_.local_address(), msg.payload.data(), registers_.length()))
+  if (!memory_.access(tlm::TLM_READ_COMMAND, registers_.local_address(), msg.payload.data(), registers_.length()))
     return registers_.reject(describe_registers("send to") + ": local memory read failed");
   const std::uint64_t cycle = network_.current_cycle();
   msg.src = node_;

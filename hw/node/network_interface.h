@@ -30,6 +30,7 @@
 #include "hw/node/message_transport.h"
 #include "hw/node/receive_matcher.h"
 #include "hw/node/zero_load_observer.h"
+#include "tlm/memory_window.h"
 
 namespace meshmp {
 
@@ -76,6 +77,9 @@ class NetworkInterface : public sc_core::sc_module, public DmaEngine, private Tr
   // Transaction level: the generic payloads its port ever allocated (one per message in the network at
   // once, not per send taken); 0 at cycle level.
   std::size_t payloads_allocated() const { return transport_->payloads_allocated(); }
+  // Transaction level: the buffers for sent messages' bytes it ever allocated (the rest were recycled from
+  // messages delivered); 0 at cycle level.
+  std::size_t payload_buffers_allocated() const { return transport_->payload_buffers_allocated(); }
   // Checks every message this engine starts against `rule` (004 §2's port rules, given by the machine): a
   // message that breaks it is refused with the rule's error. Null for none.
   void set_message_rule(MessageRule* rule) { message_rule_ = rule; }
@@ -105,7 +109,6 @@ class NetworkInterface : public sc_core::sc_module, public DmaEngine, private Tr
   // The source route from ROUTE / ROUTE_LENGTH, checked to lead from this node to PEER.
   bool read_source_route(std::vector<std::uint8_t>& route);
   bool start_receive();
-  bool memory_access(tlm::tlm_command command, std::uint32_t address, std::uint8_t* data, std::uint32_t length);
   void update_probe();
   // The descriptor being written, for errors ("send to node 3 tag 1").
   std::string describe_registers(const char* kind) const;
@@ -115,6 +118,7 @@ class NetworkInterface : public sc_core::sc_module, public DmaEngine, private Tr
   std::size_t memory_bytes_;
   std::uint64_t channel_startup_cycles_;
   DmaRegisterFile registers_;
+  MemoryWindow<tlm_utils::simple_initiator_socket<NetworkInterface>> memory_{memory_port};  // the local memory
   ReceiveMatcher matcher_;
   std::unique_ptr<MessageTransport> transport_;
   MessageRule* message_rule_ = nullptr;

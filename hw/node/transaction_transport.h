@@ -19,11 +19,13 @@ class TransactionTransport : public MessageTransport {
   TransactionTransport(int node, TransactionNetwork& network, ReceiveMatcher& matcher, TransportClient& client);
 
   int channels() const override { return port_.channels(); }
+  std::vector<std::uint8_t> payload_buffer() override { return port_.take_buffer(); }
   void send(int channel, OutgoingMessage message) override { port_.send(channel, std::move(message)); }
   void describe_injection(const std::string& me, std::vector<std::string>& lines) const override;
   std::string describe_send(std::uint32_t id) const override;
   void count_queued(unsigned& sends, unsigned& bytes) const override;
   std::size_t payloads_allocated() const override { return port_.payloads_allocated(); }
+  std::size_t payload_buffers_allocated() const override { return port_.buffers_allocated(); }
 
  private:
   // A whole message arrived.
