@@ -8,7 +8,8 @@
 // counts completions; ROUTE_LENGTH must be 0 and CHANNEL is ignored (no source routes, one channel);
 // GLOBAL_ADDRESS exists on the shared memory's engine only; write-only, read-only and unmapped offsets and
 // accesses that are not 32 bits wide answer TLM_GENERIC_ERROR_RESPONSE with last_error() saying why; after
-// refuse_from_now every access answers the refusal.
+// refuse_from_now every access answers the refusal; the direct memory interface reaches DESCRIPTOR_ID,
+// COMPLETED and STEP_MARK only, until a refusal voids it.
 #include <gtest/gtest.h>
 
 #include <tlm>
@@ -245,6 +246,47 @@ TEST(DmaRegisterFile, TheRouterNetworksSetKeepsTheChannelAndTheSourceRoute) {
   EXPECT_NE(registers.last_error().find("is 32 bits wide"), std::string::npos) << registers.last_error();
   EXPECT_FALSE(access(tlm::TLM_READ_COMMAND, dma::kChannel, {0, 0, 0, 0}));
   EXPECT_NE(registers.last_error().find("no readable register at offset 16"), std::string::npos) << registers.last_error();
+}
+
+// The direct memory interface reaches the registers whose accesses have no side effect, one word each
+// and as the register map's little-endian words: DESCRIPTOR_ID and COMPLETED to read, STEP_MARK to read
+// and write. No other register is granted, and none once a refusal voids them (the engine is told).
+TEST(DmaRegisterFile, GrantsDirectAccessToTheRegistersWithoutSideEffects) {
+  int voided = 0;
+  DmaRegisterFile registers(3, "a shared-resource machine", DmaRegisterSet{}, [](std::uint32_t) { return true; });
+  registers.on_direct_access_void([&] { ++voided; });
+  registers.new_descriptor();
+  registers.new_descriptor();
+  registers.complete(1);
+  const auto word = [](const tlm::tlm_dmi& dmi) {
+    std::uint32_t value = 0;
+    for (int b = 3; b >= 0; --b) value = value << 8 | dmi.get_dmi_ptr()[b];
+    return value;
+  };
+  tlm::tlm_dmi dmi;
+  ASSERT_TRUE(registers.grant(dma::kDescriptorId, dmi));
+  EXPECT_EQ(dmi.get_start_address(), dma::kDescriptorId);
+  EXPECT_EQ(dmi.get_end_address(), dma::kDescriptorId + 3);
+  EXPECT_TRUE(dmi.is_read_allowed());
+  EXPECT_FALSE(dmi.is_write_allowed());
+  EXPECT_EQ(word(dmi), 1u);
+  ASSERT_TRUE(registers.grant(dma::kCompleted + 2, dmi)) << "any byte of the word";
+  EXPECT_EQ(dmi.get_start_address(), dma::kCompleted);
+  EXPECT_FALSE(dmi.is_write_allowed());
+  EXPECT_EQ(word(dmi), 1u);
+  registers.complete(0);
+  EXPECT_EQ(word(dmi), 2u) << "the pointer reads the register as it is now";
+  ASSERT_TRUE(registers.grant(dma::kStepMark, dmi));
+  EXPECT_TRUE(dmi.is_read_allowed());
+  EXPECT_TRUE(dmi.is_write_allowed());
+  dmi.get_dmi_ptr()[0] = 7;
+  EXPECT_EQ(registers.step_mark(), 7u);
+  for (std::uint64_t side_effects : {dma::kPeer, dma::kCommand, dma::kQuery, dma::kStatus, dma::kGlobalAddress})
+    EXPECT_FALSE(registers.grant(side_effects, dmi)) << "register " << side_effects;
+  EXPECT_EQ(voided, 0);
+  registers.refuse_from_now("the fabric answered no");
+  EXPECT_EQ(voided, 1);
+  EXPECT_FALSE(registers.grant(dma::kCompleted, dmi)) << "a refusal is answered by transactions only";
 }
 
 }  // namespace

@@ -335,6 +335,22 @@ TEST(SaadFabric, ASharedWriteOnTheBusIsAFirmwareError) {
   EXPECT_NE(result.message.find("has no global memory"), std::string::npos) << result.message;
 }
 
+// A shared read the global memory refuses is a firmware error at the processor's next register access,
+// though the processor reads COMPLETED by direct memory interface: the refusal voids that access and the
+// read that follows is a transaction answering the refusal (before, the processor read on and never woke).
+TEST(SaadFabric, ARefusedSharedReadIsAFirmwareErrorThoughCompletedIsReadDirectly) {
+  MachineConfig config = fabric_config("shared-memory:4", "direct");
+  Machine machine("machine", config, [](NodeApi& api) {
+    if (api.id() != 1) return;
+    api.shared_read(0, 0xfffffff0u, 8);
+    api.wait_all();
+  });
+  const RunResult result = machine.run();
+  ASSERT_EQ(result.status, RunStatus::FirmwareError) << result.message;
+  EXPECT_NE(result.message.find("the memory answered"), std::string::npos) << result.message;
+  EXPECT_NE(result.message.find("node 1"), std::string::npos) << result.message;
+}
+
 TEST(SaadFabric, BadMachinesAreRefusedNamingTheRule) {
   auto error_of = [](const std::string& spec) {
     try {

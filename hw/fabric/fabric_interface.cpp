@@ -18,6 +18,8 @@ FabricInterface::FabricInterface(sc_core::sc_module_name name, int node, int nod
                  [this](std::uint32_t value) { return command(value); }),
       sequence_to_(static_cast<std::size_t>(nodes), 0) {
   registers.register_b_transport(this, &FabricInterface::register_access);
+  registers.register_get_direct_mem_ptr(this, &FabricInterface::direct_registers);
+  registers_.on_direct_access_void([this] { registers->invalidate_direct_mem_ptr(0, ~sc_dt::uint64{0}); });
   fabric_in.register_b_transport(this, &FabricInterface::message_in);
   channel_transfer_ = new MessageTransfer;
   channel_payload_.set_extension(channel_transfer_);

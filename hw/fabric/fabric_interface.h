@@ -74,6 +74,10 @@ class FabricInterface : public sc_core::sc_module, public DmaEngine {
   using SourceTag = std::pair<int, std::uint32_t>;
 
   void register_access(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  // The registers' direct memory interface (DmaRegisterFile::grant).
+  bool direct_registers(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) {
+    return registers_.grant(trans.get_address(), dmi);
+  }
   void message_in(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   bool command(std::uint32_t value);
   bool start_send();

@@ -25,6 +25,8 @@ SharedMemoryInterface::SharedMemoryInterface(sc_core::sc_module_name name, int n
       registers_(node, "a shared-memory machine", DmaRegisterSet{true, false},
                  [this](std::uint32_t value) { return command(value); }) {
   registers.register_b_transport(this, &SharedMemoryInterface::register_access);
+  registers.register_get_direct_mem_ptr(this, &SharedMemoryInterface::direct_registers);
+  registers_.on_direct_access_void([this] { registers->invalidate_direct_mem_ptr(0, ~sc_dt::uint64{0}); });
   SC_THREAD(channel);
 }
 

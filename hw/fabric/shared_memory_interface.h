@@ -59,6 +59,10 @@ class SharedMemoryInterface : public sc_core::sc_module, public DmaEngine {
   };
 
   void register_access(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  // The registers' direct memory interface (DmaRegisterFile::grant).
+  bool direct_registers(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) {
+    return registers_.grant(trans.get_address(), dmi);
+  }
   bool command(std::uint32_t value);
   bool start_access(bool write);
   void channel();  // SC_THREAD: the queued accesses, one at a time

@@ -103,6 +103,26 @@ bool DmaRegisterFile::read(std::uint64_t address, std::uint32_t& value) {
   return reject("no readable register at offset " + std::to_string(address));
 }
 
+bool DmaRegisterFile::grant(std::uint64_t address, tlm::tlm_dmi& dmi) {
+  // The registers are host words; the register map is little endian, and so must the host be.
+  static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "DMA registers by DMI need a little-endian host");
+  std::uint32_t* word = nullptr;
+  bool writable = false;
+  if (!refused_.empty()) return false;
+  switch (address & ~std::uint64_t{3}) {
+    case dma::kDescriptorId: word = &descriptor_id_; break;
+    case dma::kCompleted: word = &completed_; break;
+    case dma::kStepMark: word = &step_mark_; writable = true; break;
+    default: return false;
+  }
+  dmi.set_dmi_ptr(reinterpret_cast<unsigned char*>(word));
+  dmi.set_start_address(address & ~std::uint64_t{3});
+  dmi.set_end_address((address & ~std::uint64_t{3}) + 3);
+  if (writable) dmi.allow_read_write();
+  else dmi.allow_read();
+  return true;
+}
+
 std::uint32_t DmaRegisterFile::new_descriptor() {
   descriptor_id_ = static_cast<std::uint32_t>(done_.size());
   done_.push_back(false);
@@ -122,6 +142,7 @@ bool DmaRegisterFile::reject(const std::string& why) {
 
 void DmaRegisterFile::refuse_from_now(const std::string& why) {
   refused_ = why;
+  if (invalidate_) invalidate_();
   completion_irq_.notify(sc_core::SC_ZERO_TIME);
 }
 

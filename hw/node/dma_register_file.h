@@ -3,7 +3,8 @@
 // of paper 004's shared-resource machines (hw/fabric/fabric_interface.h for the bus and the switch,
 // hw/fabric/shared_memory_interface.h for the shared memory, which also has the global address). It holds
 // the descriptor fields, the descriptor table with QUERY / STATUS / COMPLETED, the step mark, the completion
-// interrupt, and the error an access answers (last_error()). An engine gives it what starts a descriptor
+// interrupt, and the error an access answers (last_error()); it grants the registers whose accesses have no
+// side effect by TLM-2.0 direct memory interface. An engine gives it what starts a descriptor
 // (COMMAND); a transfer its machine refuses later makes every register access answer that refusal from then
 // on, so that a processor waiting for the descriptor finds it at its next access.
 #pragma once
@@ -32,6 +33,13 @@ class DmaRegisterFile {
 
   // Serves one 32-bit register access (TLM-2.0 b_transport of the engine's register socket).
   void serve(tlm::tlm_generic_payload& trans);
+  // TLM-2.0 direct memory interface (get_direct_mem_ptr of the engine's register socket) to the registers
+  // whose accesses have no side effect, one word each: DESCRIPTOR_ID and COMPLETED to read, STEP_MARK to
+  // read and write. Every other register, and every register once refused, answers false (b_transport).
+  bool grant(std::uint64_t address, tlm::tlm_dmi& dmi);
+  // Called when the pointers granted are void (refuse_from_now): the engine's socket tells its initiators
+  // (invalidate_direct_mem_ptr) so that their next access is a transaction that answers the refusal.
+  void on_direct_access_void(std::function<void()> invalidate) { invalidate_ = std::move(invalidate); }
 
   // The descriptor fields as last written.
   std::uint32_t peer() const { return peer_; }
@@ -79,6 +87,7 @@ class DmaRegisterFile {
   std::string last_error_;
   std::string refused_;
   sc_core::sc_event completion_irq_;
+  std::function<void()> invalidate_;
 };
 
 }  // namespace meshmp

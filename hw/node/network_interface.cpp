@@ -29,6 +29,8 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name, int node, Inter
                    },
                    [this] { update_probe(); }}) {
   registers.register_b_transport(this, &NetworkInterface::b_transport);
+  registers.register_get_direct_mem_ptr(this, &NetworkInterface::direct_registers);
+  registers_.on_direct_access_void([this] { registers->invalidate_direct_mem_ptr(0, ~sc_dt::uint64{0}); });
   transport_ = make_message_transport(node, network, matcher_, *this);
 }
 

@@ -100,6 +100,10 @@ class NetworkInterface : public sc_core::sc_module, public DmaEngine, private Tr
   void transport_changed() override { update_probe(); }
 
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+  // The registers' direct memory interface (DmaRegisterFile::grant).
+  bool direct_registers(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) {
+    return registers_.grant(trans.get_address(), dmi);
+  }
   bool command(std::uint32_t value);
   // PEER is a node, the region is in memory. `kind`: "send to" or "receive from" (for the error).
   bool descriptor_fits(const char* kind);

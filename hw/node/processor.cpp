@@ -37,6 +37,7 @@ Processor::Processor(sc_core::sc_module_name name, int node, const Topology& top
       on_finish_(std::move(on_finish)),
       dma_error_text_(std::move(dma_error_text)),
       describe_descriptor_(std::move(describe_descriptor)) {
+  dma_port.register_invalidate_direct_mem_ptr(this, &Processor::invalidate_direct_registers);
   SC_THREAD(run);
 }
 
@@ -83,15 +84,40 @@ std::uint32_t read_word(const unsigned char* bytes) {
 void Processor::write_register(std::uint64_t address, std::uint32_t value) {
   unsigned char bytes[4];
   std::memcpy(bytes, &value, 4);
-  register_access(tlm::TLM_WRITE_COMMAND, address, bytes, 4);
+  if (unsigned char* word = direct_register(address, true)) std::memcpy(word, bytes, 4);
+  else register_access(tlm::TLM_WRITE_COMMAND, address, bytes, 4);
 }
 
 std::uint32_t Processor::read_register(std::uint64_t address) {
   unsigned char bytes[4];
-  register_access(tlm::TLM_READ_COMMAND, address, bytes, 4);
-  std::uint32_t value;
-  std::memcpy(&value, bytes, 4);
-  return value;
+  if (const unsigned char* word = direct_register(address, false)) std::memcpy(bytes, word, 4);
+  else register_access(tlm::TLM_READ_COMMAND, address, bytes, 4);
+  return read_word(bytes);
+}
+
+unsigned char* Processor::direct_register(std::uint64_t address, bool write) {
+  DirectRegister* r = address == dma::kDescriptorId ? &descriptor_id_register_
+                      : address == dma::kCompleted  ? &completed_register_
+                      : address == dma::kStepMark   ? &step_mark_register_
+                                                    : nullptr;
+  if (!r) return nullptr;
+  if (!r->asked) {
+    r->asked = true;
+    tlm::tlm_generic_payload request;
+    request.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+    request.set_address(address);
+    tlm::tlm_dmi dmi;
+    if (dma_port->get_direct_mem_ptr(request, dmi) && dmi.get_start_address() <= address &&
+        dmi.get_end_address() >= address + 3 && dmi.is_read_allowed()) {
+      r->word = dmi.get_dmi_ptr() + (address - dmi.get_start_address());
+      r->writable = dmi.is_write_allowed();
+    }
+  }
+  return write && !r->writable ? nullptr : r->word;
+}
+
+void Processor::invalidate_direct_registers(sc_dt::uint64, sc_dt::uint64) {
+  descriptor_id_register_ = completed_register_ = step_mark_register_ = DirectRegister{};
 }
 
 Handle Processor::issue(std::uint32_t command, std::uint32_t peer, std::uint32_t address, std::uint32_t length,

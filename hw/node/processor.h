@@ -1,6 +1,7 @@
 // A node's processor: runs the node's firmware in an SC_THREAD and implements the node API on the
 // modelled hardware. Every message costs the start-up t_s (software + DMA set-up, 000 §3.3 / 001 §1
-// cost model) before its descriptor is written to the DMA engine's registers by TLM-2.0 b_transport;
+// cost model) before its descriptor is written to the DMA engine's registers by TLM-2.0 b_transport (the
+// registers without side effects, DESCRIPTOR_ID, COMPLETED and STEP_MARK, by direct memory interface);
 // local copies go through the memory's TLM socket and cost rho cycles per byte; waits sleep on the DMA
 // engine's completion interrupt.
 #pragma once
@@ -86,8 +87,14 @@ class Processor : public sc_core::sc_module, public NodeApi {
 
  private:
   void run();
+  // A register access: a load or a store where the engine granted the register by direct memory
+  // interface, a TLM-2.0 transaction otherwise.
   void write_register(std::uint64_t address, std::uint32_t value);
   std::uint32_t read_register(std::uint64_t address);
+  // The word of DESCRIPTOR_ID, COMPLETED or STEP_MARK when the engine grants it for this access (asked for
+  // at first use, again after an invalidation); null for any other register, or when refused.
+  unsigned char* direct_register(std::uint64_t address, bool write);
+  void invalidate_direct_registers(sc_dt::uint64 start, sc_dt::uint64 end);
   void register_access(tlm::tlm_command command, std::uint64_t address, unsigned char* data, unsigned length);
   Handle issue(std::uint32_t command, std::uint32_t peer, std::uint32_t address, std::uint32_t length, std::uint32_t tag,
                const std::vector<int>& route, std::uint32_t global_address = 0, GlobalPieces pieces = {});
@@ -139,6 +146,12 @@ class Processor : public sc_core::sc_module, public NodeApi {
   std::uint64_t dma_read_bytes_ = 0;
   std::uint64_t dma_written_bytes_ = 0;
   unsigned char* memory_ = nullptr;  // the local memory through TLM-2.0 direct memory access, once granted
+  struct DirectRegister {
+    bool asked = false;
+    bool writable = false;
+    unsigned char* word = nullptr;  // null: by transaction
+  };
+  DirectRegister descriptor_id_register_, completed_register_, step_mark_register_;
   int current_step_ = 0;
   StepCount step_count_;
   std::uint64_t step_begin_cycle_ = 0;
