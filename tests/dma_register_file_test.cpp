@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -127,9 +128,9 @@ TEST(DmaRegisterFile, TableOfCases) {
         write_fails(kStatus, {1}, "no writable register at offset 36"),
         write_fails(kCompleted, {5}, "no writable register at offset 40"), read(kCompleted, 0)},
        {}},
-      {"offsets outside the map: the gap, the source route, an unaligned offset", false,
-       {write_fails(0x30, {1}, "no writable register at offset 48"),
-        read_fails(0x30, "no readable register at offset 48"),
+      {"offsets outside the map: past the source route, the source route, an unaligned offset", false,
+       {write_fails(0x60, {1}, "no writable register at offset 96"),
+        read_fails(0x60, "no readable register at offset 96"),
         write_fails(kRoute, {1}, "no writable register at offset 64"),
         read_fails(0x02, "no readable register at offset 2")},
        {}},
@@ -249,8 +250,8 @@ TEST(DmaRegisterFile, TheRouterNetworksSetKeepsTheChannelAndTheSourceRoute) {
 }
 
 // The direct memory interface reaches the registers whose accesses have no side effect, one word each
-// and as the register map's little-endian words: DESCRIPTOR_ID and COMPLETED to read, STEP_MARK to read
-// and write. No other register is granted, and none once a refusal voids them (the engine is told).
+// and as the register map's little-endian words: DESCRIPTOR_ID and COMPLETED to read, STEP_MARK and
+// IRQ_THRESHOLD to read and write. No other register is granted, and none once a refusal voids them (the engine is told).
 TEST(DmaRegisterFile, GrantsDirectAccessToTheRegistersWithoutSideEffects) {
   int voided = 0;
   DmaRegisterFile registers(3, "a shared-resource machine", DmaRegisterSet{}, [](std::uint32_t) { return true; });
@@ -281,12 +282,44 @@ TEST(DmaRegisterFile, GrantsDirectAccessToTheRegistersWithoutSideEffects) {
   EXPECT_TRUE(dmi.is_write_allowed());
   dmi.get_dmi_ptr()[0] = 7;
   EXPECT_EQ(registers.step_mark(), 7u);
+  ASSERT_TRUE(registers.grant(dma::kIrqThreshold, dmi));
+  EXPECT_TRUE(dmi.is_write_allowed());
   for (std::uint64_t side_effects : {dma::kPeer, dma::kCommand, dma::kQuery, dma::kStatus, dma::kGlobalAddress})
     EXPECT_FALSE(registers.grant(side_effects, dmi)) << "register " << side_effects;
   EXPECT_EQ(voided, 0);
   registers.refuse_from_now("the fabric answered no");
   EXPECT_EQ(voided, 1);
   EXPECT_FALSE(registers.grant(dma::kCompleted, dmi)) << "a refusal is answered by transactions only";
+}
+
+// Interrupt moderation: a completion raises the interrupt only once COMPLETED has reached IRQ_THRESHOLD;
+// 0, the reset value, raises it at every completion; a refusal raises it whatever the threshold.
+TEST(DmaRegisterFile, ACompletionRaisesTheInterruptOnceCompletedReachesTheThreshold) {
+  DmaRegisterFile registers(3, "a shared-resource machine", DmaRegisterSet{}, [](std::uint32_t) { return true; });
+  for (int d = 0; d < 5; ++d) registers.new_descriptor();
+  std::uint32_t threshold = 3;
+  unsigned char bytes[4];
+  std::memcpy(bytes, &threshold, 4);
+  tlm::tlm_generic_payload trans;
+  trans.set_command(tlm::TLM_WRITE_COMMAND);
+  trans.set_address(dma::kIrqThreshold);
+  trans.set_data_ptr(bytes);
+  trans.set_data_length(4);
+  trans.set_streaming_width(4);
+  registers.serve(trans);
+  ASSERT_EQ(trans.get_response_status(), tlm::TLM_OK_RESPONSE) << registers.last_error();
+  registers.complete(0);
+  registers.complete(1);
+  EXPECT_EQ(registers.interrupts_raised(), 0u) << "COMPLETED 2 is below the threshold 3";
+  registers.complete(2);
+  EXPECT_EQ(registers.interrupts_raised(), 1u);
+  registers.complete(3);
+  EXPECT_EQ(registers.interrupts_raised(), 2u) << "at and above the threshold every completion raises it";
+  threshold = 9;
+  std::memcpy(bytes, &threshold, 4);
+  registers.serve(trans);
+  registers.refuse_from_now("the fabric answered no");
+  EXPECT_EQ(registers.interrupts_raised(), 3u) << "a refusal raises it whatever the threshold";
 }
 
 }  // namespace

@@ -273,6 +273,20 @@ TEST(TransactionChannels, SentMessagesReuseTheBuffersOfThoseDelivered) {
   }
 }
 
+// Interrupt moderation: a processor waiting for all it issued sets IRQ_THRESHOLD to their number, so its
+// engine interrupts it once, when the last completes, instead of at each of the 30 completions of direct
+// at t_s = 0 on torus:4x4 (every node issues its 15 receives and 15 sends at cycle 0, then waits).
+TEST(InterruptModeration, AProcessorWaitingForAllItIssuedIsWokenOnce) {
+  meshmp::MachineConfig config = direct_at_once("torus:4x4", 8);
+  config.processor.copy_cycles_per_byte = 0;  // its own block copied at cycle 0 too: nothing completes before the wait
+  meshmp::Machine machine("machine", config, meshmp::find_algorithm("direct"));
+  machine.fill_memory();
+  ASSERT_EQ(machine.run().status, meshmp::RunStatus::Completed);
+  EXPECT_TRUE(machine.verify().ok());
+  for (int n = 0; n < 16; ++n)
+    EXPECT_EQ(machine.node(n).network_interface().interrupts_raised(), 1u) << "node " << n;
+}
+
 // A message's packets streaming back to back hold one reservation per link, not one each: 2,048-byte
 // messages of 128 two-flit-payload packets on ring:3 never hold 128 at once (before, every packet of a
 // message held its own on every link of its route: 0.9 GB of tseng-c64's 12.4 GB on its 32x32x32 torus).

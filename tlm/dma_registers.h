@@ -3,8 +3,10 @@
 // then the COMMAND register starts it; a write may be a burst of consecutive registers, written in
 // address order, so that one transaction PEER..COMMAND writes and starts a descriptor. DESCRIPTOR_ID
 // returns its number; writing QUERY selects a descriptor whose state STATUS then reads; COMPLETED counts
-// the descriptors done (all of them are when it equals the number issued). The engine raises its completion interrupt (an sc_event)
-// whenever a descriptor completes.
+// the descriptors done (all of them are when it equals the number issued). The engine raises its
+// completion interrupt (an sc_event) whenever a descriptor completes and COMPLETED has reached
+// IRQ_THRESHOLD. DESCRIPTOR_ID, COMPLETED, STEP_MARK and IRQ_THRESHOLD have no side effect: the engine
+// grants them by TLM-2.0 direct memory interface too (hw/node/dma_register_file.h).
 #pragma once
 
 #include <cstdint>
@@ -26,6 +28,10 @@ constexpr std::uint64_t kCompleted = 0x28;     // read: number of completed desc
 // records for the per-step statistics (which messages a step carried, the contention they met); never
 // on the wire.
 constexpr std::uint64_t kStepMark = 0x2c;
+// Interrupt moderation: a completion raises the interrupt only once COMPLETED has reached IRQ_THRESHOLD
+// (0, its reset value: every completion raises it). A processor waiting for all it issued sets it to that
+// number and sleeps through the completions before the last.
+constexpr std::uint64_t kIrqThreshold = 0x30;
 // Shared-memory machines (004 §2 B): the global memory's byte address a SHARED_READ / SHARED_WRITE moves
 // LENGTH bytes from / to (LOCAL_ADDRESS is the local end).
 constexpr std::uint64_t kGlobalAddress = 0x34;

@@ -63,6 +63,7 @@ bool DmaRegisterFile::write(std::uint64_t address, std::uint32_t value) {
                                   ": source routes are the router network's; " + machine_ + " has none");
     case dma::kQuery: query_ = value; return true;
     case dma::kStepMark: step_mark_ = value; return true;
+    case dma::kIrqThreshold: irq_threshold_ = value; return true;
     case dma::kCommand: return command_(value);
     case dma::kGlobalAddress:
     case dma::kGlobalPiece:
@@ -92,6 +93,7 @@ bool DmaRegisterFile::read(std::uint64_t address, std::uint32_t& value) {
     case dma::kLength: value = length_; return true;
     case dma::kTag: value = tag_; return true;
     case dma::kStepMark: value = step_mark_; return true;
+    case dma::kIrqThreshold: value = irq_threshold_; return true;
     case dma::kGlobalAddress:
     case dma::kGlobalPiece:
     case dma::kGlobalStride:
@@ -113,6 +115,7 @@ bool DmaRegisterFile::grant(std::uint64_t address, tlm::tlm_dmi& dmi) {
     case dma::kDescriptorId: word = &descriptor_id_; break;
     case dma::kCompleted: word = &completed_; break;
     case dma::kStepMark: word = &step_mark_; writable = true; break;
+    case dma::kIrqThreshold: word = &irq_threshold_; writable = true; break;
     default: return false;
   }
   dmi.set_dmi_ptr(reinterpret_cast<unsigned char*>(word));
@@ -132,6 +135,8 @@ std::uint32_t DmaRegisterFile::new_descriptor() {
 void DmaRegisterFile::complete(std::uint32_t descriptor) {
   done_[descriptor] = true;
   ++completed_;
+  if (completed_ < irq_threshold_) return;
+  ++interrupts_raised_;
   completion_irq_.notify(sc_core::SC_ZERO_TIME);
 }
 
@@ -143,6 +148,7 @@ bool DmaRegisterFile::reject(const std::string& why) {
 void DmaRegisterFile::refuse_from_now(const std::string& why) {
   refused_ = why;
   if (invalidate_) invalidate_();
+  ++interrupts_raised_;
   completion_irq_.notify(sc_core::SC_ZERO_TIME);
 }
 

@@ -34,8 +34,9 @@ class DmaRegisterFile {
   // Serves one 32-bit register access (TLM-2.0 b_transport of the engine's register socket).
   void serve(tlm::tlm_generic_payload& trans);
   // TLM-2.0 direct memory interface (get_direct_mem_ptr of the engine's register socket) to the registers
-  // whose accesses have no side effect, one word each: DESCRIPTOR_ID and COMPLETED to read, STEP_MARK to
-  // read and write. Every other register, and every register once refused, answers false (b_transport).
+  // whose accesses have no side effect, one word each: DESCRIPTOR_ID and COMPLETED to read, STEP_MARK and
+  // IRQ_THRESHOLD to read and write. Every other register, and every register once refused, answers false
+  // (b_transport).
   bool grant(std::uint64_t address, tlm::tlm_dmi& dmi);
   // Called when the pointers granted are void (refuse_from_now): the engine's socket tells its initiators
   // (invalidate_direct_mem_ptr) so that their next access is a transaction that answers the refusal.
@@ -55,7 +56,8 @@ class DmaRegisterFile {
   // The source route's ports, kMaxRouteHops of them (ROUTE_LENGTH says how many are the route).
   const std::vector<std::uint8_t>& route() const { return route_; }
 
-  // A new descriptor (DESCRIPTOR_ID reads it), its completion (raises the interrupt), and whether it is done.
+  // A new descriptor (DESCRIPTOR_ID reads it), its completion (raises the interrupt once COMPLETED reaches
+  // IRQ_THRESHOLD), and whether it is done.
   std::uint32_t new_descriptor();
   void complete(std::uint32_t descriptor);
   bool done(std::uint32_t descriptor) const { return descriptor < done_.size() && done_[descriptor]; }
@@ -67,6 +69,8 @@ class DmaRegisterFile {
   void refuse_from_now(const std::string& why);
 
   const sc_core::sc_event& completion_irq() const { return completion_irq_; }
+  // The completion interrupts raised (refusals included).
+  std::uint64_t interrupts_raised() const { return interrupts_raised_; }
   const std::string& last_error() const { return last_error_; }
 
  private:
@@ -79,11 +83,12 @@ class DmaRegisterFile {
   DmaRegisterSet has_;
   std::function<bool(std::uint32_t)> command_;
   std::uint32_t peer_ = 0, local_address_ = 0, length_ = 0, tag_ = 0, query_ = 0, descriptor_id_ = 0;
-  std::uint32_t step_mark_ = 0, global_address_ = 0, global_piece_ = 0, global_stride_ = 0;
+  std::uint32_t step_mark_ = 0, irq_threshold_ = 0, global_address_ = 0, global_piece_ = 0, global_stride_ = 0;
   std::uint32_t channel_ = 0xffffffff, route_length_ = 0;  // CHANNEL's reset value: by first hop
   std::vector<std::uint8_t> route_;
   std::vector<bool> done_;
   std::uint32_t completed_ = 0;
+  std::uint64_t interrupts_raised_ = 0;
   std::string last_error_;
   std::string refused_;
   sc_core::sc_event completion_irq_;

@@ -90,6 +90,8 @@ class NetworkInterface : public sc_core::sc_module, public DmaEngine, private Tr
   std::uint64_t out_of_order_messages() const { return matcher_.out_of_order_messages(); }
   // Largest number of bytes the interface held at once for messages not yet matched to a receive.
   std::uint64_t peak_buffered_bytes() const { return matcher_.peak_buffered_bytes(); }
+  // Completion interrupts raised (hw/node/dma_register_file.h: interrupt moderation).
+  std::uint64_t interrupts_raised() const { return registers_.interrupts_raised(); }
   const DmaProbe& probe() const { return probe_; }
   // Keeps probe() up to date (waveform tracing only: it costs a walk over the queues per cycle).
   void enable_probe() { probe_enabled_ = true; }

@@ -96,10 +96,11 @@ std::uint32_t Processor::read_register(std::uint64_t address) {
 }
 
 unsigned char* Processor::direct_register(std::uint64_t address, bool write) {
-  DirectRegister* r = address == dma::kDescriptorId ? &descriptor_id_register_
-                      : address == dma::kCompleted  ? &completed_register_
-                      : address == dma::kStepMark   ? &step_mark_register_
-                                                    : nullptr;
+  DirectRegister* r = address == dma::kDescriptorId  ? &descriptor_id_register_
+                      : address == dma::kCompleted   ? &completed_register_
+                      : address == dma::kStepMark    ? &step_mark_register_
+                      : address == dma::kIrqThreshold ? &irq_threshold_register_
+                                                     : nullptr;
   if (!r) return nullptr;
   if (!r->asked) {
     r->asked = true;
@@ -117,7 +118,7 @@ unsigned char* Processor::direct_register(std::uint64_t address, bool write) {
 }
 
 void Processor::invalidate_direct_registers(sc_dt::uint64, sc_dt::uint64) {
-  descriptor_id_register_ = completed_register_ = step_mark_register_ = DirectRegister{};
+  descriptor_id_register_ = completed_register_ = step_mark_register_ = irq_threshold_register_ = DirectRegister{};
 }
 
 Handle Processor::issue(std::uint32_t command, std::uint32_t peer, std::uint32_t address, std::uint32_t length,
@@ -270,12 +271,15 @@ const ExchangeLayout& Processor::layout() const {
 void Processor::wait_all() {
   // Every descriptor issued is done when COMPLETED counts them all (one register read per wake-up
   // instead of a QUERY and a STATUS per descriptor); then each is accounted for in issue order.
-  if (first_outstanding_ < next_handle_) {
-    while (read_register(dma::kCompleted) != static_cast<std::uint32_t>(next_handle_)) {
+  // While it waits the engine raises the interrupt only when the last completes (IRQ_THRESHOLD).
+  if (first_outstanding_ < next_handle_ && read_register(dma::kCompleted) != static_cast<std::uint32_t>(next_handle_)) {
+    write_register(dma::kIrqThreshold, static_cast<std::uint32_t>(next_handle_));
+    do {
       blocked_ = Blocked::OnAllIssued;
       sc_core::wait(completion_irq_);
       poll_host_requests();
-    }
+    } while (read_register(dma::kCompleted) != static_cast<std::uint32_t>(next_handle_));
+    write_register(dma::kIrqThreshold, 0);
     blocked_ = Blocked::No;
   }
   activity_.completed_all(node_, first_outstanding_, next_handle_);

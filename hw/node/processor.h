@@ -1,9 +1,9 @@
 // A node's processor: runs the node's firmware in an SC_THREAD and implements the node API on the
 // modelled hardware. Every message costs the start-up t_s (software + DMA set-up, 000 §3.3 / 001 §1
 // cost model) before its descriptor is written to the DMA engine's registers by TLM-2.0 b_transport (the
-// registers without side effects, DESCRIPTOR_ID, COMPLETED and STEP_MARK, by direct memory interface);
-// local copies go through the memory's TLM socket and cost rho cycles per byte; waits sleep on the DMA
-// engine's completion interrupt.
+// registers without side effects, DESCRIPTOR_ID, COMPLETED, STEP_MARK and IRQ_THRESHOLD, by direct memory
+// interface); local copies go through the memory's TLM socket and cost rho cycles per byte; waits sleep
+// on the DMA engine's completion interrupt.
 #pragma once
 
 #include <systemc>
@@ -91,8 +91,9 @@ class Processor : public sc_core::sc_module, public NodeApi {
   // interface, a TLM-2.0 transaction otherwise.
   void write_register(std::uint64_t address, std::uint32_t value);
   std::uint32_t read_register(std::uint64_t address);
-  // The word of DESCRIPTOR_ID, COMPLETED or STEP_MARK when the engine grants it for this access (asked for
-  // at first use, again after an invalidation); null for any other register, or when refused.
+  // The word of DESCRIPTOR_ID, COMPLETED, STEP_MARK or IRQ_THRESHOLD when the engine grants it for this
+  // access (asked for at first use, again after an invalidation); null for any other register, or when
+  // refused.
   unsigned char* direct_register(std::uint64_t address, bool write);
   void invalidate_direct_registers(sc_dt::uint64 start, sc_dt::uint64 end);
   void register_access(tlm::tlm_command command, std::uint64_t address, unsigned char* data, unsigned length);
@@ -151,7 +152,7 @@ class Processor : public sc_core::sc_module, public NodeApi {
     bool writable = false;
     unsigned char* word = nullptr;  // null: by transaction
   };
-  DirectRegister descriptor_id_register_, completed_register_, step_mark_register_;
+  DirectRegister descriptor_id_register_, completed_register_, step_mark_register_, irq_threshold_register_;
   int current_step_ = 0;
   StepCount step_count_;
   std::uint64_t step_begin_cycle_ = 0;
