@@ -286,10 +286,53 @@ TEST(DmaRegisterFile, GrantsDirectAccessToTheRegistersWithoutSideEffects) {
   EXPECT_TRUE(dmi.is_write_allowed());
   for (std::uint64_t side_effects : {dma::kPeer, dma::kCommand, dma::kQuery, dma::kStatus, dma::kGlobalAddress})
     EXPECT_FALSE(registers.grant(side_effects, dmi)) << "register " << side_effects;
-  EXPECT_EQ(voided, 0);
+  EXPECT_EQ(voided, 1) << "DONE_TABLE grew at the first descriptor";
   registers.refuse_from_now("the fabric answered no");
-  EXPECT_EQ(voided, 1);
+  EXPECT_EQ(voided, 2);
   EXPECT_FALSE(registers.grant(dma::kCompleted, dmi)) << "a refusal is answered by transactions only";
+}
+
+// DONE_TABLE: a bit per descriptor, set when it completes, read by b_transport or through the direct
+// memory interface, whose grant is voided when the table grows (its words move).
+TEST(DmaRegisterFile, TheDoneTableHasABitPerDescriptor) {
+  int voided = 0;
+  DmaRegisterFile registers(3, "a shared-resource machine", DmaRegisterSet{}, [](std::uint32_t) { return true; });
+  registers.on_direct_access_void([&] { ++voided; });
+  const auto read_word = [&](std::uint64_t address) {
+    unsigned char bytes[4] = {};
+    tlm::tlm_generic_payload trans;
+    trans.set_command(tlm::TLM_READ_COMMAND);
+    trans.set_address(address);
+    trans.set_data_ptr(bytes);
+    trans.set_data_length(4);
+    trans.set_streaming_width(4);
+    registers.serve(trans);
+    EXPECT_EQ(trans.get_response_status(), tlm::TLM_OK_RESPONSE) << registers.last_error();
+    std::uint32_t value;
+    std::memcpy(&value, bytes, 4);
+    return value;
+  };
+  tlm::tlm_dmi dmi;
+  EXPECT_FALSE(registers.grant(dma::kDoneTable, dmi)) << "no descriptor yet: no table";
+  EXPECT_EQ(read_word(dma::kDoneTable), 0u);
+  for (int d = 0; d < 40; ++d) registers.new_descriptor();
+  EXPECT_EQ(voided, 1) << "the first descriptor made room for 128 (4 words): one growth";
+  for (int d = 40; d < 129; ++d) registers.new_descriptor();
+  EXPECT_EQ(voided, 2) << "the 129th doubled it";
+  registers.complete(0);
+  registers.complete(33);
+  registers.complete(39);
+  EXPECT_EQ(read_word(dma::kDoneTable), 1u);
+  EXPECT_EQ(read_word(dma::kDoneTable + 4), (1u << 1) | (1u << 7));
+  EXPECT_EQ(read_word(dma::kDoneTable + 400), 0u) << "descriptors not issued read 0";
+  ASSERT_TRUE(registers.grant(dma::kDoneTable + 4, dmi));
+  EXPECT_EQ(dmi.get_start_address(), dma::kDoneTable);
+  EXPECT_FALSE(dmi.is_write_allowed());
+  std::uint32_t second;
+  std::memcpy(&second, dmi.get_dmi_ptr() + 4, 4);
+  EXPECT_EQ(second, (1u << 1) | (1u << 7));
+  EXPECT_TRUE(registers.done(33));
+  EXPECT_FALSE(registers.done(34));
 }
 
 // Interrupt moderation: a completion raises the interrupt only once COMPLETED has reached IRQ_THRESHOLD;

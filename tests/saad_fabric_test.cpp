@@ -351,6 +351,21 @@ TEST(SaadFabric, ARefusedSharedReadIsAFirmwareErrorThoughCompletedIsReadDirectly
   EXPECT_NE(result.message.find("node 1"), std::string::npos) << result.message;
 }
 
+// A wait for a descriptor never issued is a firmware error naming it, though the processor reads the
+// descriptors' done bits by direct memory interface (a bit not yet issued reads 0: it would wait forever).
+TEST(SaadFabric, AWaitForADescriptorNeverIssuedIsAFirmwareError) {
+  MachineConfig config;
+  config.topology = "torus:2x2";
+  Machine machine("machine", config, [](NodeApi& api) {
+    if (api.id() != 0) return;
+    api.wait(api.send(1, 0, 8, 1));
+    api.wait(5);
+  });
+  const RunResult result = machine.run();
+  ASSERT_EQ(result.status, RunStatus::FirmwareError) << result.message;
+  EXPECT_NE(result.message.find("QUERY = 5: no such descriptor"), std::string::npos) << result.message;
+}
+
 TEST(SaadFabric, BadMachinesAreRefusedNamingTheRule) {
   auto error_of = [](const std::string& spec) {
     try {

@@ -5,8 +5,8 @@
 // returns its number; writing QUERY selects a descriptor whose state STATUS then reads; COMPLETED counts
 // the descriptors done (all of them are when it equals the number issued). The engine raises its
 // completion interrupt (an sc_event) whenever a descriptor completes and COMPLETED has reached
-// IRQ_THRESHOLD. DESCRIPTOR_ID, COMPLETED, STEP_MARK and IRQ_THRESHOLD have no side effect: the engine
-// grants them by TLM-2.0 direct memory interface too (hw/node/dma_register_file.h).
+// IRQ_THRESHOLD. DESCRIPTOR_ID, COMPLETED, STEP_MARK, IRQ_THRESHOLD and DONE_TABLE have no side effect:
+// the engine grants them by TLM-2.0 direct memory interface too (hw/node/dma_register_file.h).
 #pragma once
 
 #include <cstdint>
@@ -41,6 +41,11 @@ constexpr std::uint64_t kGlobalAddress = 0x34;
 constexpr std::uint64_t kGlobalPiece = 0x38;
 constexpr std::uint64_t kGlobalStride = 0x3c;
 constexpr std::uint64_t kRoute = 0x40;         // source route: one output port per byte, up to 32
+// DONE_TABLE (read only): one bit per descriptor, set once it is done: descriptor d is bit d % 32 of the
+// word at DONE_TABLE + 4 * (d / 32); descriptors not issued read 0. What STATUS says of the descriptor
+// QUERY selects, without the write: the engine grants it by direct memory interface.
+constexpr std::uint64_t kDoneTable = 0x1000;
+constexpr std::uint64_t kDoneTableEnd = kDoneTable + 4 * (std::uint64_t{1} << 27);  // 2^32 descriptors
 
 // PEER of a send on a fabric that broadcasts (004 §2 A's bus): every other node receives the message.
 constexpr std::uint32_t kPeerAllOthers = 0xfffffffe;

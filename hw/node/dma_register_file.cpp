@@ -1,6 +1,7 @@
 // The DMA register file every DMA engine serves. See dma_register_file.h.
 #include "hw/node/dma_register_file.h"
 
+#include <algorithm>
 #include <cstring>
 #include <utility>
 
@@ -84,8 +85,8 @@ bool DmaRegisterFile::read(std::uint64_t address, std::uint32_t& value) {
   switch (address) {
     case dma::kDescriptorId: value = descriptor_id_; return true;
     case dma::kStatus:
-      if (query_ >= done_.size()) return reject("QUERY = " + std::to_string(query_) + ": no such descriptor");
-      value = done_[query_] ? dma::kStatusDone : dma::kStatusPending;
+      if (query_ >= descriptors_) return reject("QUERY = " + std::to_string(query_) + ": no such descriptor");
+      value = done(query_) ? dma::kStatusDone : dma::kStatusPending;
       return true;
     case dma::kCompleted: value = completed_; return true;
     case dma::kPeer: value = peer_; return true;
@@ -100,7 +101,13 @@ bool DmaRegisterFile::read(std::uint64_t address, std::uint32_t& value) {
       if (!has_.global_address) break;
       value = global_register(address);
       return true;
-    default: break;
+    default:
+      if (address >= dma::kDoneTable && address < dma::kDoneTableEnd && address % 4 == 0) {
+        const std::uint64_t word = (address - dma::kDoneTable) / 4;
+        value = word < done_table_.size() ? done_table_[word] : 0;
+        return true;
+      }
+      break;
   }
   return reject("no readable register at offset " + std::to_string(address));
 }
@@ -111,6 +118,13 @@ bool DmaRegisterFile::grant(std::uint64_t address, tlm::tlm_dmi& dmi) {
   std::uint32_t* word = nullptr;
   bool writable = false;
   if (!refused_.empty()) return false;
+  if (address >= dma::kDoneTable && address < dma::kDoneTable + 4 * done_table_.size()) {
+    dmi.set_dmi_ptr(reinterpret_cast<unsigned char*>(done_table_.data()));
+    dmi.set_start_address(dma::kDoneTable);
+    dmi.set_end_address(dma::kDoneTable + 4 * done_table_.size() - 1);
+    dmi.allow_read();
+    return true;
+  }
   switch (address & ~std::uint64_t{3}) {
     case dma::kDescriptorId: word = &descriptor_id_; break;
     case dma::kCompleted: word = &completed_; break;
@@ -127,13 +141,16 @@ bool DmaRegisterFile::grant(std::uint64_t address, tlm::tlm_dmi& dmi) {
 }
 
 std::uint32_t DmaRegisterFile::new_descriptor() {
-  descriptor_id_ = static_cast<std::uint32_t>(done_.size());
-  done_.push_back(false);
+  descriptor_id_ = descriptors_++;
+  if (descriptor_id_ / 32 >= done_table_.size()) {  // room for twice as many: the words move
+    done_table_.resize(std::max<std::size_t>(4, 2 * done_table_.size()), 0);
+    if (invalidate_) invalidate_();
+  }
   return descriptor_id_;
 }
 
 void DmaRegisterFile::complete(std::uint32_t descriptor) {
-  done_[descriptor] = true;
+  done_table_[descriptor / 32] |= 1u << (descriptor % 32);
   ++completed_;
   if (completed_ < irq_threshold_) return;
   ++interrupts_raised_;

@@ -34,12 +34,13 @@ class DmaRegisterFile {
   // Serves one 32-bit register access (TLM-2.0 b_transport of the engine's register socket).
   void serve(tlm::tlm_generic_payload& trans);
   // TLM-2.0 direct memory interface (get_direct_mem_ptr of the engine's register socket) to the registers
-  // whose accesses have no side effect, one word each: DESCRIPTOR_ID and COMPLETED to read, STEP_MARK and
-  // IRQ_THRESHOLD to read and write. Every other register, and every register once refused, answers false
-  // (b_transport).
+  // whose accesses have no side effect: DESCRIPTOR_ID and COMPLETED to read, STEP_MARK and IRQ_THRESHOLD
+  // to read and write (one word each), and DONE_TABLE's words as far as the engine holds them, to read.
+  // Every other register, and every register once refused, answers false (b_transport).
   bool grant(std::uint64_t address, tlm::tlm_dmi& dmi);
-  // Called when the pointers granted are void (refuse_from_now): the engine's socket tells its initiators
-  // (invalidate_direct_mem_ptr) so that their next access is a transaction that answers the refusal.
+  // Called when the pointers granted are void: at refuse_from_now, so that the initiators' next access is a
+  // transaction that answers the refusal, and when DONE_TABLE grows (its words move). The engine's socket
+  // tells its initiators (invalidate_direct_mem_ptr).
   void on_direct_access_void(std::function<void()> invalidate) { invalidate_ = std::move(invalidate); }
 
   // The descriptor fields as last written.
@@ -60,8 +61,10 @@ class DmaRegisterFile {
   // IRQ_THRESHOLD), and whether it is done.
   std::uint32_t new_descriptor();
   void complete(std::uint32_t descriptor);
-  bool done(std::uint32_t descriptor) const { return descriptor < done_.size() && done_[descriptor]; }
-  bool exists(std::uint32_t descriptor) const { return descriptor < done_.size(); }
+  bool done(std::uint32_t descriptor) const {
+    return descriptor < descriptors_ && (done_table_[descriptor / 32] >> (descriptor % 32) & 1u) != 0;
+  }
+  bool exists(std::uint32_t descriptor) const { return descriptor < descriptors_; }
   std::uint32_t completed() const { return completed_; }
   // Records why an access is refused ("node 3 DMA: ..."); returns false.
   bool reject(const std::string& why);
@@ -86,7 +89,8 @@ class DmaRegisterFile {
   std::uint32_t step_mark_ = 0, irq_threshold_ = 0, global_address_ = 0, global_piece_ = 0, global_stride_ = 0;
   std::uint32_t channel_ = 0xffffffff, route_length_ = 0;  // CHANNEL's reset value: by first hop
   std::vector<std::uint8_t> route_;
-  std::vector<bool> done_;
+  std::uint32_t descriptors_ = 0;           // issued so far
+  std::vector<std::uint32_t> done_table_;  // DONE_TABLE's words, grown by doubling (the grant is voided)
   std::uint32_t completed_ = 0;
   std::uint64_t interrupts_raised_ = 0;
   std::string last_error_;

@@ -119,6 +119,31 @@ unsigned char* Processor::direct_register(std::uint64_t address, bool write) {
 
 void Processor::invalidate_direct_registers(sc_dt::uint64, sc_dt::uint64) {
   descriptor_id_register_ = completed_register_ = step_mark_register_ = irq_threshold_register_ = DirectRegister{};
+  done_table_ = DirectTable{};
+}
+
+bool Processor::descriptor_done(Handle handle) {
+  if (!done_table_.asked) {
+    done_table_.asked = true;
+    tlm::tlm_generic_payload request;
+    request.set_command(tlm::TLM_READ_COMMAND);
+    request.set_address(dma::kDoneTable);
+    tlm::tlm_dmi dmi;
+    if (dma_port->get_direct_mem_ptr(request, dmi) && dmi.get_start_address() == dma::kDoneTable &&
+        dmi.is_read_allowed() && dmi.get_end_address() > dma::kDoneTable) {
+      done_table_.words = dmi.get_dmi_ptr();
+      done_table_.descriptors = (dmi.get_end_address() + 1 - dma::kDoneTable) / 4 * 32;
+    }
+  }
+  // A handle this processor was not given (never issued, or negative) is asked by QUERY, whose STATUS says so.
+  const auto h = static_cast<std::uint64_t>(handle);
+  if (done_table_.words && handle >= 0 && handle < next_handle_ && h < done_table_.descriptors) {
+    std::uint32_t word;
+    std::memcpy(&word, done_table_.words + 4 * (h / 32), 4);
+    return (word >> (h % 32) & 1u) != 0;
+  }
+  write_register(dma::kQuery, static_cast<std::uint32_t>(handle));
+  return read_register(dma::kStatus) == dma::kStatusDone;
 }
 
 Handle Processor::issue(std::uint32_t command, std::uint32_t peer, std::uint32_t address, std::uint32_t length,
@@ -215,8 +240,7 @@ void Processor::poll_host_requests() {
 }
 
 void Processor::wait(Handle handle) {
-  write_register(dma::kQuery, static_cast<std::uint32_t>(handle));
-  while (read_register(dma::kStatus) != dma::kStatusDone) {
+  while (!descriptor_done(handle)) {
     blocked_ = Blocked::OnDescriptor;
     blocked_handle_ = handle;
     sc_core::wait(completion_irq_);
@@ -226,10 +250,7 @@ void Processor::wait(Handle handle) {
   activity_.completed(node_, handle);
 }
 
-bool Processor::test(Handle handle) {
-  write_register(dma::kQuery, static_cast<std::uint32_t>(handle));
-  return read_register(dma::kStatus) == dma::kStatusDone;
-}
+bool Processor::test(Handle handle) { return descriptor_done(handle); }
 
 std::size_t Processor::wait_any(const std::vector<Handle>& handles) {
   if (handles.empty()) throw FirmwareError("wait_any on no descriptors");

@@ -96,6 +96,9 @@ class Processor : public sc_core::sc_module, public NodeApi {
   // refused.
   unsigned char* direct_register(std::uint64_t address, bool write);
   void invalidate_direct_registers(sc_dt::uint64 start, sc_dt::uint64 end);
+  // Whether descriptor `handle` is done: its bit of DONE_TABLE by direct memory interface when granted (a
+  // load), QUERY and STATUS otherwise.
+  bool descriptor_done(Handle handle);
   void register_access(tlm::tlm_command command, std::uint64_t address, unsigned char* data, unsigned length);
   Handle issue(std::uint32_t command, std::uint32_t peer, std::uint32_t address, std::uint32_t length, std::uint32_t tag,
                const std::vector<int>& route, std::uint32_t global_address = 0, GlobalPieces pieces = {});
@@ -153,6 +156,11 @@ class Processor : public sc_core::sc_module, public NodeApi {
     unsigned char* word = nullptr;  // null: by transaction
   };
   DirectRegister descriptor_id_register_, completed_register_, step_mark_register_, irq_threshold_register_;
+  struct DirectTable {
+    bool asked = false;
+    const unsigned char* words = nullptr;  // DONE_TABLE's first word; null: by QUERY and STATUS
+    std::uint64_t descriptors = 0;         // the descriptors the words granted cover
+  } done_table_;
   int current_step_ = 0;
   StepCount step_count_;
   std::uint64_t step_begin_cycle_ = 0;
