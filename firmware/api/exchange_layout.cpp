@@ -5,15 +5,6 @@
 
 namespace meshmp {
 
-std::uint8_t block_pattern_byte(int src, int dst, std::uint32_t index) {
-  std::uint32_t x = static_cast<std::uint32_t>(src) * 0x9E3779B1u ^ static_cast<std::uint32_t>(dst) * 0x85EBCA77u ^
-                    (index + 1) * 0xC2B2AE3Du;
-  x ^= x >> 15;
-  x *= 0x2C1B3C6Du;
-  x ^= x >> 12;
-  return static_cast<std::uint8_t>(x);
-}
-
 namespace {
 // Clears `memory` to zero, writing only the words that are not zero already: the pages of a fresh node
 // memory, which read as zero without being held (tlm/node_memory.h), stay untouched.
@@ -33,8 +24,7 @@ void clear_to_zero(std::vector<std::uint8_t>& memory) {
 void fill_exchange_memory(std::vector<std::uint8_t>& memory, const ExchangeLayout& layout, int node) {
   clear_to_zero(memory);
   for (int dst = 0; dst < layout.num_nodes; ++dst) {
-    std::uint8_t* block = memory.data() + layout.send_block(dst);
-    for (std::uint32_t b = 0; b < layout.block_bytes; ++b) block[b] = block_pattern_byte(node, dst, b);
+    fill_block_pattern(memory.data() + layout.send_block(dst), layout.block_bytes, node, dst);
   }
 }
 

@@ -25,8 +25,20 @@ struct ExchangeLayout {
   std::uint32_t receive_block(int src) const { return receive_base() + static_cast<std::uint32_t>(src) * block_bytes; }
 };
 
-// Byte `index` of block (src, dst).
-std::uint8_t block_pattern_byte(int src, int dst, std::uint32_t index);
+// Byte `index` of block (src, dst): a hash of the three (inline, so that a loop over a block's bytes keeps
+// the part of src and dst once).
+inline std::uint8_t block_pattern_byte(int src, int dst, std::uint32_t index) {
+  std::uint32_t x = static_cast<std::uint32_t>(src) * 0x9E3779B1u ^ static_cast<std::uint32_t>(dst) * 0x85EBCA77u ^
+                    (index + 1) * 0xC2B2AE3Du;
+  x ^= x >> 15;
+  x *= 0x2C1B3C6Du;
+  x ^= x >> 12;
+  return static_cast<std::uint8_t>(x);
+}
+// The `bytes` bytes of block (src, dst).
+inline void fill_block_pattern(std::uint8_t* block, std::uint32_t bytes, int src, int dst) {
+  for (std::uint32_t b = 0; b < bytes; ++b) block[b] = block_pattern_byte(src, dst, b);
+}
 // Fills node `node`'s send buffer with its N blocks and clears the rest of its memory.
 void fill_exchange_memory(std::vector<std::uint8_t>& memory, const ExchangeLayout& layout, int node);
 

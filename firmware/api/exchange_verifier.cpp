@@ -45,8 +45,8 @@ VerificationReport verify_exchange(const ExchangeLayout& layout, const MemoryOf&
   });
   check.units = static_cast<std::uint64_t>(n) * n;
   check.expected_place = [n](std::uint64_t k) { return Place{static_cast<int>(k / n), k % n}; };
-  check.pattern = [n](std::uint64_t k, std::uint32_t index) {
-    return block_pattern_byte(static_cast<int>(k % n), static_cast<int>(k / n), index);
+  check.expected = [n, m = layout.block_bytes](std::uint64_t k, std::uint8_t* bytes) {
+    fill_block_pattern(bytes, m, static_cast<int>(k % n), static_cast<int>(k / n));
   };
   check.name = [n](std::uint64_t k) { return block_name(static_cast<int>(k % n), static_cast<int>(k / n)); };
   return verify_placement(check);
@@ -66,8 +66,8 @@ VerificationReport verify_scatter(const ExchangeLayout& layout, int root, const 
   };
   check.units = static_cast<std::uint64_t>(n);
   check.expected_place = [](std::uint64_t k) { return Place{static_cast<int>(k), k}; };
-  check.pattern = [root](std::uint64_t k, std::uint32_t index) {
-    return block_pattern_byte(root, static_cast<int>(k), index);
+  check.expected = [root, m = layout.block_bytes](std::uint64_t k, std::uint8_t* bytes) {
+    fill_block_pattern(bytes, m, root, static_cast<int>(k));
   };
   check.name = [root](std::uint64_t k) { return block_name(root, static_cast<int>(k)); };
   return verify_placement(check);

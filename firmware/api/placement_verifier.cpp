@@ -1,8 +1,10 @@
 // The placement check of every workload. See placement_verifier.h.
 #include "firmware/api/placement_verifier.h"
 
+#include <cstring>
 #include <map>
 #include <set>
+#include <vector>
 
 namespace meshmp {
 
@@ -17,10 +19,10 @@ VerificationReport verify_placement(const PlacementCheck& check) {
     ++report.error_count;
     if (report.errors.size() < VerificationReport::kMaxListedErrors) report.errors.push_back(text);
   };
+  std::vector<std::uint8_t> expected(check.unit_bytes);
   auto holds = [&](const std::uint8_t* data, std::uint64_t unit) {
-    for (std::uint32_t b = 0; b < check.unit_bytes; ++b)
-      if (data[b] != check.pattern(unit, b)) return false;
-    return true;
+    check.expected(unit, expected.data());
+    return check.unit_bytes == 0 || std::memcmp(data, expected.data(), check.unit_bytes) == 0;
   };
 
   // Units not in their place.
@@ -41,8 +43,9 @@ VerificationReport verify_placement(const PlacementCheck& check) {
       found[*other].push_back(place);
       continue;
     }
+    check.expected(unit, expected.data());
     std::uint32_t first = 0;
-    while (first < check.unit_bytes && data[first] == check.pattern(unit, first)) ++first;
+    while (first < check.unit_bytes && data[first] == expected[first]) ++first;
     add_error(place_name(place) + ": expected " + check.name(unit) + ", found unrecognised data (first wrong byte at offset " +
               std::to_string(first) + ")");
   }

@@ -30,7 +30,7 @@ class DimensionPermutation : public Workload {
   void fill(int node, std::vector<std::uint8_t>& memory) const override {
     std::fill(memory.begin(), memory.end(), 0);
     const int to = permuted_node(node, delta_);
-    for (std::uint32_t b = 0; b < m_; ++b) memory[b] = block_pattern_byte(node, to, b);
+    fill_block_pattern(memory.data(), m_, node, to);
   }
   VerificationReport verify(const MemoryOf& memory_of) const override {
     const int nodes = 1 << n_;
@@ -40,8 +40,8 @@ class DimensionPermutation : public Workload {
     check.unit_bytes = m_;
     check.expected_place = [this](std::uint64_t x) { return Place{permuted_node(static_cast<int>(x), delta_), 0}; };
     check.read = [this, memory_of](Place place) { return memory_of(place.node).data() + m_; };
-    check.pattern = [this](std::uint64_t x, std::uint32_t index) {
-      return block_pattern_byte(static_cast<int>(x), permuted_node(static_cast<int>(x), delta_), index);
+    check.expected = [this](std::uint64_t x, std::uint8_t* bytes) {
+      fill_block_pattern(bytes, m_, static_cast<int>(x), permuted_node(static_cast<int>(x), delta_));
     };
     check.identify = [this, nodes](const std::uint8_t* data) -> std::optional<std::uint64_t> {
       for (int x = 0; x < nodes; ++x) {

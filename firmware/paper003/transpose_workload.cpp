@@ -129,8 +129,9 @@ VerificationReport TransposeWorkload::verify(const MemoryOf& memory_of) const {
   check.unit_bytes = l.element_bytes();
   check.expected_place = [&l, element_of](std::uint64_t unit) { return l.place_after(element_of(unit)); };
   check.read = [&l, memory_of](Place place) { return memory_of(place.node).data() + l.output_address(place.slot); };
-  check.pattern = [&l, element_of](std::uint64_t unit, std::uint32_t index) {
-    return l.pattern_byte(element_of(unit), index);
+  check.expected = [&l, element_of](std::uint64_t unit, std::uint8_t* bytes) {
+    const MatrixElement a = element_of(unit);
+    for (std::uint32_t index = 0; index < l.element_bytes(); ++index) bytes[index] = l.pattern_byte(a, index);
   };
   check.identify = [&l, q](const std::uint8_t* data) -> std::optional<std::uint64_t> {
     auto a = l.identify(data);

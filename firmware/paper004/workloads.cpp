@@ -98,9 +98,9 @@ class WordWorkload : public Workload {
     check.read = [this, memory_of](Place place) {
       return memory_of(place.node).data() + w_.address(w_.output_base, place.slot);
     };
-    check.pattern = [this, receivers, n](std::uint64_t u, std::uint32_t index) {
+    check.expected = [this, receivers, n](std::uint64_t u, std::uint8_t* bytes) {
       const auto [origin, w] = identity_at(receivers[u / n], u % n);
-      return word_byte(origin, w, index);
+      for (std::uint32_t index = 0; index < w_.word_bytes; ++index) bytes[index] = word_byte(origin, w, index);
     };
     // A slot's bytes identify a word when the search is small enough (a word of 1 or 2 bytes may match
     // several: the first is named).
