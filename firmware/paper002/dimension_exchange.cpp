@@ -38,8 +38,9 @@
 // message is still one hop.
 #include <functional>
 #include <map>
-#include <unordered_map>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "firmware/api/algorithm_registry.h"
 #include "firmware/paper002/dimension_exchange_schedule.h"
@@ -62,34 +63,67 @@ std::vector<int> line_through(const Topology& topology, int node, int d) {
 // Where the blocks this node holds are, by (source, destination): its own in the send buffer, those for
 // it in the receive buffer (they arrive there), the others in scratch as they pass through. Only the
 // blocks passing through are recorded: the node's table grows with its own traffic, not with the machine.
+// They are kept by open addressing (linear probing) in a table of at least twice the scratch's blocks,
+// sized once: no allocation per block, and a lookup reads a line or two.
 class HeldBlocks {
  public:
   explicit HeldBlocks(NodeApi& api) : api_(api), n_(static_cast<std::uint64_t>(api.num_nodes())),
                                       next_free_(api.layout().scratch_base()) {
-    passing_.reserve(api.layout().scratch_bytes / api.layout().block_bytes);  // a block per scratch slot
+    resize(2 * (api.layout().scratch_bytes / api.layout().block_bytes) + 2);  // a block per scratch slot
   }
   // The address of a block this node holds and sends on (never one for itself: it stays).
   std::uint32_t address(int source, int destination) const {
     if (source == api_.id()) return api_.layout().send_block(destination);
-    return passing_.at(key(source, destination));
+    const std::uint64_t k = key(source, destination);
+    for (std::size_t i = home(k);; i = (i + 1) & mask_) {
+      if (passing_[i].key == k) return passing_[i].address;
+      if (passing_[i].key == kFree)
+        throw FirmwareError("block " + std::to_string(source) + "->" + std::to_string(destination) +
+                            " is sent on by node " + std::to_string(api_.id()) + ", which does not hold it");
+    }
   }
   std::uint32_t arrive(int source, int destination) {
     const ExchangeLayout& l = api_.layout();
     if (destination == api_.id()) return l.receive_block(source);
     const std::uint32_t address = next_free_;
     next_free_ += l.block_bytes;
-    passing_[key(source, destination)] = address;
+    if (2 * (held_ + 1) > passing_.size()) resize(2 * passing_.size());
+    put(key(source, destination), address);
     return address;
   }
 
  private:
+  static constexpr std::uint64_t kFree = ~std::uint64_t{0};
+  struct Entry {
+    std::uint64_t key = kFree;
+    std::uint32_t address = 0;
+  };
   std::uint64_t key(int source, int destination) const {
     return static_cast<std::uint64_t>(source) * n_ + static_cast<std::uint64_t>(destination);
+  }
+  std::size_t home(std::uint64_t k) const { return static_cast<std::size_t>(k * 0x9E3779B97F4A7C15ull >> 32) & mask_; }
+  void put(std::uint64_t k, std::uint32_t address) {
+    std::size_t i = home(k);
+    while (passing_[i].key != kFree && passing_[i].key != k) i = (i + 1) & mask_;
+    if (passing_[i].key == kFree) ++held_;
+    passing_[i] = Entry{k, address};
+  }
+  // At least `entries` entries, a power of two; the blocks held move over.
+  void resize(std::size_t entries) {
+    std::size_t size = 16;
+    while (size < entries) size *= 2;
+    std::vector<Entry> old = std::exchange(passing_, std::vector<Entry>(size));
+    mask_ = size - 1;
+    held_ = 0;
+    for (const Entry& e : old)
+      if (e.key != kFree) put(e.key, e.address);
   }
   NodeApi& api_;
   std::uint64_t n_;
   std::uint32_t next_free_;
-  std::unordered_map<std::uint64_t, std::uint32_t> passing_;
+  std::vector<Entry> passing_;
+  std::size_t mask_ = 0;
+  std::size_t held_ = 0;
 };
 
 struct BlockId {
@@ -218,19 +252,19 @@ class A2Schedule {
     auto minus1 = [n](int x, int y) { return ((x - y - 1) % (n - 1) + (n - 1)) % (n - 1) + 1; };  // on 1..n-1
     std::vector<MachineStep> steps;
     for (int r = 1; r <= n; ++r) {
-      const std::vector<MachineStep> in_a = exchange(a, [&, r](int x, int y) {
+      std::vector<MachineStep> in_a = exchange(a, [&, r](int x, int y) {
         if (r == 1) return block_for(x, y);
         const int l = plus(position(y, a), -position(x, a));
         return block_for(at(x, b, plus(position(x, b), -minus1(l, r - 2))), y);
       });
-      const std::vector<MachineStep> in_b = exchange(b, [&, r](int x, int y) {
+      std::vector<MachineStep> in_b = exchange(b, [&, r](int x, int y) {
         if (r == n) return block_for(x, y);
         const int l = plus(position(y, b), -position(x, b));
         return block_for(x, at(y, a, plus(position(x, a), plus1(r - 1, l))));
       });
       for (std::size_t s = 0; s < std::max(in_a.size(), in_b.size()); ++s) {
         MachineStep step;
-        if (s < in_a.size()) step = in_a[s];
+        if (s < in_a.size()) step = std::move(in_a[s]);
         if (s < in_b.size()) step.insert(step.end(), in_b[s].begin(), in_b[s].end());
         steps.push_back(std::move(step));
       }
@@ -245,6 +279,7 @@ class A2Schedule {
     std::vector<MachineStep> steps;
     for (const ExchangeStep& s : schedules_[static_cast<std::size_t>(d)]->of_position[static_cast<std::size_t>(mine)]) {
       MachineStep step;
+      step.reserve(s.size());
       for (const BlockTransfer& t : s)
         step.push_back({node[static_cast<std::size_t>(t.from)], node[static_cast<std::size_t>(t.to)],
                         block_for(node[static_cast<std::size_t>(t.source)], node[static_cast<std::size_t>(t.destination)])});

@@ -28,8 +28,7 @@ void DmaRegisterFile::serve(tlm::tlm_generic_payload& trans) {
     std::memcpy(route_.data() + (address - dma::kRoute), trans.get_data_ptr(), length);
     ok = true;
   } else if (length == 0 || length % 4 != 0 || (!trans.is_write() && length != 4)) {
-    ok = reject("register " + std::to_string(trans.get_address()) + " is 32 bits wide (" +
-                (trans.is_write() ? "a write" : "a read") + " of " + std::to_string(length) + " bytes)");
+    ok = refuse_width(address, trans.is_write(), length);
   } else if (trans.is_write()) {
     // A burst writes consecutive registers in address order (a descriptor: PEER to COMMAND).
     ok = true;
@@ -60,8 +59,7 @@ bool DmaRegisterFile::write(std::uint64_t address, std::uint32_t value) {
         route_length_ = value;
         return true;
       }
-      return value == 0 || reject("ROUTE_LENGTH = " + std::to_string(value) +
-                                  ": source routes are the router network's; " + machine_ + " has none");
+      return value == 0 || refuse_write(address, value);
     case dma::kQuery: query_ = value; return true;
     case dma::kStepMark: step_mark_ = value; return true;
     case dma::kIrqThreshold: irq_threshold_ = value; return true;
@@ -74,6 +72,18 @@ bool DmaRegisterFile::write(std::uint64_t address, std::uint32_t value) {
       return true;
     default: break;
   }
+  return refuse_write(address, value);
+}
+
+bool DmaRegisterFile::refuse_width(std::uint64_t address, bool write, unsigned length) {
+  return reject("register " + std::to_string(address) + " is 32 bits wide (" + (write ? "a write" : "a read") + " of " +
+                std::to_string(length) + " bytes)");
+}
+
+bool DmaRegisterFile::refuse_write(std::uint64_t address, std::uint32_t value) {
+  if (address == dma::kRouteLength)
+    return reject("ROUTE_LENGTH = " + std::to_string(value) + ": source routes are the router network's; " + machine_ +
+                  " has none");
   return reject("no writable register at offset " + std::to_string(address));
 }
 
@@ -85,7 +95,7 @@ bool DmaRegisterFile::read(std::uint64_t address, std::uint32_t& value) {
   switch (address) {
     case dma::kDescriptorId: value = descriptor_id_; return true;
     case dma::kStatus:
-      if (query_ >= descriptors_) return reject("QUERY = " + std::to_string(query_) + ": no such descriptor");
+      if (query_ >= descriptors_) return refuse_read(address);
       value = done(query_) ? dma::kStatusDone : dma::kStatusPending;
       return true;
     case dma::kCompleted: value = completed_; return true;
@@ -109,6 +119,11 @@ bool DmaRegisterFile::read(std::uint64_t address, std::uint32_t& value) {
       }
       break;
   }
+  return refuse_read(address);
+}
+
+bool DmaRegisterFile::refuse_read(std::uint64_t address) {
+  if (address == dma::kStatus) return reject("QUERY = " + std::to_string(query_) + ": no such descriptor");
   return reject("no readable register at offset " + std::to_string(address));
 }
 

@@ -79,6 +79,10 @@ class DmaRegisterFile {
  private:
   bool write(std::uint64_t address, std::uint32_t value);
   bool read(std::uint64_t address, std::uint32_t& value);
+  // The errors of write() and read(), kept out of their way (cold: they build the message).
+  [[gnu::cold, gnu::noinline]] bool refuse_write(std::uint64_t address, std::uint32_t value);
+  [[gnu::cold, gnu::noinline]] bool refuse_read(std::uint64_t address);
+  [[gnu::cold, gnu::noinline]] bool refuse_width(std::uint64_t address, bool write, unsigned length);
   std::uint32_t& global_register(std::uint64_t address);  // GLOBAL_ADDRESS, GLOBAL_PIECE or GLOBAL_STRIDE
 
   int node_;
