@@ -20,8 +20,13 @@ VerificationReport verify_placement(const PlacementCheck& check) {
     if (report.errors.size() < VerificationReport::kMaxListedErrors) report.errors.push_back(text);
   };
   std::vector<std::uint8_t> expected(check.unit_bytes);
+  auto expect = [&](std::uint64_t unit) {
+    if (check.expected) check.expected(unit, expected.data());
+    else
+      for (std::uint32_t b = 0; b < check.unit_bytes; ++b) expected[b] = check.pattern(unit, b);
+  };
   auto holds = [&](const std::uint8_t* data, std::uint64_t unit) {
-    check.expected(unit, expected.data());
+    expect(unit);
     return check.unit_bytes == 0 || std::memcmp(data, expected.data(), check.unit_bytes) == 0;
   };
 
@@ -43,7 +48,7 @@ VerificationReport verify_placement(const PlacementCheck& check) {
       found[*other].push_back(place);
       continue;
     }
-    check.expected(unit, expected.data());
+    expect(unit);
     std::uint32_t first = 0;
     while (first < check.unit_bytes && data[first] == expected[first]) ++first;
     add_error(place_name(place) + ": expected " + check.name(unit) + ", found unrecognised data (first wrong byte at offset " +

@@ -34,9 +34,11 @@ struct PlacementCheck {
   std::function<Place(std::uint64_t unit)> expected_place;
   // The unit_bytes bytes of a slot after the run.
   std::function<const std::uint8_t*(Place)> read;
-  // Writes a unit's unit_bytes bytes, as its place must hold them, into `bytes` (one call per unit checked,
-  // then a memcmp: not a call per byte).
+  // A unit's data, one of the two: `expected` writes a unit's unit_bytes bytes, as its place must hold
+  // them, into `bytes` (one call per unit checked, then a memcmp); `pattern` gives byte `index` of it (a
+  // call per byte: simpler to write, slower on many bytes). `expected` is used when both are set.
   std::function<void(std::uint64_t unit, std::uint8_t* bytes)> expected;
+  std::function<std::uint8_t(std::uint64_t unit, std::uint32_t index)> pattern;
   // Which unit a slot's bytes are, when they are one (all bytes checked).
   std::function<std::optional<std::uint64_t>(const std::uint8_t* data)> identify;
   // "block 3->5", "element (2,7)".
